@@ -1,0 +1,30 @@
+"""The agent's tools. Tools read indices through the backend interface; they never import
+the agent, serving or eval layers."""
+
+from playscout.tools.base import Mode, ToolArgs, ToolContext, ToolError, ToolResult, function_schema
+from playscout.tools.entities import EntityResolver, Resolution
+from playscout.tools.registry import SEARCH_TOOLS, Tool, call_tool
+from playscout.tools.search import (
+    SearchDocumentsArgs,
+    SearchVideosArgs,
+    search_documents,
+    search_videos,
+)
+
+__all__ = [
+    "SEARCH_TOOLS",
+    "EntityResolver",
+    "Mode",
+    "Resolution",
+    "SearchDocumentsArgs",
+    "SearchVideosArgs",
+    "Tool",
+    "ToolArgs",
+    "ToolContext",
+    "ToolError",
+    "ToolResult",
+    "call_tool",
+    "function_schema",
+    "search_documents",
+    "search_videos",
+]

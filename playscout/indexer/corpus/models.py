@@ -49,7 +49,7 @@ def clock_to_seconds(value: str | None) -> float:
 
 
 def seconds_to_clock(seconds: float) -> str:
-    s = max(0, int(round(seconds)))
+    s = max(0, round(seconds))
     return f"{s // 60:02d}:{s % 60:02d}"
 
 

@@ -1,0 +1,68 @@
+"""What every agent tool shares: typed arguments, a context, and a two-sided result (compact
+text for the model, a typed object for programs).
+
+Tool JSON schemas are generated from the argument models, never written by hand.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from playscout.config import SearchSettings
+from playscout.indexer.search.base import SearchBackend
+from playscout.tools.entities import EntityResolver
+
+Mode = Literal["default", "oracle"]
+
+
+class ToolError(ValueError):
+    """Bad arguments or an impossible request: one line the model can act on."""
+
+
+class ToolArgs(BaseModel):
+    """Arguments of a tool. Unknown arguments are errors so a model learns the right names."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class ToolResult(BaseModel):
+    tool: str
+    observation: str
+    data: Any = None
+    notes: list[str] = []
+    error: str | None = None
+
+    @classmethod
+    def failure(cls, tool: str, message: str) -> ToolResult:
+        return cls(tool=tool, observation=f"Error: {message}", error=message)
+
+
+@dataclass
+class ToolContext:
+    """Everything a tool call may touch. No globals: one per agent run (or shared, read-only)."""
+
+    backend: SearchBackend
+    sport: str
+    mode: Mode = "default"
+    search: SearchSettings = field(default_factory=SearchSettings)
+
+    @functools.cached_property
+    def resolver(self) -> EntityResolver:
+        teams, players = self.backend.entities(self.sport)
+        return EntityResolver(self.sport, teams, players, self.search.fuzzy_cutoff)
+
+
+def function_schema(name: str, description: str, args: type[ToolArgs]) -> dict[str, Any]:
+    """OpenAI function-calling schema generated from the argument model."""
+    params = args.model_json_schema()
+    params.pop("title", None)
+    for prop in params.get("properties", {}).values():
+        prop.pop("title", None)
+    return {
+        "type": "function",
+        "function": {"name": name, "description": description, "parameters": params},
+    }

@@ -1,0 +1,306 @@
+"""search_documents and search_videos, with the paper's signatures (Fig. 46) and the
+reference's semantics, rendered as compact observations a model can read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import AliasChoices, BaseModel, Field, field_validator
+
+from playscout.indexer.corpus.models import PERIOD_NAME
+from playscout.indexer.search.base import (
+    ClipChannel,
+    ClipFilter,
+    ClipHit,
+    DocFilter,
+    DocHit,
+    SearchError,
+)
+from playscout.tools.base import ToolArgs, ToolContext, ToolError, ToolResult
+from playscout.tools.filters import (
+    expand_doc_types,
+    parse_boundary,
+    parse_date,
+    parse_season,
+    resolve_names,
+    restrict_doc_types,
+)
+
+
+def _as_list(value: Any) -> Any:
+    """Models often write one id where a list is expected."""
+    if isinstance(value, (str, int)) and value != "":
+        return [str(value)]
+    return value or None
+
+
+class SearchDocumentsArgs(ToolArgs):
+    query: str = Field("", description="What to look for; may be empty when filters are given.")
+    game_ids: list[str] | None = Field(None, description="Only these games.")
+    doc_type: str | list[str] | None = Field(
+        None,
+        description="espn_report (alias game_report), game_stat_player, game_stat_team, "
+        "season_stat_player, season_stat_team; or statistics / season_statistics.",
+    )
+    doc_ids: list[str] | None = Field(None, description="Only these documents.")
+    teams: list[str] | None = Field(None, description="Documents about any of these teams.")
+    players: list[str] | None = Field(None, description="Statistics of any of these players.")
+    season: int | str | None = Field(None, description="Season by its end year (2019 = 2018-19).")
+    date: str | None = Field(None, description="YYYY-MM-DD, or a range A..B, A.. or ..B.")
+
+    _lists = field_validator("game_ids", "doc_ids", "teams", "players", mode="before")(_as_list)
+
+
+class SearchVideosArgs(ToolArgs):
+    query: str = Field("", description="What happens in the clip; may be empty with filters.")
+    game_ids: list[str] | None = Field(None, description="Only clips of these games.")
+    quarter: int | list[int] | None = Field(
+        None,
+        validation_alias=AliasChoices("quarter", "period", "half"),
+        description="Quarter (basketball), period (hockey) or half (soccer).",
+    )
+    teams: list[str] | None = Field(None, description="Clips involving any of these teams.")
+    players: list[str] | None = Field(None, description="Clips involving any of these players.")
+    temporal_boundary: str | None = Field(
+        None, description="'START-END' seconds of the game video; clips overlapping it."
+    )
+    video_ids: list[str] | None = Field(None, description="Only these clip ids.")
+
+    _lists = field_validator("game_ids", "teams", "players", "video_ids", mode="before")(_as_list)
+
+
+class DocumentSearchResult(BaseModel):
+    query: str
+    filters: DocFilter
+    hits: list[DocHit]
+    notes: list[str]
+
+
+class VideoSearchResult(BaseModel):
+    query: str
+    channel: str
+    filters: ClipFilter
+    hits: list[ClipHit]
+    notes: list[str]
+
+
+def _names_to_filter(
+    ctx: ToolContext, kind: str, names: list[str] | None, query: str, notes: list[str]
+) -> tuple[list[str] | None, str]:
+    matches, unresolved, name_notes = resolve_names(ctx.resolver, kind, names)
+    notes.extend(name_notes)
+    if unresolved and matches is None:
+        if not query.strip():
+            raise ToolError(
+                f"no {kind} matches {', '.join(map(repr, unresolved))}; nothing to filter on"
+            )
+        notes.append(f"unresolved {kind} names added to the query text instead")
+        query = f"{query} {' '.join(unresolved)}"
+    return matches, query
+
+
+def search_documents(ctx: ToolContext, args: SearchDocumentsArgs) -> ToolResult:
+    notes: list[str] = []
+    query = args.query.strip()
+    season = parse_season(args.season)
+    date_from, date_to = parse_date(args.date, season)
+    present = [
+        k for k, v in (("players", args.players), ("season", season), ("date", args.date)) if v
+    ]
+    doc_types, dropped, rule_notes = restrict_doc_types(expand_doc_types(args.doc_type), present)
+    notes += rule_notes
+    teams, query = _names_to_filter(ctx, "team", args.teams, query, notes)
+    players = None
+    if "players" not in dropped:
+        players, query = _names_to_filter(ctx, "player", args.players, query, notes)
+    filters = DocFilter(
+        game_ids=args.game_ids,
+        doc_ids=args.doc_ids,
+        doc_types=doc_types,
+        teams=teams,
+        players=players,
+        season=None if "season" in dropped else season,
+        date_from=None if "date" in dropped else date_from,
+        date_to=None if "date" in dropped else date_to,
+    )
+    if not query and filters.is_empty():
+        raise ToolError("give a query or at least one filter")
+    s = ctx.search
+    try:
+        hits = ctx.backend.search_documents(
+            ctx.sport, query or None, filters, top_k=s.document_top_k, window=s.document_window
+        )
+    except SearchError as e:
+        raise ToolError(str(e)) from None
+    if not hits and args.game_ids:
+        notes += _missing_games(ctx, args.game_ids, doc_types)
+    result = DocumentSearchResult(query=query, filters=filters, hits=hits, notes=notes)
+    return ToolResult(
+        tool="search_documents",
+        observation=render_documents(result, s.highlight_chars),
+        data=result,
+        notes=notes,
+    )
+
+
+def _missing_games(ctx: ToolContext, game_ids: list[str], doc_types: list[str] | None) -> list[str]:
+    out = []
+    for game_id in game_ids:
+        any_doc = ctx.backend.search_documents(
+            ctx.sport, None, DocFilter(game_ids=[game_id]), top_k=1
+        )
+        if not any_doc:
+            out.append(f"game {game_id} does not exist in the {ctx.sport} documents")
+        elif doc_types:
+            out.append(f"game {game_id} has no {' or '.join(doc_types)} documents")
+    return out
+
+
+def search_videos(ctx: ToolContext, args: SearchVideosArgs) -> ToolResult:
+    notes: list[str] = []
+    query = args.query.strip()
+    start, end = parse_boundary(args.temporal_boundary)
+    teams, query = _names_to_filter(ctx, "team", args.teams, query, notes)
+    players, query = _names_to_filter(ctx, "player", args.players, query, notes)
+    periods = [args.quarter] if isinstance(args.quarter, int) else args.quarter
+    filters = ClipFilter(
+        game_ids=args.game_ids,
+        clip_ids=args.video_ids,
+        periods=periods or None,
+        teams=teams,
+        players=players,
+        time_start=start,
+        time_end=end,
+    )
+    if not query and filters.is_empty():
+        raise ToolError("give a query or at least one filter")
+    channel: ClipChannel = "caption" if ctx.mode == "oracle" else "visual"
+    s = ctx.search
+    try:
+        hits = ctx.backend.search_clips(
+            ctx.sport,
+            query or None,
+            filters,
+            top_k=s.video_top_k,
+            channel=channel,
+            window=s.clip_window,
+        )
+    except SearchError as e:
+        raise ToolError(str(e)) from None
+    if not hits and args.game_ids:
+        for game_id in args.game_ids:
+            exists = ctx.backend.search_documents(
+                ctx.sport, None, DocFilter(game_ids=[game_id]), top_k=1
+            )
+            notes.append(
+                f"no video clips available for game {game_id}"
+                if exists
+                else f"game {game_id} does not exist in the {ctx.sport} corpus"
+            )
+    result = VideoSearchResult(
+        query=query, channel=channel, filters=filters, hits=hits, notes=notes
+    )
+    return ToolResult(
+        tool="search_videos",
+        observation=render_clips(result, ctx.sport, s.observation_clips),
+        data=result,
+        notes=notes,
+    )
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def _filters_text(filters: BaseModel) -> str:
+    parts = []
+    for key, value in filters.model_dump(exclude_none=True).items():
+        shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+        parts.append(f"{key}={shown}")
+    return "; ".join(parts) or "none"
+
+
+def _rank_text(hit: DocHit | ClipHit) -> str:
+    s = hit.scores
+    parts = [
+        f"bm25 #{s.bm25_rank}" if s.bm25_rank else "",
+        f"dense #{s.dense_rank}" if s.dense_rank else "",
+    ]
+    shown = ", ".join(p for p in parts if p)
+    score = f"{hit.score:.4f}" if hit.score is not None else "-"
+    return f"score {score}" + (f" ({shown})" if shown else "")
+
+
+def _doc_label(hit: DocHit) -> str:
+    r = hit.record
+    if r.game_id:
+        return f"{r.date or '?'} {r.away_team or '?'} at {r.home_team or '?'}"
+    who = r.entity_name or r.entity_id or "?"
+    team = f" ({r.teams[0]})" if r.entity_type == "player" and r.teams else ""
+    return f"season {r.season} {who}{team}"
+
+
+def render_documents(result: DocumentSearchResult, highlight_chars: int) -> str:
+    head = (
+        f'{len(result.hits)} documents for "{result.query}"'
+        if result.query
+        else f"{len(result.hits)} documents"
+    )
+    lines = [f"{head} | filters: {_filters_text(result.filters)}"]
+    lines += [f"note: {n}" for n in result.notes]
+    for i, hit in enumerate(result.hits, 1):
+        lines.append(
+            f"{i}. {hit.doc_id} | {hit.record.doc_type} | {_doc_label(hit)} | {_rank_text(hit)}"
+        )
+        text = " ... ".join(hit.highlights).replace("\n", " ")
+        if text:
+            cut = text[:highlight_chars] + (
+                " ...(truncated)" if len(text) > highlight_chars else ""
+            )
+            lines.append(f"   > {cut}")
+    if not result.hits:
+        lines.append("no documents matched")
+    return "\n".join(lines)
+
+
+def _clip_line(hit: ClipHit, period_name: str) -> str:
+    r = hit.record
+    clock = ""
+    if r.clock_remaining_start >= 0:
+        clock = f" clock {_mmss(r.clock_remaining_start)}-{_mmss(r.clock_remaining_end)} left"
+    elif r.clock_elapsed_start >= 0:
+        clock = f" clock {_mmss(r.clock_elapsed_start)}-{_mmss(r.clock_elapsed_end)}"
+    players = ", ".join(r.players[:4]) + (f" +{len(r.players) - 4}" if len(r.players) > 4 else "")
+    return (
+        f"  {hit.clip_id} | {period_name} {r.period} | video {r.video_start:.1f}-{r.video_end:.1f}s"
+        f"{clock} | {_rank_text(hit)} | players: {players or '-'}"
+    )
+
+
+def _mmss(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def render_clips(result: VideoSearchResult, sport: str, listed: int) -> str:
+    source = "ground-truth captions (oracle)" if result.channel == "caption" else "video embeddings"
+    head = (
+        f'{len(result.hits)} clips for "{result.query}"'
+        if result.query
+        else f"{len(result.hits)} clips"
+    )
+    lines = [f"{head} via {source} | filters: {_filters_text(result.filters)}"]
+    lines += [f"note: {n}" for n in result.notes]
+    period_name = PERIOD_NAME.get(sport, "period")
+    current = None
+    for hit in result.hits[:listed]:
+        if hit.record.game_id != current:
+            current = hit.record.game_id
+            teams = " vs ".join(hit.record.teams) or "?"
+            lines.append(f"game {current} | {hit.record.date or '?'} | {teams}")
+        lines.append(_clip_line(hit, period_name))
+    rest = result.hits[listed:]
+    if rest:
+        lines.append(f"+{len(rest)} more clips: " + ", ".join(h.clip_id for h in rest))
+    if not result.hits:
+        lines.append("no clips matched")
+    return "\n".join(lines)
