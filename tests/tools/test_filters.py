@@ -65,7 +65,9 @@ def test_doc_type_families_and_unknown_types() -> None:
     assert expand_doc_types("statistics") == ["game_stat_player", "game_stat_team"]
     assert expand_doc_types("game_report") == ["espn_report"]
     assert expand_doc_types(["season_statistics", "season_stat_team"]) == [
-        "season_stat_player", "season_stat_team"]
+        "season_stat_player",
+        "season_stat_team",
+    ]
     assert expand_doc_types(None) is None
     with pytest.raises(ToolError, match="unknown doc_type 'recap'"):
         expand_doc_types("recap")
@@ -86,8 +88,12 @@ def test_dates() -> None:
     assert parse_date("2019-01-01..", None) == ("2019-01-01", None)
     assert parse_date("..2019-01-31", None) == (None, "2019-01-31")
     assert parse_date("12-20..01-10", 2019) == ("2018-12-20", "2019-01-10")
-    for bad, msg in (("12-20..01-10", "add season"), ("2019-02-30", "calendar"),
-                     ("yesterday", "YYYY-MM-DD"), ("2019-02-01..2019-01-01", "ends before")):
+    for bad, msg in (
+        ("12-20..01-10", "add season"),
+        ("2019-02-30", "calendar"),
+        ("yesterday", "YYYY-MM-DD"),
+        ("2019-02-01..2019-01-01", "ends before"),
+    ):
         with pytest.raises(ToolError, match=msg):
             parse_date(bad, None)
 

@@ -1,0 +1,33 @@
+"""Text and clip embedders behind one small interface; see base.EmbedderSpec.
+
+Importing this package is cheap: torch, sentence-transformers and FlagEmbedding are imported
+only when a local-model embedder is built.
+"""
+
+from playscout.indexer.embed.base import (
+    RUNTIME_OPTIONS,
+    Embedder,
+    EmbedderKind,
+    EmbedderSpec,
+    EmbeddingError,
+)
+from playscout.indexer.embed.bge_m3 import BGEM3Embedder
+from playscout.indexer.embed.factory import make_embedder
+from playscout.indexer.embed.minilm import MINILM_DIM, MiniLMEmbedder
+from playscout.indexer.embed.openai_compat import OpenAIEmbedder
+from playscout.indexer.embed.precomputed import PrecomputedVectors, write_consolidated
+
+__all__ = [
+    "MINILM_DIM",
+    "RUNTIME_OPTIONS",
+    "BGEM3Embedder",
+    "Embedder",
+    "EmbedderKind",
+    "EmbedderSpec",
+    "EmbeddingError",
+    "MiniLMEmbedder",
+    "OpenAIEmbedder",
+    "PrecomputedVectors",
+    "make_embedder",
+    "write_consolidated",
+]

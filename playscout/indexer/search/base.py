@@ -20,9 +20,15 @@ SearchMode = Literal["bm25", "dense", "hybrid"]
 ClipChannel = Literal["visual", "caption"]
 
 RRF_K = 60
+# Highlights of one hit, joined with HIGHLIGHT_SEP, are at most HIGHLIGHT_MAX_CHARS long.
+HIGHLIGHT_MAX_CHARS = 500
+HIGHLIGHT_SEP = "\n... "
 
 
 class DocFilter(BaseModel):
+    """Every set field must hold (AND); list fields are any-of, and an empty list matches
+    nothing. Unknown names match nothing; a malformed date or unknown doc type is a SearchError."""
+
     game_ids: list[str] | None = None
     doc_ids: list[str] | None = None
     doc_types: list[str] | None = None
@@ -37,6 +43,8 @@ class DocFilter(BaseModel):
 
 
 class ClipFilter(BaseModel):
+    """As DocFilter: fields AND together, lists are any-of, an empty list matches nothing."""
+
     game_ids: list[str] | None = None
     clip_ids: list[str] | None = None
     periods: list[int] | None = None
@@ -80,6 +88,11 @@ class SearchError(ValueError):
     """A search request that cannot be answered (bad filter, unknown channel, unknown id)."""
 
 
+class IndexOpenError(RuntimeError):
+    """An index that cannot be opened (missing, corrupt, other schema version, embedder
+    mismatch); the message is one line saying what to do."""
+
+
 @runtime_checkable
 class SearchBackend(Protocol):
     """Read side of an index. Results of an empty query with filters are in time order
@@ -110,7 +123,12 @@ class SearchBackend(Protocol):
 
     def get_documents(self, sport: str, doc_ids: Sequence[str]) -> list[DocumentRecord | None]: ...
 
-    def get_clips(self, sport: str, clip_ids: Sequence[str]) -> list[ClipRecord | None]: ...
+    def get_clips(
+        self, sport: str, clip_ids: Sequence[str], include_caption: bool = False
+    ) -> list[ClipRecord | None]:
+        """Records by id (None for unknown ids). Captions are oracle-only ground truth: they are
+        blank unless include_caption is set."""
+        ...
 
     def channels(self, sport: str) -> list[ClipChannel]: ...
 

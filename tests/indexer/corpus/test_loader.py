@@ -36,9 +36,14 @@ def test_conventions() -> None:
 def test_documents_follow_reference_ids_and_metadata(corpus: Corpus) -> None:
     docs = {d.doc_id: d for d in corpus.iter_documents("basketball")}
     assert set(docs) == {
-        "1001_espn_report", "1001_game_stat_player", "1001_game_stat_team",
-        "1002_espn_report", "1002_game_stat_player", "1002_game_stat_team",
-        "player_11_18-19_season_stat_player", "team_1_18-19_season_stat_team",
+        "1001_espn_report",
+        "1001_game_stat_player",
+        "1001_game_stat_team",
+        "1002_espn_report",
+        "1002_game_stat_player",
+        "1002_game_stat_team",
+        "player_11_18-19_season_stat_player",
+        "team_1_18-19_season_stat_team",
     }
     stat = docs["1001_game_stat_player"]
     assert stat.players == ["Kemba Walker", "Terry Rozier", "Kyrie Irving"]
@@ -46,7 +51,11 @@ def test_documents_follow_reference_ids_and_metadata(corpus: Corpus) -> None:
     assert (stat.date, stat.season, stat.home_team) == ("2019-01-12", 2019, "Charlotte Hornets")
     assert docs["1001_game_stat_team"].players == []
     season = docs["player_11_18-19_season_stat_player"]
-    assert (season.season, season.entity_name, season.teams) == (2019, "Kemba Walker", ["Charlotte Hornets"])
+    assert (season.season, season.entity_name, season.teams) == (
+        2019,
+        "Kemba Walker",
+        ["Charlotte Hornets"],
+    )
 
 
 def test_clips_are_time_ordered_with_oracle_captions(corpus: Corpus) -> None:
@@ -57,12 +66,20 @@ def test_clips_are_time_ordered_with_oracle_captions(corpus: Corpus) -> None:
     assert (last.clock_remaining_start, last.clock_remaining_end) == (321.0, 309.0)
     assert (last.video_start, last.video_end, last.period) == (800.0, 812.0, 3)
     assert clips[0].caption == ""
-    assert corpus.clip_path("basketball", "1001_2") == corpus.root / "data/basketball/clips/1001/1001_2.mp4"
+    assert (
+        corpus.clip_path("basketball", "1001_2")
+        == corpus.root / "data/basketball/clips/1001/1001_2.mp4"
+    )
 
 
 def test_questions_accept_reference_shapes(corpus: Corpus) -> None:
     (q,) = corpus.questions("basketball")
-    assert (q.id, q.question, q.answer, q.sport) == ("7", "What move did Rozier use?", "step back", "basketball")
+    assert (q.id, q.question, q.answer, q.sport) == (
+        "7",
+        "What move did Rozier use?",
+        "step back",
+        "basketball",
+    )
 
 
 def test_valid_corpus_validates(corpus: Corpus) -> None:
@@ -75,14 +92,18 @@ def test_validate_reports_every_problem_with_file_and_field(tmp_path: Path) -> N
     root = write_minicorpus(tmp_path)
     d = root / "data" / "basketball"
     info = d / "games/1001/game_info.json"
-    info.write_text(json.dumps({"date": "12/01/2019", "season": 2019, "home_team": "A", "away_team": "B"}))
+    info.write_text(
+        json.dumps({"date": "12/01/2019", "season": 2019, "home_team": "A", "away_team": "B"})
+    )
     clips = d / "games/1002/clips_metadata.json"
     data = json.loads(clips.read_text())
     data["windows"]["1002_2"]["metadata"]["game_clock_window"]["start_remaining"] = "5m"
     clips.write_text(json.dumps(data))
     (d / "games/1002/espn_report.txt").unlink()
     problems = [str(p) for p in validate_corpus(root).problems]
-    assert any("games/1001/game_info.json: date" in p and "YYYY-MM-DD" in p for p in problems), problems
+    assert any("games/1001/game_info.json: date" in p and "YYYY-MM-DD" in p for p in problems), (
+        problems
+    )
     assert any("1002_2" in p and "MM:SS" in p for p in problems), problems
     assert any("games/1002/espn_report.txt" in p and "not found" in p for p in problems), problems
 

@@ -1,0 +1,3 @@
+from playscout.cli import main
+
+main()

@@ -1,0 +1,301 @@
+"""`playscout ...`: thin commands that parse, call library functions, and print a summary.
+
+Errors a user can cause print one line (`error: ...`) and exit 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from playscout.config import Settings
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="Agentic sports-video analysis.")
+corpus_app = typer.Typer(no_args_is_help=True, help="Load, validate and generate corpora.")
+index_app = typer.Typer(no_args_is_help=True, help="Build search indices.")
+search_app = typer.Typer(no_args_is_help=True, help="Run the agent's search tools by hand.")
+app.add_typer(corpus_app, name="corpus")
+app.add_typer(index_app, name="index")
+app.add_typer(search_app, name="search")
+
+console = Console(stderr=True)
+out = Console()
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def user_errors(fn: F) -> F:
+    """Turn the errors a user can cause into one line and exit code 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from playscout.errors import USER_ERRORS
+
+        try:
+            return fn(*args, **kwargs)
+        except USER_ERRORS as e:
+            console.print(f"[red]error:[/red] {e}", highlight=False, markup=True)
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+@contextmanager
+def progress_bar() -> Iterator[Callable[[str, int, int | None], None]]:
+    """A rich progress bar with one task per label; yields the callback libraries call."""
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as bar:
+        tasks: dict[str, Any] = {}
+
+        def update(label: str, done: int, total: int | None) -> None:
+            if label not in tasks:
+                tasks[label] = bar.add_task(label, total=total)
+            bar.update(tasks[label], completed=done, total=total)
+
+        yield update
+
+
+def _settings() -> Settings:
+    return Settings()
+
+
+# ------------------------------------------------------------------ corpus
+
+
+@corpus_app.command("validate")
+@user_errors
+def corpus_validate(root: Annotated[Path, typer.Argument(help="Corpus root (T9 layout).")]) -> None:
+    """Check every file of a corpus; list each problem with its file and field."""
+    from playscout.indexer.corpus import validate_corpus
+
+    with progress_bar() as update:
+        report = validate_corpus(root, progress=update)
+    table = Table("sport", "games", "clips", "documents", "questions")
+    for sport, c in report.counts.items():
+        table.add_row(sport, *(str(c[k]) for k in ("games", "clips", "documents", "questions")))
+    out.print(table)
+    for problem in report.problems[:200]:
+        out.print(f"[red]problem[/red] {problem}", highlight=False)
+    if len(report.problems) > 200:
+        out.print(f"... and {len(report.problems) - 200} more problems")
+    if not report.ok:
+        console.print(f"[red]{len(report.problems)} problems[/red] in {root}")
+        raise typer.Exit(1)
+    out.print(f"[green]ok[/green]: {root} is a valid corpus")
+
+
+@corpus_app.command("synth")
+@user_errors
+def corpus_synth(
+    out_dir: Annotated[Path, typer.Option("--out", help="Where to write the corpus.")],
+    games: Annotated[int, typer.Option(help="Games in total (7430 = the T9 release).")] = 24,
+    sports: Annotated[
+        str, typer.Option(help="Comma-separated sports.")
+    ] = "basketball,hockey,soccer",
+    seed: Annotated[int, typer.Option(help="Same seed, same corpus.")] = 0,
+    workers: Annotated[int, typer.Option(help="Processes (0 = one per core).")] = 0,
+) -> None:
+    """Generate a synthetic corpus in the T9 release layout."""
+    from playscout.indexer.synth import generate_corpus
+
+    start = time.perf_counter()
+    with progress_bar() as update:
+        summary = generate_corpus(
+            out_dir,
+            games=games,
+            sports=_split(sports),
+            seed=seed,
+            workers=workers or None,
+            progress=update,
+        )
+    _print_counts(summary.model_dump(), title=f"synthetic corpus in {out_dir}")
+    out.print(f"done in {time.perf_counter() - start:.1f} s")
+
+
+@corpus_app.command("questions")
+@user_errors
+def corpus_questions(
+    root: Annotated[Path, typer.Argument(help="Corpus root written by `corpus synth`.")],
+    per_sport: Annotated[int, typer.Option(help="Questions per sport.")] = 20,
+    seed: Annotated[int, typer.Option()] = 0,
+) -> None:
+    """Generate T9-style questions with gold evidence for a synthetic corpus."""
+    from playscout.indexer.synth import generate_questions
+
+    counts = generate_questions(root, per_sport=per_sport, seed=seed)
+    for sport, n in counts.items():
+        out.print(f"{sport}: {n} questions -> {root / 'questions' / (sport + '.json')}")
+
+
+def _split(value: str) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _print_counts(data: dict[str, Any], title: str) -> None:
+    out.print(f"[bold]{title}[/bold]")
+    for key, value in data.items():
+        out.print(f"  {key}: {value}")
+
+
+# ------------------------------------------------------------------ index
+
+
+@index_app.command("build")
+@user_errors
+def index_build(
+    corpus: Annotated[Path, typer.Option(help="Corpus root (T9 layout).")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Index directory.")],
+    sports: Annotated[str, typer.Option(help="Comma-separated sports; empty = all.")] = "",
+    doc_embedder: Annotated[
+        str, typer.Option(help="minilm | bge-m3:PATH | openai:URL#MODEL | none")
+    ] = "minilm",
+    caption_embedder: Annotated[str, typer.Option(help="Embedder of oracle captions.")] = "minilm",
+    video_vectors: Annotated[
+        Path | None, typer.Option(help="Precomputed clip vectors (embeds/videos).")
+    ] = None,
+    overwrite: Annotated[
+        bool, typer.Option(help="Replace an existing index (atomically).")
+    ] = False,
+) -> None:
+    """Build the embedded hybrid index (BM25 + vectors + filters) of a corpus."""
+    from playscout.indexer.pipeline import build_from_corpus
+
+    with progress_bar() as update:
+        summary = build_from_corpus(
+            corpus,
+            out_dir,
+            sports=_split(sports) or None,
+            doc_embedder=doc_embedder,
+            caption_embedder=caption_embedder,
+            video_vectors=video_vectors,
+            overwrite=overwrite,
+            progress=update,
+        )
+    _print_counts(dataclasses.asdict(summary), title=f"index in {out_dir}")
+
+
+# ------------------------------------------------------------------ search
+
+
+def _context(index: Path, sport: str, mode: str) -> Any:
+    from playscout.indexer.pipeline import open_backend
+    from playscout.tools import ToolContext
+
+    settings = _settings()
+    return ToolContext(backend=open_backend(index), sport=sport, mode=mode, search=settings.search)  # type: ignore[arg-type]
+
+
+IndexOpt = Annotated[Path, typer.Option(help="Index directory.")]
+SportOpt = Annotated[str, typer.Option(help="basketball | hockey | soccer")]
+ListOpt = Annotated[list[str] | None, typer.Option()]
+
+
+@search_app.command("documents")
+@user_errors
+def search_documents_cmd(
+    query: Annotated[str, typer.Argument()] = "",
+    index: IndexOpt = Path("var/index"),
+    sport: SportOpt = "basketball",
+    game_ids: ListOpt = None,
+    doc_type: Annotated[str | None, typer.Option()] = None,
+    teams: ListOpt = None,
+    players: ListOpt = None,
+    season: Annotated[str | None, typer.Option()] = None,
+    date: Annotated[str | None, typer.Option()] = None,
+) -> None:
+    """search_documents exactly as the agent calls it; prints the model's observation."""
+    from playscout.tools import SEARCH_TOOLS, call_tool
+
+    args = {
+        "query": query,
+        "game_ids": game_ids,
+        "doc_type": doc_type,
+        "teams": teams,
+        "players": players,
+        "season": season,
+        "date": date,
+    }
+    result = call_tool(
+        {t.name: t for t in SEARCH_TOOLS},
+        _context(index, sport, "default"),
+        "search_documents",
+        {k: v for k, v in args.items() if v},
+    )
+    out.print(result.observation, highlight=False, markup=False, soft_wrap=True)
+    if result.error:
+        raise typer.Exit(2)
+
+
+@search_app.command("videos")
+@user_errors
+def search_videos_cmd(
+    query: Annotated[str, typer.Argument()] = "",
+    index: IndexOpt = Path("var/index"),
+    sport: SportOpt = "basketball",
+    mode: Annotated[
+        str, typer.Option(help="default (video embeddings) | oracle (captions)")
+    ] = "oracle",
+    game_ids: ListOpt = None,
+    quarter: Annotated[int | None, typer.Option()] = None,
+    teams: ListOpt = None,
+    players: ListOpt = None,
+    temporal_boundary: Annotated[str | None, typer.Option()] = None,
+) -> None:
+    """search_videos exactly as the agent calls it; prints the model's observation."""
+    from playscout.tools import SEARCH_TOOLS, call_tool
+
+    args = {
+        "query": query,
+        "game_ids": game_ids,
+        "quarter": quarter,
+        "teams": teams,
+        "players": players,
+        "temporal_boundary": temporal_boundary,
+    }
+    result = call_tool(
+        {t.name: t for t in SEARCH_TOOLS},
+        _context(index, sport, mode),
+        "search_videos",
+        {k: v for k, v in args.items() if v is not None and v != []},
+    )
+    out.print(result.observation, highlight=False, markup=False, soft_wrap=True)
+    if result.error:
+        raise typer.Exit(2)
+
+
+# ------------------------------------------------------------------ demo
+
+
+@app.command("demo")
+@user_errors
+def demo(
+    out_dir: Annotated[Path, typer.Option("--out")] = Path("var/demo"),
+    games: Annotated[int, typer.Option()] = 12,
+    seed: Annotated[int, typer.Option()] = 7,
+) -> None:
+    """Generate a small corpus, index it, and answer its questions' first hops by search."""
+    from playscout.demo import run_demo
+
+    run_demo(out_dir, games=games, seed=seed, console=out, progress=progress_bar)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""Season schedules in date order.
+
+Game index order is date order, so records and streaks in the recaps can be computed by one
+sequential pass over game results.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass
+
+from .roster import League
+from .vocab import SPECS
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    index: int  # position in the sport's date-ordered schedule
+    game_id: str
+    season: int
+    date: str
+    home: str
+    away: str
+    has_clips: bool
+    has_report: bool
+
+
+def build_schedule(league: League, games: int, seed: int) -> list[GameSpec]:
+    spec = SPECS[league.sport]
+    rng = random.Random(f"playscout-synth:{seed}:{league.sport}:schedule")
+    n_seasons = len(league.seasons)
+    counts = [games // n_seasons + (1 if k < games % n_seasons else 0) for k in range(n_seasons)]
+    out: list[GameSpec] = []
+    for season, n in zip(league.seasons, counts, strict=True):
+        teams = league.active[season]
+        pairs = [
+            (h, a)
+            for h in teams
+            for a in teams
+            if h != a and league.team_league[h] == league.team_league[a]
+        ]
+        rng.shuffle(pairs)
+        chosen = [pairs[i % len(pairs)] for i in range(n)]
+        start = dt.date(season - 1, *spec.season_start)
+        days = sorted(rng.randrange(spec.season_days) for _ in range(n))
+        for (home, away), day in zip(chosen, days, strict=True):
+            idx = len(out)
+            out.append(
+                GameSpec(
+                    index=idx,
+                    game_id=str(spec.game_id_base + idx),
+                    season=season,
+                    date=(start + dt.timedelta(days=day)).isoformat(),
+                    home=home,
+                    away=away,
+                    has_clips=rng.random() < spec.clip_game_share,
+                    has_report=rng.random() < spec.report_share,
+                )
+            )
+    return out
