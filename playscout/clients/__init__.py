@@ -1,0 +1,1 @@
+"""Model clients (chat, VLM): the lowest layer tools and the agent call models through."""

@@ -1,0 +1,102 @@
+"""The model-client interface every layer shares (tools for QA, the agent for planning).
+
+It sits below tools/ and agent/ so that neither imports serving/. One OpenAI-compatible
+implementation (clients/openai_chat.py) covers vLLM and hosted APIs; test doubles implement
+the same protocol and say so in their names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, Field
+
+
+class ImagePart(BaseModel):
+    """An image as a data URI (base64 JPEG) or URL, sent as an OpenAI `image_url` part."""
+
+    type: Literal["image_url"] = "image_url"
+    url: str
+
+
+class TextPart(BaseModel):
+    type: Literal["text"] = "text"
+    text: str
+
+
+class ToolCall(BaseModel):
+    id: str
+    name: str
+    arguments: str  # raw JSON text as the model wrote it; parsed by the tool registry
+
+
+class ChatMessage(BaseModel):
+    role: Literal["system", "user", "assistant", "tool"]
+    content: str | list[TextPart | ImagePart] = ""
+    tool_calls: list[ToolCall] | None = None
+    tool_call_id: str | None = None
+    name: str | None = None
+
+
+class Usage(BaseModel):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class ChatParams(BaseModel):
+    """Generation settings, applied as given (the reference silently ignored them)."""
+
+    temperature: float = 0.0
+    top_p: float = 1.0
+    max_tokens: int = Field(1024, ge=1)
+    stop: list[str] | None = None
+    timeout_s: float = Field(120.0, gt=0)
+    extra_body: dict[str, Any] = Field(default_factory=dict)
+
+
+class ChatResponse(BaseModel):
+    content: str
+    reasoning: str | None = None  # separate reasoning channel when the server provides one
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    latency_s: float = 0.0
+    model: str = ""
+    finish_reason: str | None = None
+
+
+class ModelError(RuntimeError):
+    """A model call that failed. `retryable` says whether trying again can help; messages are
+    one line naming the server and the cause."""
+
+    retryable: bool = False
+
+
+class ModelUnavailable(ModelError):
+    retryable = True
+
+
+class ModelTimeout(ModelError):
+    retryable = True
+
+
+class ModelRejected(ModelError):
+    """4xx other than 408/429: bad request, context overflow, unknown model. Never retried."""
+
+
+class ModelBadResponse(ModelError):
+    """The server answered 2xx with something that is not a chat completion."""
+
+    retryable = True
+
+
+@runtime_checkable
+class ChatClient(Protocol):
+    model: str
+
+    async def chat(
+        self,
+        messages: Sequence[ChatMessage],
+        tools: list[dict[str, Any]] | None = None,
+        params: ChatParams | None = None,
+    ) -> ChatResponse: ...
