@@ -31,6 +31,52 @@ class SearchSettings(BaseSettings):
     )
 
 
+class ModelEndpoint(BaseSettings):
+    """One OpenAI-compatible endpoint (vLLM or hosted). Empty base_url = not configured."""
+
+    model_config = SettingsConfigDict(extra="forbid")
+
+    base_url: str = Field("", description="e.g. http://127.0.0.1:8000/v1; empty = none.")
+    model: str = Field("", description="Served model name.")
+    api_key_env: str = Field("OPENAI_API_KEY", description="Env var holding the key, if any.")
+    timeout_s: float = Field(120.0, gt=0, description="Per-request timeout.")
+    max_retries: int = Field(4, ge=0, description="Retries on connect errors, 429 and 5xx only.")
+    temperature: float = Field(0.0, ge=0, description="Applied as given (reference bug 3).")
+    max_tokens: int = Field(1024, ge=1, description="Completion budget per call.")
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.base_url and self.model)
+
+
+class QASettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="PLAYSCOUT_QA_", extra="forbid")
+
+    frames_per_clip: int = Field(16, ge=1, le=64, description="Frames sent per clip (paper: 16).")
+    frame_long_side: int = Field(336, ge=64, description="Frames scaled down to this long side.")
+    jpeg_quality: int = Field(90, ge=30, le=100, description="JPEG quality of sent frames.")
+    max_document_tokens: int = Field(32000, ge=256, description="Document cut, in tokens.")
+    max_concurrency: int = Field(8, ge=1, description="QA calls in flight per tool call.")
+    max_ids: int = Field(20, ge=1, description="Most ids one QA call may ask about.")
+    document_llm: ModelEndpoint = Field(default_factory=ModelEndpoint)
+    vlm: ModelEndpoint = Field(default_factory=ModelEndpoint)
+    caption_llm: ModelEndpoint = Field(default_factory=ModelEndpoint)
+
+
+class AgentSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="PLAYSCOUT_AGENT_", extra="forbid")
+
+    max_llm_calls: int = Field(
+        30, ge=1, description="LLM calls per question; the last is forced to answer."
+    )
+    max_context_tokens: int = Field(32000, ge=1024, description="Must fit the served context.")
+    observation_tokens: int = Field(
+        4000, ge=128, description="Longest observation kept in context."
+    )
+    tool_protocol: str = Field("auto", description="native | text | auto (native if supported).")
+    llm: ModelEndpoint = Field(default_factory=ModelEndpoint)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="PLAYSCOUT_", env_nested_delimiter="__", extra="forbid"
@@ -40,6 +86,8 @@ class Settings(BaseSettings):
     index_dir: Path = Field(Path("var/index"), description="Embedded index directory.")
     backend: str = Field("embedded", description="Search backend: embedded | elasticsearch.")
     search: SearchSettings = Field(default_factory=SearchSettings)
+    qa: QASettings = Field(default_factory=QASettings)
+    agent: AgentSettings = Field(default_factory=AgentSettings)
 
     @classmethod
     def from_file(cls, path: Path) -> Settings:

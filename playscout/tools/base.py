@@ -12,7 +12,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from playscout.config import SearchSettings
+from playscout.clients.base import ChatClient
+from playscout.config import QASettings, SearchSettings
+from playscout.indexer.corpus.loader import Corpus
 from playscout.indexer.search.base import SearchBackend
 from playscout.tools.entities import EntityResolver
 
@@ -42,6 +44,15 @@ class ToolResult(BaseModel):
 
 
 @dataclass
+class ModelSet:
+    """Clients behind the QA tools; None = not configured (the tool then says what it did)."""
+
+    document_llm: ChatClient | None = None
+    vlm: ChatClient | None = None
+    caption_llm: ChatClient | None = None
+
+
+@dataclass
 class ToolContext:
     """Everything a tool call may touch. No globals: one per agent run (or shared, read-only)."""
 
@@ -49,6 +60,9 @@ class ToolContext:
     sport: str
     mode: Mode = "default"
     search: SearchSettings = field(default_factory=SearchSettings)
+    qa: QASettings = field(default_factory=QASettings)
+    corpus: Corpus | None = None  # media (clip files) for video_qa and perception tools
+    models: ModelSet = field(default_factory=lambda: ModelSet())
 
     @functools.cached_property
     def resolver(self) -> EntityResolver:
