@@ -3,6 +3,7 @@ and every failure becomes an `Error: ...` observation instead of an exception.""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -10,13 +11,18 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from playscout.indexer.corpus.errors import CorpusError
+from playscout.indexer.search.base import SearchError
 from playscout.tools.base import ToolArgs, ToolContext, ToolError, ToolResult, function_schema
+from playscout.tools.qa import DocumentQAArgs, VideoQAArgs, document_qa, video_qa
 from playscout.tools.search import (
     SearchDocumentsArgs,
     SearchVideosArgs,
     search_documents,
     search_videos,
 )
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,25 @@ SEARCH_TOOLS: tuple[Tool, ...] = (
     ),
 )
 
+QA_TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "document_qa",
+        "Ask one question of each listed document (full text, read by a language model). "
+        "Returns per document an answer, a confidence and the supporting evidence.",
+        DocumentQAArgs,
+        document_qa,
+    ),
+    Tool(
+        "video_qa",
+        "Ask one question of each listed video clip (16 frames per clip, read by a vision "
+        "model). Returns per clip an answer, a confidence and the visual evidence.",
+        VideoQAArgs,
+        video_qa,
+    ),
+)
+
+ALL_TOOLS: tuple[Tool, ...] = SEARCH_TOOLS + QA_TOOLS
+
 
 def _validation_message(err: ValidationError) -> str:
     first = err.errors()[0]
@@ -71,5 +96,8 @@ def call_tool(tools: dict[str, Tool], ctx: ToolContext, name: str, raw: Any) -> 
         return tool.run(ctx, args)
     except ValidationError as e:
         return ToolResult.failure(name, _validation_message(e))
-    except ToolError as e:
+    except (ToolError, SearchError, CorpusError) as e:
         return ToolResult.failure(name, str(e))
+    except Exception as e:  # a bug in a tool must not end the agent's run; keep the traceback
+        log.exception("tool %s failed", name)
+        return ToolResult.failure(name, f"internal error in {name}: {type(e).__name__}: {e}")

@@ -175,6 +175,12 @@ def search_videos(ctx: ToolContext, args: SearchVideosArgs) -> ToolResult:
     if not query and filters.is_empty():
         raise ToolError("give a query or at least one filter")
     channel: ClipChannel = "caption" if ctx.mode == "oracle" else "visual"
+    if channel not in ctx.backend.channels(ctx.sport):
+        what = "video embeddings" if channel == "visual" else "caption embeddings"
+        raise ToolError(
+            f"this index has no {what} for {ctx.sport} ({ctx.mode} mode cannot search clips); "
+            "rebuild it with them or run in the other mode"
+        )
     s = ctx.search
     try:
         hits = ctx.backend.search_clips(

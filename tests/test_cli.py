@@ -1,0 +1,85 @@
+"""The CLI's promise: errors a user can cause are one line and exit 2 (validate: exit 1)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from playscout.cli import app
+from tests.indexer.corpus.minicorpus import write_minicorpus
+
+runner = CliRunner()
+
+
+def test_validate_lists_problems_and_exits_1(tmp_path: Path) -> None:
+    root = write_minicorpus(tmp_path)
+    info = root / "data/basketball/games/1001/game_info.json"
+    info.write_text(
+        json.dumps({"date": "soon", "season": 2019, "home_team": "A", "away_team": "B"})
+    )
+    result = runner.invoke(app, ["corpus", "validate", str(root)])
+    assert result.exit_code == 1
+    assert "games/1001/game_info.json: date" in result.output
+
+
+def test_validate_ok(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["corpus", "validate", str(write_minicorpus(tmp_path))])
+    assert result.exit_code == 0, result.output
+    assert "is a valid corpus" in result.output
+
+
+def test_missing_corpus_is_one_line(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["index", "build", "--corpus", str(tmp_path / "nope"), "--out", str(tmp_path / "i")]
+    )
+    assert result.exit_code == 2
+    assert "error:" in result.output and "does not exist" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bad_embedder_name_is_one_line(tmp_path: Path) -> None:
+    root = write_minicorpus(tmp_path / "c")
+    result = runner.invoke(
+        app,
+        [
+            "index",
+            "build",
+            "--corpus",
+            str(root),
+            "--out",
+            str(tmp_path / "i"),
+            "--doc-embedder",
+            "word2vec",
+        ],
+    )
+    assert result.exit_code == 2 and "embedder 'word2vec' is not one of" in result.output
+
+
+def test_build_search_and_refuse_overwrite(tmp_path: Path) -> None:
+    root, index = write_minicorpus(tmp_path / "c"), tmp_path / "i"
+    args = [
+        "index",
+        "build",
+        "--corpus",
+        str(root),
+        "--out",
+        str(index),
+        "--caption-embedder",
+        "none",
+    ]
+    assert runner.invoke(app, args).exit_code == 0
+    again = runner.invoke(app, args)
+    assert again.exit_code == 2 and "error:" in again.output
+    found = runner.invoke(
+        app, ["search", "documents", "fourth straight win", "--index", str(index)]
+    )
+    assert found.exit_code == 0, found.output
+    assert "1001_espn_report" in found.output
+    bad = runner.invoke(
+        app, ["search", "documents", "win", "--index", str(index), "--date", "tomorrow"]
+    )
+    assert bad.exit_code == 2 and "Error: date 'tomorrow'" in bad.output
+    missing = runner.invoke(app, ["search", "documents", "win", "--index", str(tmp_path / "none")])
+    assert missing.exit_code == 2 and "error:" in missing.output
