@@ -1,10 +1,11 @@
 # playscout: `make demo` runs the main job on the embedded default, `make test` runs what CI runs.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-EXTRAS ?= embed,bge,dev
+EXTRAS ?= embed,bge,perception,elastic,ray,dev
+APT_PACKAGES := tesseract-ocr tesseract-ocr-eng espeak-ng fonts-dejavu-core
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install demo test lint bench clean
+.PHONY: install system-deps demo test lint bench clean
 
 install: $(STAMP)
 
@@ -12,6 +13,10 @@ $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -c constraints.txt -e ".[$(EXTRAS)]"
 	rm -f $(VENV)/.installed-*; touch $@
+
+# Debian packages the perception tools and their tests use (CI runs as root).
+system-deps:
+	@dpkg -s $(APT_PACKAGES) >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(APT_PACKAGES); }
 
 demo: install
 	$(PY) -m playscout demo --out var/demo
@@ -21,7 +26,7 @@ lint: install
 	$(PY) -m ruff format --check playscout tests benchmarks
 	$(PY) -m mypy playscout
 
-test: lint
+test: system-deps lint
 	$(PY) -m pytest -q -m "not integration and not gpu"
 
 bench: install

@@ -15,6 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -38,12 +39,14 @@ def user_errors(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from playscout.errors import USER_ERRORS
+        from playscout.errors import is_user_error
 
         try:
             return fn(*args, **kwargs)
-        except USER_ERRORS as e:
-            console.print(f"[red]error:[/red] {e}", highlight=False, markup=True)
+        except Exception as e:
+            if not is_user_error(e):
+                raise
+            console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False)
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
@@ -291,6 +294,126 @@ def demo(
     from playscout.demo import run_demo
 
     run_demo(out_dir, games=games, seed=seed, console=out, progress=progress_bar)
+
+
+# ------------------------------------------------------------------ agent
+
+trajectory_app = typer.Typer(no_args_is_help=True, help="Read agent trajectories.")
+app.add_typer(trajectory_app, name="trajectory")
+
+
+@app.command("ask")
+@user_errors
+def ask(
+    question: Annotated[str, typer.Argument(help="The question.")],
+    index: IndexOpt = Path("var/index"),
+    corpus: Annotated[
+        Path | None, typer.Option(help="Corpus root (clip media for video_qa).")
+    ] = None,
+    sport: SportOpt = "basketball",
+    mode: Annotated[str, typer.Option(help="default | oracle")] = "default",
+    policy: Annotated[str, typer.Option(help="llm | workflow (offline baseline)")] = "llm",
+    llm_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL.")] = None,
+    llm_model: Annotated[str | None, typer.Option(help="Served model name.")] = None,
+    max_llm_calls: Annotated[int | None, typer.Option(help="LLM call budget.")] = None,
+    tool_protocol: Annotated[str | None, typer.Option(help="native | text | auto")] = None,
+    trajectory: Annotated[Path | None, typer.Option(help="Write the trajectory here.")] = None,
+) -> None:
+    """Answer a question with the agent; prints the answer, its evidence and a summary."""
+    from playscout.agent import Agent, AgentError, summarise
+    from playscout.indexer.corpus import Corpus
+    from playscout.indexer.pipeline import open_backend
+    from playscout.tools import ToolContext
+    from playscout.tools.qa import models_from_settings
+
+    if mode not in ("default", "oracle"):
+        raise AgentError(f"--mode must be default or oracle, not {mode!r}")
+    settings = _settings()
+    agent_settings = settings.agent.model_copy(deep=True)
+    if llm_url:
+        agent_settings.llm.base_url = llm_url
+    if llm_model:
+        agent_settings.llm.model = llm_model
+    if max_llm_calls:
+        agent_settings.max_llm_calls = max_llm_calls
+    if tool_protocol:
+        if tool_protocol not in ("native", "text", "auto"):
+            raise AgentError(f"--tool-protocol must be native, text or auto, not {tool_protocol!r}")
+        agent_settings.tool_protocol = tool_protocol  # type: ignore[assignment]
+    client = None
+    if policy == "llm" and agent_settings.llm.configured:
+        from playscout.clients.openai_chat import OpenAIChatClient
+
+        client = OpenAIChatClient.from_endpoint(agent_settings.llm)
+    ctx = ToolContext(
+        backend=open_backend(index),
+        sport=sport,
+        mode=mode,  # type: ignore[arg-type]
+        search=settings.search,
+        qa=settings.qa,
+        corpus=Corpus(corpus) if corpus else None,
+        models=models_from_settings(settings.qa),
+    )
+    agent = Agent(ctx, client=client, settings=agent_settings, policy=policy)  # type: ignore[arg-type]
+    result = agent.run_sync(question, trajectory=trajectory)
+    if result.note:
+        out.print(f"[yellow]{result.note}[/yellow]")
+    out.print(f"[bold]answer:[/bold] {result.answer if result.answer is not None else '-'}")
+    out.print(
+        f"status: {result.status}"
+        + (f" (forced: {result.forced_final})" if result.forced_final else "")
+    )
+    for key, ids in result.evidence.items():
+        if ids:
+            shown = ", ".join(ids[:10]) + (f" +{len(ids) - 10} more" if len(ids) > 10 else "")
+            out.print(f"{key}: {shown}", highlight=False, markup=False)
+    summary = summarise(result.events)
+    _print_counts(
+        {
+            "turns": summary.turns,
+            "tool calls": ", ".join(f"{k}={v}" for k, v in summary.tool_calls.items()) or "-",
+            "errors": summary.errors,
+            "tokens (prompt/completion)": f"{summary.prompt_tokens}/{summary.completion_tokens}",
+            "wall s": f"{result.wall_s:.2f}",
+            "trajectory": str(trajectory) if trajectory else "-",
+        },
+        title="run",
+    )
+    if result.status == "error":
+        raise typer.Exit(1)
+
+
+@trajectory_app.command("show")
+@user_errors
+def trajectory_show(
+    path: Annotated[Path, typer.Argument(help="A trajectory .jsonl file.")],
+    width: Annotated[int, typer.Option(help="Characters of each observation shown.")] = 120,
+) -> None:
+    """The run as a timeline: turn, tool, arguments, short observation, latency, tokens."""
+    from playscout.agent import read_trajectory, summarise
+    from playscout.agent.timeline import timeline_rows
+
+    events = read_trajectory(path)
+    table = Table("turn", "step", "detail", "latency s", "tokens")
+    for row in timeline_rows(events, width):
+        table.add_row(*row)
+    out.print(table)
+    s = summarise(events)
+    _print_counts(
+        {
+            "question": s.question,
+            "policy": s.policy,
+            "model": s.model or "-",
+            "turns": s.turns,
+            "tool calls": ", ".join(f"{k}={v}" for k, v in s.tool_calls.items()) or "-",
+            "errors": s.errors,
+            "tokens (prompt/completion)": f"{s.prompt_tokens}/{s.completion_tokens}",
+            "wall s": s.wall_s,
+            "answer": s.answer,
+            "status": s.status,
+        },
+        title=str(path),
+    )
 
 
 def main() -> None:

@@ -1,9 +1,18 @@
 """The agent's tools. Tools read indices through the backend interface; they never import
 the agent, serving or eval layers."""
 
-from playscout.tools.base import Mode, ToolArgs, ToolContext, ToolError, ToolResult, function_schema
+from playscout.tools.base import (
+    Mode,
+    ModelSet,
+    Tool,
+    ToolArgs,
+    ToolContext,
+    ToolError,
+    ToolResult,
+    function_schema,
+)
 from playscout.tools.entities import EntityResolver, Resolution
-from playscout.tools.registry import SEARCH_TOOLS, Tool, call_tool
+from playscout.tools.registry import ALL_TOOLS, QA_TOOLS, SEARCH_TOOLS, call_tool
 from playscout.tools.search import (
     SearchDocumentsArgs,
     SearchVideosArgs,
@@ -12,9 +21,12 @@ from playscout.tools.search import (
 )
 
 __all__ = [
+    "ALL_TOOLS",
+    "QA_TOOLS",
     "SEARCH_TOOLS",
     "EntityResolver",
     "Mode",
+    "ModelSet",
     "Resolution",
     "SearchDocumentsArgs",
     "SearchVideosArgs",

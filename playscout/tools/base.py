@@ -7,22 +7,21 @@ Tool JSON schemas are generated from the argument models, never written by hand.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from playscout.clients.base import ChatClient
-from playscout.config import QASettings, SearchSettings
+from playscout.config import PerceptionSettings, QASettings, SearchSettings
 from playscout.indexer.corpus.loader import Corpus
 from playscout.indexer.search.base import SearchBackend
 from playscout.tools.entities import EntityResolver
+from playscout.tools.errors import ToolError as ToolError  # re-exported: tools raise it
+from playscout.tools.session_memory import SessionMemory
 
 Mode = Literal["default", "oracle"]
-
-
-class ToolError(ValueError):
-    """Bad arguments or an impossible request: one line the model can act on."""
 
 
 class ToolArgs(BaseModel):
@@ -63,6 +62,8 @@ class ToolContext:
     qa: QASettings = field(default_factory=QASettings)
     corpus: Corpus | None = None  # media (clip files) for video_qa and perception tools
     models: ModelSet = field(default_factory=lambda: ModelSet())
+    perception: PerceptionSettings = field(default_factory=PerceptionSettings)
+    memory: SessionMemory = field(default_factory=SessionMemory)  # one per run: never share
 
     @functools.cached_property
     def resolver(self) -> EntityResolver:
@@ -80,3 +81,14 @@ def function_schema(name: str, description: str, args: type[ToolArgs]) -> dict[s
         "type": "function",
         "function": {"name": name, "description": description, "parameters": params},
     }
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    args: type[ToolArgs]
+    run: Callable[[ToolContext, Any], ToolResult]
+
+    def schema(self) -> dict[str, Any]:
+        return function_schema(self.name, self.description, self.args)

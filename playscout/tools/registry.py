@@ -4,8 +4,6 @@ and every failure becomes an `Error: ...` observation instead of an exception.""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -13,7 +11,8 @@ from pydantic import ValidationError
 
 from playscout.indexer.corpus.errors import CorpusError
 from playscout.indexer.search.base import SearchError
-from playscout.tools.base import ToolArgs, ToolContext, ToolError, ToolResult, function_schema
+from playscout.tools.base import Tool, ToolContext, ToolError, ToolResult
+from playscout.tools.perception import PERCEPTION_TOOLS, UTILITY_TOOLS
 from playscout.tools.qa import DocumentQAArgs, VideoQAArgs, document_qa, video_qa
 from playscout.tools.search import (
     SearchDocumentsArgs,
@@ -23,17 +22,6 @@ from playscout.tools.search import (
 )
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Tool:
-    name: str
-    description: str
-    args: type[ToolArgs]
-    run: Callable[[ToolContext, Any], ToolResult]
-
-    def schema(self) -> dict[str, Any]:
-        return function_schema(self.name, self.description, self.args)
 
 
 SEARCH_TOOLS: tuple[Tool, ...] = (
@@ -70,7 +58,7 @@ QA_TOOLS: tuple[Tool, ...] = (
     ),
 )
 
-ALL_TOOLS: tuple[Tool, ...] = SEARCH_TOOLS + QA_TOOLS
+ALL_TOOLS: tuple[Tool, ...] = SEARCH_TOOLS + QA_TOOLS + PERCEPTION_TOOLS + UTILITY_TOOLS
 
 
 def _validation_message(err: ValidationError) -> str:

@@ -5,13 +5,13 @@ Heavy dependencies (PyAV, OCR engines, faster-whisper, transformers) import lazi
 tools, so importing this package costs nothing and a missing engine is a one-line error when
 the tool is called."""
 
+from playscout.tools.base import Tool
 from playscout.tools.calculator import CalculatorArgs, calculator
-from playscout.tools.memory import MemoryArgs, SessionMemory, memory, memory_for
+from playscout.tools.memory import MemoryArgs, memory
 from playscout.tools.perception.audio_events import DetectAudioEventsArgs, detect_audio_events
 from playscout.tools.perception.scene_text import ExtractSceneTextArgs, extract_scene_text
-from playscout.tools.perception.settings import PerceptionSettings
 from playscout.tools.perception.speech import TranscribeSpeechArgs, transcribe_speech
-from playscout.tools.registry import Tool
+from playscout.tools.session_memory import SessionMemory
 
 PERCEPTION_TOOLS: tuple[Tool, ...] = (
     Tool(
@@ -62,13 +62,11 @@ __all__ = [
     "DetectAudioEventsArgs",
     "ExtractSceneTextArgs",
     "MemoryArgs",
-    "PerceptionSettings",
     "SessionMemory",
     "TranscribeSpeechArgs",
     "calculator",
     "detect_audio_events",
     "extract_scene_text",
     "memory",
-    "memory_for",
     "transcribe_speech",
 ]

@@ -14,10 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from playscout.config import PerceptionSettings
 from playscout.indexer.media.audio import SAMPLE_RATE, AudioError, load_audio
 from playscout.tools.base import ToolContext, ToolError, ToolResult
 from playscout.tools.perception.clips import ClipArgs, ClipFile, per_clip, resolve_clips
-from playscout.tools.perception.settings import PerceptionSettings, perception_settings
 
 DEFAULT_PROMPT = (
     "Describe the non-speech sounds in this audio (crowd noise, cheering, whistles, horns, "
@@ -122,7 +122,7 @@ def audio_model(settings: PerceptionSettings) -> AudioModel:
 
 
 def detect_audio_events(ctx: ToolContext, args: DetectAudioEventsArgs) -> ToolResult:
-    settings = perception_settings(ctx)
+    settings = ctx.perception
     clips = resolve_clips(ctx, args.video_ids, settings.max_clips)
     model = audio_model(settings)
     prompt = args.query.strip() if args.query and args.query.strip() else DEFAULT_PROMPT

@@ -10,10 +10,10 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field, field_validator
 
+from playscout.config import OcrEngine
 from playscout.tools.base import ToolContext, ToolError, ToolResult
 from playscout.tools.perception.clips import ClipArgs, ClipFile, per_clip, resolve_clips
 from playscout.tools.perception.ocr import Engine, choose_engine, read_lines
-from playscout.tools.perception.settings import OcrEngine, perception_settings
 from playscout.tools.perception.video import VideoError, frames_at
 
 
@@ -70,7 +70,7 @@ def _key(text: str) -> str:
 
 
 def extract_scene_text(ctx: ToolContext, args: ExtractSceneTextArgs) -> ToolResult:
-    settings = perception_settings(ctx)
+    settings = ctx.perception
     clips = resolve_clips(ctx, args.video_ids, settings.max_clips)
     if args.times and len(args.times) > settings.ocr_max_times:
         raise ToolError(f"{len(args.times)} times given; at most {settings.ocr_max_times}")

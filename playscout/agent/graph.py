@@ -1,0 +1,357 @@
+"""The ReAct loop as a LangGraph StateGraph: start -> think -> (act -> think)* -> finish.
+
+One LLM call per `think`, at most one tool call per `act`. The budget is counted in LLM calls
+(reference: 30); the last call gets the FINAL message and no tools, and LangGraph's
+recursion_limit is derived from the budget instead of trusting its default (10007 since 2026).
+State holds the wire messages and, beside them, their bookkeeping (kind, tokens, turn), which
+is never sent to the server (defect 11). Nodes close over the run's dependencies, so the same
+state can be checkpointed (SQLite) and continued by a follow-up question.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+
+from playscout.agent import prompts
+from playscout.agent.answer import extract_answer
+from playscout.agent.context import (
+    MessageKind,
+    Meta,
+    Tokenizer,
+    cut_observation,
+    drop_oldest_turns,
+    message_tokens,
+)
+from playscout.agent.parser import CALL_CLOSE, parse_tool_calls
+from playscout.agent.policies.llm import LLMPolicy
+from playscout.agent.tooling import data_summary, run_tool
+from playscout.agent.trajectory import (
+    ContextEvent,
+    ErrorEvent,
+    ModelCall,
+    Observation,
+    ToolCallEvent,
+    TrajectoryWriter,
+)
+from playscout.clients.base import ChatResponse, ModelError
+from playscout.config import AgentSettings
+from playscout.tools.base import Tool, ToolContext
+
+
+class AgentState(TypedDict, total=False):
+    question: str
+    messages: list[dict[str, Any]]
+    meta: list[Meta]
+    turn: int
+    dropped_turns: int
+    pending: dict[str, Any] | None
+    forced_final: str | None
+    answer: str | None
+    raw: str | None
+    status: str | None
+    evidence: dict[str, list[str]]
+
+
+def recursion_limit(max_llm_calls: int) -> int:
+    """start + finish + (think + act) per call + slack for the forced-final hop."""
+    return 2 * max_llm_calls + 4
+
+
+def fresh_inputs(question: str) -> dict[str, Any]:
+    """What a new question resets; messages and evidence carry over within a session."""
+    return {
+        "question": question,
+        "turn": 0,
+        "pending": None,
+        "forced_final": None,
+        "answer": None,
+        "raw": None,
+        "status": None,
+    }
+
+
+@dataclass
+class RunDeps:
+    policy: LLMPolicy
+    tools: Mapping[str, Tool]
+    ctx: ToolContext
+    settings: AgentSettings
+    tokenizer: Tokenizer
+    writer: TrajectoryWriter
+    protocol: Literal["native", "text"]
+    threaded_tools: bool = True
+
+
+def _ignored_note(n: int) -> str:
+    plural = "call was" if n == 1 else "calls were"
+    return f"\nNote: {n} more tool {plural} ignored: one call per turn."
+
+
+class AgentGraph:
+    """Builds and holds the compiled graph for one run's dependencies."""
+
+    def __init__(self, deps: RunDeps, checkpointer: Any = None) -> None:
+        self.deps = deps
+        self.schemas = [t.schema() for t in deps.tools.values()]
+        tok = deps.tokenizer
+        self.schema_tokens = sum(tok.count(str(s)) for s in self.schemas)
+        self.final_message = {"role": "user", "content": prompts.final_message()}
+        self.final_tokens = message_tokens(tok, self.final_message)
+        g = StateGraph(AgentState)
+        g.add_node("start", self.start)
+        g.add_node("think", self.think)
+        g.add_node("act", self.act)
+        g.add_node("finish", self.finish)
+        g.add_edge(START, "start")
+        g.add_edge("start", "think")
+        g.add_conditional_edges("think", self.route, ["act", "think", "finish"])
+        g.add_edge("act", "think")
+        g.add_edge("finish", END)
+        self.graph = g.compile(checkpointer=checkpointer)
+
+    # ------------------------------------------------------------------ nodes
+
+    def _msg(
+        self, message: dict[str, Any], kind: MessageKind, turn: int
+    ) -> tuple[dict[str, Any], Meta]:
+        return message, Meta(
+            kind=kind, tokens=message_tokens(self.deps.tokenizer, message), turn=turn
+        )
+
+    async def start(self, state: AgentState) -> dict[str, Any]:
+        d = self.deps
+        messages, meta = list(state.get("messages") or []), list(state.get("meta") or [])
+        if not messages:
+            system = prompts.system_prompt(d.ctx, list(d.tools.values()), d.protocol)
+            m, x = self._msg({"role": "system", "content": system}, "system", 0)
+            messages.append(m)
+            meta.append(x)
+        m, x = self._msg({"role": "user", "content": state["question"]}, "question", 0)
+        return {
+            "messages": [*messages, m],
+            "meta": [*meta, x],
+            "evidence": state.get("evidence") or {},
+            "dropped_turns": state.get("dropped_turns", 0),
+        }
+
+    def _budget(self, offer_tools: bool, final: bool) -> int:
+        s = self.deps.settings
+        budget = s.max_context_tokens - s.llm.max_tokens
+        if offer_tools and self.deps.protocol == "native":
+            budget -= self.schema_tokens
+        if final:
+            budget -= self.final_tokens
+        return budget
+
+    async def think(self, state: AgentState) -> dict[str, Any]:
+        d = self.deps
+        turn = state.get("turn", 0) + 1
+        forced = state.get("forced_final")
+        if forced is None and turn >= d.settings.max_llm_calls:
+            forced = "max_calls"
+        messages, meta = state["messages"], state["meta"]
+        update: dict[str, Any] = {"turn": turn, "pending": None}
+        budget = self._budget(offer_tools=forced is None, final=forced is not None)
+        messages, meta, dropped, fits = drop_oldest_turns(
+            d.tokenizer,
+            messages,
+            meta,
+            budget,
+            prompts.context_notice,
+            state.get("dropped_turns", 0),
+        )
+        if not fits and forced is None:
+            forced = "context"
+            budget = self._budget(offer_tools=False, final=True)
+            fits = sum(m["tokens"] for m in meta) <= budget
+        context_tokens = sum(m["tokens"] for m in meta)
+        if dropped or not fits:
+            d.writer.emit(
+                ContextEvent,
+                turn=turn,
+                dropped_turns=dropped,
+                context_tokens=context_tokens,
+                budget_tokens=budget,
+            )
+        update.update(
+            messages=messages,
+            meta=meta,
+            dropped_turns=state.get("dropped_turns", 0) + dropped,
+            forced_final=forced,
+        )
+        final = forced is not None
+        sent = [*messages, self.final_message] if final else messages
+        offer = None if final or d.protocol == "text" else self.schemas
+        try:
+            reply = await d.policy.step(sent, offer)
+        except ModelError as e:
+            return self._fail(update, turn, "model", f"{type(e).__name__}: {e}")
+        except Exception as e:  # a client bug must still end the run cleanly, loudly
+            return self._fail(update, turn, "internal", f"{type(e).__name__}: {e}")
+        d.writer.emit(
+            ModelCall,
+            turn=turn,
+            messages=len(sent),
+            prompt_tokens=reply.usage.prompt_tokens,
+            completion_tokens=reply.usage.completion_tokens,
+            context_tokens=context_tokens + (self.final_tokens if final else 0),
+            latency_s=reply.latency_s,
+            finish_reason=reply.finish_reason,
+            content=reply.content,
+            reasoning=reply.reasoning,
+            forced_final=forced,
+            tools_offered=offer is not None or (d.protocol == "text" and not final),
+        )
+        return self._decide(update, turn, reply, final, messages, meta)
+
+    def _fail(self, update: dict[str, Any], turn: int, kind: str, message: str) -> dict[str, Any]:
+        self.deps.writer.emit(ErrorEvent, turn=turn, kind=kind, message=message, fatal=True)
+        return {**update, "status": "error", "answer": None, "raw": None}
+
+    def _decide(
+        self,
+        update: dict[str, Any],
+        turn: int,
+        reply: ChatResponse,
+        final: bool,
+        messages: list[dict[str, Any]],
+        meta: list[Meta],
+    ) -> dict[str, Any]:
+        d = self.deps
+        content = reply.content or ""
+        native = reply.tool_calls if d.protocol == "native" and not final else []
+        parsed = parse_tool_calls(content) if not native and not final else None
+        assistant: dict[str, Any] = {"role": "assistant", "content": content}
+        pending: dict[str, Any] | None = None
+        if native:
+            first = native[0]
+            assistant["tool_calls"] = [first.model_dump()]
+            pending = {
+                "id": first.id,
+                "name": first.name,
+                "arguments": first.arguments,
+                "ignored": len(native) - 1,
+            }
+        elif parsed is not None and parsed.first is not None:
+            cut = content.lower().find(CALL_CLOSE)
+            if cut != -1:  # what follows the first call was never run; do not keep it
+                assistant["content"] = content[: cut + len(CALL_CLOSE)]
+            call = parsed.first
+            pending = {"id": None, "name": call.name, "arguments": call.arguments}
+            pending["ignored"] = parsed.ignored
+        m, x = self._msg(assistant, "assistant", turn)
+        messages, meta = [*messages, m], [*meta, x]
+        update.update(messages=messages, meta=meta)
+        if pending is not None:
+            return {**update, "pending": pending}
+        extracted = extract_answer(content)
+        if extracted.kind != "none":
+            status = "answered" if extracted.kind == "answer" else "no_answer"
+            return {**update, "answer": extracted.answer, "raw": content, "status": status}
+        if final:
+            d.writer.emit(
+                ErrorEvent,
+                turn=turn,
+                kind="protocol",
+                message="the forced final reply has no <answer> tag",
+            )
+            return {**update, "answer": None, "raw": content, "status": "budget_exhausted"}
+        errors = parsed.errors if parsed is not None else []
+        d.writer.emit(
+            ErrorEvent,
+            turn=turn,
+            kind="protocol",
+            message="; ".join(errors) or "neither a tool call nor an <answer> tag",
+        )
+        m, x = self._msg(
+            {"role": "user", "content": prompts.corrective_message(errors)}, "corrective", turn
+        )
+        return {**update, "messages": [*messages, m], "meta": [*meta, x]}
+
+    def route(self, state: AgentState) -> str:
+        if state.get("status") is not None:
+            return "finish"
+        if state.get("pending"):
+            return "act"
+        return "think"
+
+    async def act(self, state: AgentState) -> dict[str, Any]:
+        d = self.deps
+        call = state["pending"]
+        assert call is not None
+        turn = state["turn"]
+        d.writer.emit(
+            ToolCallEvent,
+            turn=turn,
+            name=call["name"],
+            arguments=call["arguments"],
+            call_id=call["id"],
+            ignored_calls=call["ignored"],
+        )
+        result, latency = await run_tool(
+            d.tools, d.ctx, call["name"], call["arguments"], threaded=d.threaded_tools
+        )
+        text = result.observation
+        if call["ignored"]:
+            text += _ignored_note(call["ignored"])
+        text, cut_from = cut_observation(d.tokenizer, text, d.settings.observation_tokens)
+        summary = data_summary(result.data)
+        if call["id"] is not None:
+            message = {
+                "role": "tool",
+                "tool_call_id": call["id"],
+                "name": call["name"],
+                "content": text,
+            }
+        else:
+            message = {"role": "user", "content": f"<tool_response>\n{text}\n</tool_response>"}
+        m, x = self._msg(message, "observation", turn)
+        d.writer.emit(
+            Observation,
+            turn=turn,
+            name=call["name"],
+            text=text,
+            tokens=x["tokens"],
+            cut_from_tokens=cut_from,
+            data=summary,
+            latency_s=latency,
+            error=result.error,
+        )
+        return {
+            "messages": [*state["messages"], m],
+            "meta": [*state["meta"], x],
+            "pending": None,
+            "evidence": merge_evidence(state.get("evidence") or {}, summary),
+        }
+
+    async def finish(self, state: AgentState) -> dict[str, Any]:
+        return {}
+
+
+def merge_evidence(evidence: dict[str, list[str]], summary: dict[str, Any]) -> dict[str, list[str]]:
+    """Ids seen so far, in first-seen order; QA answers as `id: answer (confidence)`."""
+    out = {k: list(v) for k, v in evidence.items()}
+    for key in ("doc_ids", "clip_ids"):
+        for ident in summary.get(key, []):
+            bucket = out.setdefault(key, [])
+            if ident not in bucket:
+                bucket.append(ident)
+    for a in summary.get("answers", []):
+        conf = a.get("confidence")
+        shown = f"{a['id']}: {a.get('answer')}" + (f" ({conf})" if conf is not None else "")
+        out.setdefault("qa", []).append(shown)
+    return out
+
+
+def new_run_id() -> str:
+    return time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
+
+
+def tool_map(tools: Sequence[Tool]) -> dict[str, Tool]:
+    return {t.name: t for t in tools}

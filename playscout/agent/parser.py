@@ -1,0 +1,179 @@
+"""The `<tool_call>` text protocol, parsed defensively.
+
+Models served without a tool parser write calls as text. The reference parsed raw content, so a
+draft call inside `<think>` could run, and it picked up any JSON containing "name" (defects 10).
+Here reasoning is removed first, only `<tool_call>` blocks count, and the parser never raises:
+whatever it cannot read comes back as an error line the model is shown.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NamedTuple
+
+THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
+CALL_OPEN, CALL_CLOSE = "<tool_call>", "</tool_call>"
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+
+try:  # json5 only if some other package already brought it; never a dependency of ours
+    import json5 as _json5
+except ImportError:  # pragma: no cover - depends on the environment
+    _json5 = None
+
+
+class ParsedCall(NamedTuple):
+    name: str
+    arguments: dict[str, Any]
+    raw: str
+
+
+class ParseResult(NamedTuple):
+    calls: list[ParsedCall]
+    errors: list[str]
+
+    @property
+    def first(self) -> ParsedCall | None:
+        return self.calls[0] if self.calls else None
+
+    @property
+    def ignored(self) -> int:
+        """Calls beyond the first: the agent runs one call per turn and says so."""
+        return max(0, len(self.calls) - 1)
+
+
+def strip_reasoning(text: str) -> str:
+    """Text outside `<think>` blocks. An unclosed block hides everything after it; a closing
+    tag with no opener before it (chat templates that open the block in the prompt) hides
+    everything before it. Nested blocks are tracked by depth."""
+    low = text.lower()
+    first_close, first_open = low.find(THINK_CLOSE), low.find(THINK_OPEN)
+    pos = 0
+    if first_close != -1 and (first_open == -1 or first_close < first_open):
+        pos = first_close + len(THINK_CLOSE)
+    out: list[str] = []
+    depth = 0
+    while pos < len(text):
+        nxt_open = low.find(THINK_OPEN, pos)
+        nxt_close = low.find(THINK_CLOSE, pos)
+        if depth == 0:
+            if nxt_open == -1:
+                out.append(text[pos:])
+                break
+            out.append(text[pos:nxt_open])
+            depth, pos = 1, nxt_open + len(THINK_OPEN)
+            continue
+        if nxt_close == -1:
+            break  # unclosed: the rest is reasoning
+        if nxt_open != -1 and nxt_open < nxt_close:
+            depth, pos = depth + 1, nxt_open + len(THINK_OPEN)
+        else:
+            depth, pos = depth - 1, nxt_close + len(THINK_CLOSE)
+    return "".join(out)
+
+
+def call_blocks(visible: str) -> list[str]:
+    """Every `<tool_call>` opener starts a block that ends at its closing tag, the next opener,
+    or the end of the text (a call cut off by max_tokens or a missing tag is still read)."""
+    low = visible.lower()
+    blocks: list[str] = []
+    pos = low.find(CALL_OPEN)
+    if pos == -1:
+        end = low.find(CALL_CLOSE)
+        return [visible[:end]] if end != -1 and "{" in visible[:end] else []
+    while pos != -1:
+        start = pos + len(CALL_OPEN)
+        nxt = low.find(CALL_OPEN, start)
+        close = low.find(CALL_CLOSE, start)
+        end = min(x for x in (close, nxt, len(visible)) if x != -1)
+        blocks.append(visible[start:end])
+        pos = nxt
+    return blocks
+
+
+def _balanced(text: str) -> tuple[str, list[str]]:
+    """From the first `{` to its matching `}` (string-aware), plus the closers still open if
+    the text ends first."""
+    start = text.find("{")
+    if start == -1:
+        return "", []
+    stack: list[str] = []
+    in_str, esc, quote = False, False, ""
+    for i in range(start, len(text)):
+        ch = text[i]
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == quote:
+                in_str = False
+        elif ch in "\"'":
+            in_str, quote = True, ch
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]":
+            if stack and stack[-1] == ch:
+                stack.pop()
+            if not stack:
+                return text[start : i + 1], []
+    return text[start:].rstrip(), list(reversed(stack))
+
+
+def loads_tolerant(text: str) -> Any:
+    """json, then small repairs (trailing commas, single quotes, missing closers), then json5
+    if it happens to be installed. Raises ValueError with the json error otherwise."""
+    candidate, missing = _balanced(text)
+    if not candidate:
+        raise ValueError("no JSON object")
+    try:
+        return json.loads(candidate + "".join(missing))
+    except json.JSONDecodeError as first_error:
+        repaired = _TRAILING_COMMA.sub(r"\1", candidate.rstrip().rstrip(","))
+        if '"' not in repaired:
+            repaired = repaired.replace("'", '"')
+        repaired = _TRAILING_COMMA.sub(r"\1", repaired + "".join(missing))
+        try:
+            return json.loads(repaired)
+        except json.JSONDecodeError:
+            pass
+        if _json5 is not None:
+            try:
+                return _json5.loads(candidate + "".join(missing))
+            except Exception:
+                pass
+        raise ValueError(f"not valid JSON ({first_error.msg})") from None
+
+
+def normalise_call(obj: Any, raw: str) -> ParsedCall:
+    """A call object as models write it: `arguments` (or `parameters`) as an object or as a
+    JSON string; missing arguments mean none."""
+    if not isinstance(obj, dict):
+        raise ValueError("a tool call must be a JSON object")
+    name = obj.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError('a tool call needs a string "name"')
+    args = obj.get("arguments", obj.get("parameters", {}))
+    if isinstance(args, str):
+        args = loads_tolerant(args) if args.strip() else {}
+    if args is None:
+        args = {}
+    if not isinstance(args, dict):
+        raise ValueError('"arguments" must be a JSON object')
+    return ParsedCall(name.strip(), args, raw)
+
+
+def parse_tool_calls(content: str) -> ParseResult:
+    """All `<tool_call>` blocks outside reasoning, in order. Never raises."""
+    try:
+        visible = strip_reasoning(content or "")
+        calls: list[ParsedCall] = []
+        errors: list[str] = []
+        for i, block in enumerate(call_blocks(visible), 1):
+            try:
+                calls.append(normalise_call(loads_tolerant(block), block.strip()))
+            except (ValueError, RecursionError) as e:
+                errors.append(f"tool call {i}: {e}")
+        return ParseResult(calls, errors)
+    except Exception as e:  # pragma: no cover - defensive: the loop must never die here
+        return ParseResult([], [f"tool call could not be parsed: {type(e).__name__}"])

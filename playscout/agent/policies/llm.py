@@ -1,0 +1,84 @@
+"""The `llm` policy: any ChatClient decides each step.
+
+Retries belong to the client (it knows which errors are worth retrying); the policy only
+chooses the tool protocol and the generation settings, applied as configured (defect 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from playscout.clients.base import ChatClient, ChatMessage, ChatParams, ChatResponse, ModelRejected
+from playscout.config import AgentSettings
+
+Protocol = Literal["native", "text"]
+TEXT_STOP = ["<tool_response>", "\n<tool_response>"]  # a model must not write its own observation
+_PROBE_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "ping",
+        "description": "Reply with a call to this function.",
+        "parameters": {"type": "object", "properties": {}},
+    },
+}
+_probed: dict[tuple[int, str], Protocol] = {}
+
+
+class LLMPolicy:
+    def __init__(self, client: ChatClient, settings: AgentSettings) -> None:
+        self.client = client
+        self.settings = settings
+        self.protocol: Protocol | None = None
+        self.protocol_source = ""
+
+    @property
+    def model(self) -> str:
+        return getattr(self.client, "model", "") or self.settings.llm.model
+
+    async def resolve_protocol(self) -> Protocol:
+        """`auto`: the client's `supports_native_tools` attribute when it has one, else one
+        probe per client (a request offering a dummy tool; a 4xx or a text-only reply means
+        the server has no tool parser), remembered for the process."""
+        if self.protocol is not None:
+            return self.protocol
+        wanted = self.settings.tool_protocol
+        if wanted in ("native", "text"):
+            self.protocol, self.protocol_source = wanted, "configured"
+            return wanted
+        flag = getattr(self.client, "supports_native_tools", None)
+        if isinstance(flag, bool):
+            self.protocol, self.protocol_source = ("native" if flag else "text"), "client"
+            return self.protocol
+        key = (id(self.client), self.model)
+        if key not in _probed:
+            _probed[key] = await self._probe()
+        self.protocol, self.protocol_source = _probed[key], "probe"
+        return self.protocol
+
+    async def _probe(self) -> Protocol:
+        try:
+            reply = await self.client.chat(
+                [ChatMessage(role="user", content="Call the ping function.")],
+                tools=[_PROBE_TOOL],
+                params=ChatParams(max_tokens=32, timeout_s=self.settings.llm.timeout_s),
+            )
+        except ModelRejected:
+            return "text"
+        return "native" if reply.tool_calls else "text"
+
+    def params(self) -> ChatParams:
+        llm = self.settings.llm
+        stop = TEXT_STOP if self.protocol == "text" else None
+        return ChatParams(
+            temperature=llm.temperature,
+            max_tokens=llm.max_tokens,
+            timeout_s=llm.timeout_s,
+            stop=stop,
+        )
+
+    async def step(
+        self, messages: Sequence[dict[str, Any]], tools: list[dict[str, Any]] | None
+    ) -> ChatResponse:
+        wire = [ChatMessage.model_validate(m) for m in messages]
+        return await self.client.chat(wire, tools=tools, params=self.params())

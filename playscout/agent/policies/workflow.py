@@ -1,0 +1,119 @@
+"""The `workflow` policy: an offline, deterministic retrieve-then-read BASELINE. No LLM.
+
+search_documents(question) -> the top hit's game -> search_videos(question, that game) ->
+video_qa(top 3 clips) when the tool set has it, else the best clip's metadata (its ground-truth
+caption in oracle mode) -> the highest-confidence QA answer. It exists so the demo and the tests
+run end to end without a model server; it is a baseline and says so in its output, never an
+agent result to compare models against.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from playscout.agent.tooling import data_summary, run_tool
+from playscout.agent.trajectory import ErrorEvent, Observation, ToolCallEvent, TrajectoryWriter
+from playscout.tools.base import Tool, ToolContext
+
+BASELINE_NOTE = "workflow baseline (retrieve-then-read, no LLM)"
+QA_CLIPS = 3
+
+
+async def _step(
+    tools: Mapping[str, Tool],
+    ctx: ToolContext,
+    writer: TrajectoryWriter,
+    turn: int,
+    name: str,
+    args: dict[str, Any],
+) -> tuple[Any, dict[str, Any], str | None]:
+    writer.emit(ToolCallEvent, turn=turn, name=name, arguments=args)
+    result, latency = await run_tool(tools, ctx, name, args)
+    summary = data_summary(result.data)
+    writer.emit(
+        Observation,
+        turn=turn,
+        name=name,
+        text=result.observation,
+        tokens=0,
+        data=summary,
+        latency_s=latency,
+        error=result.error,
+    )
+    return result.data, summary, result.error
+
+
+def _confidence(answer: dict[str, Any]) -> float:
+    try:
+        return float(answer.get("confidence") or 0.0)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+async def run_workflow(
+    question: str, ctx: ToolContext, tools: Mapping[str, Tool], writer: TrajectoryWriter
+) -> dict[str, Any]:
+    """Returns {answer, status, evidence, turns}; every step is a trajectory event."""
+    evidence: dict[str, list[str]] = {"doc_ids": [], "clip_ids": [], "qa": []}
+    turn = 1
+    docs, summary, error = await _step(
+        tools, ctx, writer, turn, "search_documents", {"query": question}
+    )
+    evidence["doc_ids"] = summary.get("doc_ids", [])
+    game = next((h.record.game_id for h in getattr(docs, "hits", []) if h.record.game_id), None)
+    if game is None:
+        writer.emit(ErrorEvent, turn=turn, kind="workflow", message=error or "no game found")
+        return {"answer": None, "status": "no_answer", "evidence": evidence, "turns": turn}
+    turn += 1
+    _, summary, error = await _step(
+        tools, ctx, writer, turn, "search_videos", {"query": question, "game_ids": [game]}
+    )
+    clip_ids: list[str] = summary.get("clip_ids", [])
+    evidence["clip_ids"] = clip_ids
+    if not clip_ids:
+        writer.emit(ErrorEvent, turn=turn, kind="workflow", message=error or "no clips found")
+        return {"answer": None, "status": "no_answer", "evidence": evidence, "turns": turn}
+    if "video_qa" in tools:
+        turn += 1
+        _, summary, error = await _step(
+            tools,
+            ctx,
+            writer,
+            turn,
+            "video_qa",
+            {"video_ids": clip_ids[:QA_CLIPS], "query": question},
+        )
+        answers = summary.get("answers", [])
+        evidence["qa"] = [f"{a['id']}: {a.get('answer')} ({a.get('confidence')})" for a in answers]
+        usable = [a for a in answers if a.get("answer")]
+        if usable:
+            best = max(usable, key=_confidence)
+            return {
+                "answer": str(best["answer"]),
+                "status": "answered",
+                "evidence": evidence,
+                "turns": turn,
+            }
+        writer.emit(
+            ErrorEvent, turn=turn, kind="workflow", message=error or "video_qa gave no answer"
+        )
+        return {"answer": None, "status": "no_answer", "evidence": evidence, "turns": turn}
+    best = clip_ids[0]
+    if ctx.mode == "oracle":
+        record = ctx.backend.get_clips(ctx.sport, [best], include_caption=True)[0]
+        if record is not None and record.caption:
+            evidence["qa"] = [f"{best}: caption of the best clip (no video_qa tool)"]
+            return {
+                "answer": record.caption,
+                "status": "answered",
+                "evidence": evidence,
+                "turns": turn,
+            }
+    writer.emit(
+        ErrorEvent,
+        turn=turn,
+        kind="workflow",
+        message=f"no video_qa tool and no caption in {ctx.mode} mode; best clip {best}",
+    )
+    return {"answer": None, "status": "no_answer", "evidence": evidence, "turns": turn}

@@ -1,0 +1,242 @@
+"""Running the agent from code: `Agent(ctx, client=...).run(question)`.
+
+One Agent per (tool context, policy, settings); each `run` is one question with its own run id
+and trajectory. `session_id` plus a checkpointer (see `session_store`) continues an earlier
+conversation. `stream` yields the trajectory events live for the HTTP API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Literal, cast
+
+from pydantic import BaseModel, Field
+
+from playscout.agent.context import Tokenizer, default_tokenizer
+from playscout.agent.graph import AgentGraph, RunDeps, fresh_inputs, new_run_id, recursion_limit
+from playscout.agent.policies.llm import LLMPolicy
+from playscout.agent.policies.workflow import BASELINE_NOTE, run_workflow
+from playscout.agent.trajectory import (
+    CallbackRecorder,
+    ErrorEvent,
+    Event,
+    FinalAnswer,
+    JsonlRecorder,
+    MemoryRecorder,
+    Recorder,
+    RunStart,
+    TrajectoryWriter,
+)
+from playscout.clients.base import ChatClient
+from playscout.config import AgentSettings
+from playscout.tools.base import Tool, ToolContext
+
+PolicyName = Literal["llm", "workflow"]
+_VERSIONED = ("playscout", "langgraph", "langchain-core", "pydantic", "tokenizers")
+
+
+class AgentError(ValueError):
+    """A run that cannot start (no client for the llm policy, unknown policy): one line."""
+
+
+class AgentResult(BaseModel):
+    run_id: str
+    question: str
+    answer: str | None
+    status: str
+    forced_final: str | None = None
+    turns: int = 0
+    evidence: dict[str, list[str]] = Field(default_factory=dict)
+    policy: str
+    note: str | None = None
+    trajectory: Path | None = None
+    events: list[Any] = Field(default_factory=list)
+    wall_s: float = 0.0
+
+
+def default_tools() -> tuple[Tool, ...]:
+    """ALL_TOOLS when the QA tools are registered, else the search tools."""
+    from playscout.tools import registry
+
+    return tuple(getattr(registry, "ALL_TOOLS", registry.SEARCH_TOOLS))
+
+
+def package_versions() -> dict[str, str]:
+    out = {}
+    for name in _VERSIONED:
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            out[name] = metadata.version(name)
+    return out
+
+
+class Agent:
+    def __init__(
+        self,
+        ctx: ToolContext,
+        *,
+        client: ChatClient | None = None,
+        tools: Sequence[Tool] | None = None,
+        settings: AgentSettings | None = None,
+        policy: PolicyName = "llm",
+        tokenizer: Tokenizer | None = None,
+        checkpointer: Any = None,
+        threaded_tools: bool = True,
+    ) -> None:
+        if policy not in ("llm", "workflow"):
+            raise AgentError(f"unknown policy {policy!r}; use llm or workflow")
+        if policy == "llm" and client is None:
+            raise AgentError(
+                "the llm policy needs a model: pass --llm-url and --llm-model (or set "
+                "PLAYSCOUT_AGENT__LLM__BASE_URL/MODEL), or use --policy workflow"
+            )
+        self.ctx = ctx
+        self.client = client
+        self.tools = tuple(tools if tools is not None else default_tools())
+        self.settings = settings or AgentSettings()
+        self.policy_name: PolicyName = policy
+        self.tokenizer = tokenizer or default_tokenizer()
+        self.checkpointer = checkpointer
+        self.threaded_tools = threaded_tools
+        self._llm = LLMPolicy(client, self.settings) if client is not None else None
+
+    async def run(
+        self,
+        question: str,
+        *,
+        session_id: str | None = None,
+        trajectory: Path | None = None,
+        recorders: Sequence[Recorder] = (),
+        on_event: Callable[[Event], None] | None = None,
+    ) -> AgentResult:
+        run_id = new_run_id()
+        memory = MemoryRecorder()
+        sinks: list[Recorder] = [memory, *recorders]
+        if trajectory is not None:
+            sinks.append(JsonlRecorder(trajectory))
+        if on_event is not None:
+            sinks.append(CallbackRecorder(on_event))
+        writer = TrajectoryWriter(run_id, sinks)
+        start = time.perf_counter()
+        try:
+            result = await self._run(question, run_id, writer, session_id)
+            result.wall_s = time.perf_counter() - start
+            writer.emit(
+                FinalAnswer,
+                answer=result.answer,
+                raw=result.note if self.policy_name == "workflow" else None,
+                status=result.status,
+                forced_final=result.forced_final,
+                turns=result.turns,
+                evidence=result.evidence,
+                wall_s=result.wall_s,
+            )
+        finally:
+            writer.close()
+        result.trajectory = trajectory
+        result.events = list(memory.events)
+        return result
+
+    async def stream(self, question: str, **kwargs: Any) -> AsyncIterator[Event]:
+        """Events as they happen; the last one is the final_answer event."""
+        queue: asyncio.Queue[Event | None] = asyncio.Queue()
+        task = asyncio.create_task(self.run(question, on_event=queue.put_nowait, **kwargs))
+        task.add_done_callback(lambda _: queue.put_nowait(None))
+        while (event := await queue.get()) is not None:
+            yield event
+        await task  # re-raise a crash of the run itself
+
+    def run_sync(self, question: str, **kwargs: Any) -> AgentResult:
+        return asyncio.run(self.run(question, **kwargs))
+
+    # ------------------------------------------------------------------ internals
+
+    def _run_start(self, writer: TrajectoryWriter, question: str, **extra: Any) -> None:
+        writer.emit(
+            RunStart,
+            question=question,
+            sport=self.ctx.sport,
+            mode=self.ctx.mode,
+            policy=self.policy_name,
+            tools=[t.name for t in self.tools],
+            settings={
+                "agent": self.settings.model_dump(mode="json"),
+                "search": self.ctx.search.model_dump(mode="json"),
+                "tokenizer": self.tokenizer.name,
+            },
+            versions=package_versions(),
+            **extra,
+        )
+
+    async def _run(
+        self, question: str, run_id: str, writer: TrajectoryWriter, session_id: str | None
+    ) -> AgentResult:
+        tools = {t.name: t for t in self.tools}
+        if self.policy_name == "workflow":
+            self._run_start(writer, question, model=None, session_id=session_id)
+            out = await run_workflow(question, self.ctx, tools, writer)
+            return AgentResult(
+                run_id=run_id,
+                question=question,
+                policy="workflow",
+                note=BASELINE_NOTE,
+                **out,
+            )
+        assert self._llm is not None
+        protocol = await self._llm.resolve_protocol()
+        self._run_start(
+            writer,
+            question,
+            model=self._llm.model,
+            session_id=session_id,
+            tool_protocol=f"{protocol} ({self._llm.protocol_source})",
+        )
+        deps = RunDeps(
+            policy=self._llm,
+            tools=tools,
+            ctx=self.ctx,
+            settings=self.settings,
+            tokenizer=self.tokenizer,
+            writer=writer,
+            protocol=protocol,
+            threaded_tools=self.threaded_tools,
+        )
+        use_checkpoints = session_id is not None and self.checkpointer is not None
+        graph = AgentGraph(deps, checkpointer=self.checkpointer if use_checkpoints else None)
+        config: dict[str, Any] = {"recursion_limit": recursion_limit(self.settings.max_llm_calls)}
+        if use_checkpoints:
+            config["configurable"] = {"thread_id": session_id}
+        try:
+            state: dict[str, Any] = await graph.graph.ainvoke(
+                cast(Any, fresh_inputs(question)), config=cast(Any, config)
+            )
+        except Exception as e:  # recursion limit or a bug in a node: an error run, not a crash
+            writer.emit(ErrorEvent, kind="internal", message=f"{type(e).__name__}: {e}", fatal=True)
+            return AgentResult(
+                run_id=run_id, question=question, answer=None, status="error", policy="llm"
+            )
+        return AgentResult(
+            run_id=run_id,
+            question=question,
+            answer=state.get("answer"),
+            status=state.get("status") or "error",
+            forced_final=state.get("forced_final"),
+            turns=state.get("turn", 0),
+            evidence=state.get("evidence") or {},
+            policy="llm",
+        )
+
+
+@contextlib.asynccontextmanager
+async def session_store(path: Path) -> AsyncIterator[Any]:
+    """A SQLite checkpointer for multi-turn sessions (one per process: SQLite serialises
+    writers, several savers on one file give `database is locked`)."""
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:
+        yield saver

@@ -1,0 +1,82 @@
+"""Running one tool for the agent: off the event loop, never raising, with an id summary.
+
+Tools are synchronous (QA tools may run their own event loop inside), so they run in a worker
+thread. `call_tool` turns argument and ToolError failures into observations; anything else a
+tool raises is caught here too, so one broken tool cannot end a run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from playscout.tools.base import Tool, ToolContext, ToolResult
+from playscout.tools.registry import call_tool
+
+_ID_KEYS = ("doc_id", "clip_id", "video_id")
+
+
+def _safe_call(tools: Mapping[str, Tool], ctx: ToolContext, name: str, args: Any) -> ToolResult:
+    try:
+        return call_tool(dict(tools), ctx, name, args)
+    except Exception as e:
+        return ToolResult.failure(name, f"{name} failed: {type(e).__name__}: {e}")
+
+
+async def run_tool(
+    tools: Mapping[str, Tool], ctx: ToolContext, name: str, args: Any, *, threaded: bool = True
+) -> tuple[ToolResult, float]:
+    start = time.perf_counter()
+    if threaded:
+        result = await asyncio.to_thread(_safe_call, tools, ctx, name, args)
+    else:
+        result = _safe_call(tools, ctx, name, args)
+    return result, time.perf_counter() - start
+
+
+def _walk(value: Any, out: dict[str, list[Any]], depth: int = 0) -> None:
+    if depth > 4:
+        return
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json", exclude={"record"} if depth == 0 else None)
+    if isinstance(value, dict):
+        ident = next((str(value[k]) for k in _ID_KEYS if value.get(k)), None)
+        if ident is None and "answer" in value and value.get("id"):
+            ident = str(value["id"])  # QA items: {id, answer, confidence, evidence}
+        if ident is not None and "answer" in value:
+            out["answers"].append(
+                {
+                    "id": ident,
+                    "answer": value.get("answer"),
+                    "confidence": value.get("confidence"),
+                    "evidence": value.get("evidence"),
+                }
+            )
+        elif ident is not None:
+            key = "doc_ids" if "doc_id" in value else "clip_ids"
+            out[key].append(ident)
+        for k, v in value.items():
+            if k not in ("record", "highlights") and isinstance(v, (dict, list, BaseModel)):
+                _walk(v, out, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _walk(item, out, depth + 1)
+
+
+def data_summary(data: Any) -> dict[str, Any]:
+    """Ids a run touched (documents, clips) and the QA answers, for the trajectory and the
+    evidence list: typed results reduced to what a reader needs, never the full records."""
+    if data is None:
+        return {}
+    out: dict[str, list[Any]] = {"doc_ids": [], "clip_ids": [], "answers": []}
+    if hasattr(data, "hits"):
+        for hit in data.hits:
+            key = "doc_ids" if hasattr(hit, "doc_id") else "clip_ids"
+            out[key].append(getattr(hit, "doc_id", None) or getattr(hit, "clip_id", ""))
+    else:
+        _walk(data, out)
+    return {k: v for k, v in out.items() if v}

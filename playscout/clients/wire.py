@@ -1,0 +1,141 @@
+"""Chat Completions wire format: our typed messages to JSON, and a JSON reply back to a
+ChatResponse. Kept apart from the transport so both directions can be tested without a server.
+
+Only what the API defines is sent (no internal bookkeeping, reference defect 11).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from playscout.clients.base import (
+    ChatMessage,
+    ChatParams,
+    ChatResponse,
+    ImagePart,
+    TextPart,
+    ToolCall,
+    Usage,
+)
+
+
+class WireError(ValueError):
+    """A 2xx body that is not a chat completion; the message says what is wrong."""
+
+
+def _part(part: TextPart | ImagePart) -> dict[str, Any]:
+    if isinstance(part, ImagePart):
+        return {"type": "image_url", "image_url": {"url": part.url}}
+    return {"type": "text", "text": part.text}
+
+
+def message_to_wire(msg: ChatMessage) -> dict[str, Any]:
+    out: dict[str, Any] = {"role": msg.role}
+    out["content"] = (
+        msg.content if isinstance(msg.content, str) else [_part(p) for p in msg.content]
+    )
+    if msg.tool_calls:
+        out["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in msg.tool_calls
+        ]
+    if msg.tool_call_id is not None:
+        out["tool_call_id"] = msg.tool_call_id
+    if msg.name is not None:
+        out["name"] = msg.name
+    return out
+
+
+def request_body(
+    model: str,
+    messages: Sequence[ChatMessage],
+    tools: list[dict[str, Any]] | None,
+    params: ChatParams,
+) -> dict[str, Any]:
+    """Generation settings are applied exactly as given (reference defect 3); extra_body wins
+    last so server-specific knobs (e.g. chat_template_kwargs) can override anything."""
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": [message_to_wire(m) for m in messages],
+        "temperature": params.temperature,
+        "top_p": params.top_p,
+        "max_tokens": params.max_tokens,
+    }
+    if params.stop:
+        body["stop"] = list(params.stop)
+    if tools:
+        body["tools"] = tools
+    body.update(params.extra_body)
+    return body
+
+
+def _text(content: Any) -> str:
+    """Content is a string, null (tool-call only), or a list of parts on some servers."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            str(p.get("text", ""))
+            for p in content
+            if isinstance(p, dict) and p.get("type") == "text"
+        )
+    raise WireError(f"message content has type {type(content).__name__}")
+
+
+def _tool_calls(raw: Any) -> list[ToolCall]:
+    if not raw:
+        return []
+    if not isinstance(raw, list):
+        raise WireError("tool_calls is not a list")
+    calls = []
+    for i, item in enumerate(raw):
+        fn = item.get("function") if isinstance(item, dict) else None
+        if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+            raise WireError(f"tool_calls[{i}] has no function name")
+        args = fn.get("arguments", "")
+        if not isinstance(args, str):  # some servers send an object; keep the raw-JSON contract
+            args = orjson.dumps(args).decode()
+        calls.append(
+            ToolCall(id=str(item.get("id") or f"call_{i}"), name=fn["name"], arguments=args)
+        )
+    return calls
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def parse_response(raw: bytes, latency_s: float, requested_model: str) -> ChatResponse:
+    try:
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError as e:
+        raise WireError(f"body is not JSON ({e})") from None
+    if not isinstance(body, dict):
+        raise WireError("body is not a JSON object")
+    choices = body.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise WireError("no choices in the reply")
+    message = choices[0].get("message")
+    if not isinstance(message, dict):
+        raise WireError("choices[0] has no message")
+    reasoning = message.get("reasoning_content") or message.get("reasoning")
+    raw_usage = body.get("usage")
+    usage: dict[str, Any] = raw_usage if isinstance(raw_usage, dict) else {}
+    finish = choices[0].get("finish_reason")
+    return ChatResponse(
+        content=_text(message.get("content")),
+        reasoning=reasoning if isinstance(reasoning, str) and reasoning else None,
+        tool_calls=_tool_calls(message.get("tool_calls")),
+        usage=Usage(
+            prompt_tokens=_int(usage.get("prompt_tokens")),
+            completion_tokens=_int(usage.get("completion_tokens")),
+        ),
+        latency_s=latency_s,
+        model=str(body.get("model") or requested_model),
+        finish_reason=finish if isinstance(finish, str) else None,
+    )

@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+from playscout.agent.answer import FALLBACK_ANSWER, extract_answer
+
+
+def test_last_answer_outside_think_wins() -> None:
+    text = "<answer>first</answer> <think><answer>draft</answer></think> <answer>last</answer>"
+    assert extract_answer(text) == ("last", "answer")
+
+
+def test_answer_inside_think_is_ignored() -> None:
+    assert extract_answer("<think>maybe <answer>42</answer></think> still looking").kind == "none"
+    assert extract_answer("<think>unclosed <answer>42</answer>").kind == "none"
+
+
+def test_fallback_only_counts_inside_answer() -> None:
+    assert extract_answer(FALLBACK_ANSWER).kind == "none"
+    assert extract_answer(f"<answer>{FALLBACK_ANSWER}</answer>").kind == "fallback"
+
+
+def test_answer_inside_tool_call_is_not_an_answer() -> None:
+    text = '<tool_call>{"name": "x", "arguments": {"q": "<answer>no</answer>"}}</tool_call>'
+    assert extract_answer(text).kind == "none"
+
+
+def test_unclosed_answer_at_end_only_without_closed_one() -> None:
+    assert extract_answer("so <answer>hesitation").answer == "hesitation"
+    assert extract_answer("<answer>a</answer> <answer>b").answer == "a"

@@ -1,0 +1,133 @@
+"""Workflow baseline end to end, trajectories on disk, CLI, and multi-turn sessions."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from playscout.agent import Agent, read_trajectory, session_store, summarise
+from playscout.agent.trajectory import SCHEMA_VERSION, TrajectoryError
+from playscout.cli import app
+from playscout.config import AgentSettings
+from playscout.tools.registry import ALL_TOOLS, SEARCH_TOOLS
+from tests.agent.conftest import ScriptedChatModel, text_call
+
+
+def test_workflow_answers_generated_question_offline(synth: Any, tmp_path: Path) -> None:
+    q = synth.questions()[0]
+    path = tmp_path / "run.jsonl"
+    agent = Agent(synth.ctx("oracle"), tools=ALL_TOOLS, policy="workflow")
+    result = asyncio.run(agent.run(q.question, trajectory=path))
+    assert result.status == "answered" and result.answer
+    assert "baseline" in (result.note or "")
+    assert q.gold.game_id in {d.split("_")[0] for d in result.evidence["doc_ids"][:1]}
+    events = read_trajectory(path)
+    assert next(e.type for e in events) == "run_start" and events[-1].type == "final_answer"
+    assert all(e.schema_version == SCHEMA_VERSION for e in events)
+    summary = summarise(events)
+    assert summary.tool_calls == {"search_documents": 1, "search_videos": 1, "video_qa": 1}
+    assert summary.answer == result.answer and summary.policy == "workflow"
+
+    shown = CliRunner().invoke(app, ["trajectory", "show", str(path)])
+    assert shown.exit_code == 0, shown.output
+    assert (
+        "search_videos" in shown.output
+        and "video_qa" in shown.output
+        and "answered" in shown.output
+    )
+
+
+def test_workflow_without_qa_tool_uses_best_clip_caption(synth: Any) -> None:
+    agent = Agent(synth.ctx("oracle"), tools=SEARCH_TOOLS, policy="workflow")
+    result = asyncio.run(agent.run(synth.questions()[0].question))
+    assert result.status == "answered" and result.evidence["clip_ids"]
+
+
+def test_cli_ask_workflow_and_errors(synth: Any, tmp_path: Path) -> None:
+    runner = CliRunner()
+    path = tmp_path / "cli.jsonl"
+    args = [
+        "ask",
+        synth.questions()[1].question,
+        "--index",
+        str(synth.index_dir),
+        "--mode",
+        "oracle",
+        "--policy",
+        "workflow",
+        "--trajectory",
+        str(path),
+    ]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert "answer:" in res.output and "clip_ids:" in res.output and path.is_file()
+    res = runner.invoke(app, ["ask", "q", "--index", str(synth.index_dir), "--policy", "llm"])
+    assert (
+        res.exit_code == 2
+        and "needs a model" in " ".join(res.output.split())
+        and "Traceback" not in res.output
+    )
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    res = runner.invoke(app, ["trajectory", "show", str(bad)])
+    assert res.exit_code == 2 and "not a trajectory event" in " ".join(res.output.split())
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    event = {
+        "schema_version": SCHEMA_VERSION + 1,
+        "run_id": "r",
+        "type": "error",
+        "kind": "x",
+        "message": "m",
+    }
+    path.write_text(json.dumps(event) + "\n")
+    try:
+        read_trajectory(path)
+    except TrajectoryError as e:
+        assert "newer" in str(e)
+    else:
+        raise AssertionError("expected TrajectoryError")
+
+
+def test_session_continues_with_checkpointer(synth: Any, tmp_path: Path) -> None:
+    model = ScriptedChatModel(
+        [
+            text_call("search_documents", query="Hornets"),
+            "<answer>Charlotte Hornets</answer>",
+            "<answer>Boston Celtics</answer>",
+            "<answer>fresh</answer>",
+        ]
+    )
+
+    async def go() -> list[Any]:
+        async with session_store(tmp_path / "sessions.sqlite") as saver:
+            agent = Agent(
+                synth.ctx("oracle"),
+                client=model,
+                tools=SEARCH_TOOLS,
+                settings=AgentSettings(tool_protocol="text"),
+                checkpointer=saver,
+            )
+            first = await agent.run("Which team won?", session_id="s1")
+            second = await agent.run("And who lost?", session_id="s1")
+            other = await agent.run("Unrelated?", session_id="s2")
+            return [first, second, other]
+
+    first, second, other = asyncio.run(go())
+    assert (first.answer, second.answer, other.answer) == (
+        "Charlotte Hornets",
+        "Boston Celtics",
+        "fresh",
+    )
+    follow_up = model.requests[2].messages
+    contents = [str(m.content) for m in follow_up]
+    assert contents[1] == "Which team won?" and "<answer>Charlotte Hornets</answer>" in contents
+    assert contents[-1] == "And who lost?" and sum(m.role == "system" for m in follow_up) == 1
+    assert second.turns == 1  # the budget restarts per question
+    assert [str(m.content) for m in model.requests[3].messages][1:] == ["Unrelated?"]

@@ -1,0 +1,105 @@
+"""QA fan-out over real HTTP: 16 clips against FakeOpenAIServer with a fixed 200 ms latency."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from playscout.clients.openai_chat import OpenAIChatClient
+from playscout.config import ModelEndpoint
+from playscout.indexer.corpus.models import ClipRecord
+from playscout.tools.base import ModelSet
+from playscout.tools.qa import VideoQAArgs, video_qa
+from tests.clients.fake_openai_server import FakeOpenAIServer
+from tests.tools.test_qa import clips, corpus_with_video, data, make_ctx, qa_index  # noqa: F401
+
+LATENCY_S = 0.2
+
+
+@pytest.fixture
+def slow_server() -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer(latency_s=LATENCY_S) as srv:
+        yield srv
+
+
+def timed(ctx: Any, ids: list[str]) -> tuple[float, Any]:
+    t0 = time.perf_counter()
+    result = video_qa(ctx, VideoQAArgs(video_ids=ids, query="Who had the ball?"))
+    return time.perf_counter() - t0, result
+
+
+def oracle_ctx(qa_index: Any, server: FakeOpenAIServer, concurrency: int) -> Any:  # noqa: F811
+    ep = ModelEndpoint(base_url=server.url, model="captions", timeout_s=5.0)
+    client = OpenAIChatClient.from_endpoint(ep)
+    return make_ctx(
+        qa_index,
+        mode="oracle",
+        models=ModelSet(caption_llm=client),
+        caption_llm=ep,
+        max_concurrency=concurrency,
+    )
+
+
+def test_sixteen_clips_take_about_one_call(
+    qa_index: tuple[Path, Any],  # noqa: F811
+    slow_server: FakeOpenAIServer,
+) -> None:
+    ids = [c.clip_id for c in clips(qa_index)[:16]]
+    ctx = oracle_ctx(qa_index, slow_server, 16)
+    timed(ctx, ids[:1])  # warm-up: loop, connection, tokenizer
+    one, _ = timed(ctx, ids[:1])
+    slow_server.max_in_flight = 0
+    many, result = timed(ctx, ids)
+    print(f"\nfan-out (oracle, HTTP): 1 clip {one * 1000:.0f} ms, 16 clips {many * 1000:.0f} ms")
+    assert [i.id for i in data(result).items] == ids
+    assert all(
+        i.error is None and i.answer == "echo: Who had the ball?" for i in data(result).items
+    )
+    assert slow_server.max_in_flight == 16
+    assert many < 2 * one
+
+
+def test_concurrency_bound_is_respected(
+    qa_index: tuple[Path, Any],  # noqa: F811
+    slow_server: FakeOpenAIServer,
+) -> None:
+    ids = [c.clip_id for c in clips(qa_index)[:16]]
+    wall, result = timed(oracle_ctx(qa_index, slow_server, 4), ids)
+    print(f"\nfan-out (oracle, HTTP, max 4 in flight): 16 clips {wall * 1000:.0f} ms")
+    assert slow_server.max_in_flight == 4
+    assert wall >= 4 * LATENCY_S
+    assert len(data(result).items) == 16
+
+
+def test_default_mode_frames_over_http(
+    qa_index: tuple[Path, Any],  # noqa: F811
+    corpus_with_video: tuple[Path, list[ClipRecord]],  # noqa: F811
+    slow_server: FakeOpenAIServer,
+) -> None:
+    corpus_dir, chosen = corpus_with_video
+    ep = ModelEndpoint(base_url=slow_server.url, model="vlm", timeout_s=10.0)
+    ctx = make_ctx(
+        qa_index,
+        models=ModelSet(vlm=OpenAIChatClient.from_endpoint(ep)),
+        vlm=ep,
+        corpus=corpus_dir,
+        max_concurrency=16,
+    )
+    ids = [c.clip_id for c in chosen]
+    timed(ctx, ids[:1])
+    one, _ = timed(ctx, ids[:1])
+    many, result = timed(ctx, ids)
+    print(
+        f"\nfan-out (default, 16 frames/clip, HTTP): 1 clip {one * 1000:.0f} ms, 16 clips {many * 1000:.0f} ms"
+    )
+    assert all(i.error is None for i in data(result).items)
+    body = slow_server.requests[-1]["body"]
+    content = body["messages"][0]["content"]
+    assert content[0]["type"] == "text" and len(content) == 17
+    assert all(p["image_url"]["url"].startswith("data:image/jpeg;base64,") for p in content[1:])
+    # Decoding 16 clips is CPU work (2 cores here); the 16 model calls overlap. Serial would be 16x.
+    assert many < 16 * one / 2
