@@ -161,7 +161,12 @@ def _print_counts(data: dict[str, Any], title: str) -> None:
 @user_errors
 def index_build(
     corpus: Annotated[Path, typer.Option(help="Corpus root (T9 layout).")],
-    out_dir: Annotated[Path, typer.Option("--out", help="Index directory.")],
+    out_dir: Annotated[
+        str,
+        typer.Option(
+            "--out", help="Index directory, or http(s)://host:9200/prefix (Elasticsearch)."
+        ),
+    ],
     sports: Annotated[str, typer.Option(help="Comma-separated sports; empty = all.")] = "",
     doc_embedder: Annotated[
         str, typer.Option(help="minilm | bge-m3:PATH | openai:URL#MODEL | none")
@@ -170,11 +175,18 @@ def index_build(
     video_vectors: Annotated[
         Path | None, typer.Option(help="Precomputed clip vectors (embeds/videos).")
     ] = None,
+    caption_vectors: Annotated[
+        Path | None, typer.Option(help="Caption vectors written by `playscout index embed`.")
+    ] = None,
+    index_options: Annotated[
+        str, typer.Option(help="Elasticsearch dense_vector index type (int8_hnsw, hnsw, flat...).")
+    ] = "int8_hnsw",
     overwrite: Annotated[
         bool, typer.Option(help="Replace an existing index (atomically).")
     ] = False,
 ) -> None:
-    """Build the embedded hybrid index (BM25 + vectors + filters) of a corpus."""
+    """Build the hybrid index (BM25 + vectors + filters) of a corpus: embedded by default,
+    Elasticsearch when --out is a URL."""
     from playscout.indexer.pipeline import build_from_corpus
 
     with progress_bar() as update:
@@ -185,16 +197,63 @@ def index_build(
             doc_embedder=doc_embedder,
             caption_embedder=caption_embedder,
             video_vectors=video_vectors,
+            caption_vectors=caption_vectors,
             overwrite=overwrite,
             progress=update,
+            index_options=index_options,
         )
     _print_counts(dataclasses.asdict(summary), title=f"index in {out_dir}")
+
+
+@index_app.command("embed")
+@user_errors
+def index_embed(
+    corpus: Annotated[Path, typer.Option(help="Corpus root (T9 layout).")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Where the vectors go.")],
+    what: Annotated[str, typer.Option(help="captions | documents")] = "captions",
+    embedder: Annotated[
+        str, typer.Option(help="minilm | bge-m3:DIR | openai:URL#MODEL")
+    ] = "minilm",
+    ray: Annotated[
+        bool, typer.Option("--ray", help="Spread over a Ray cluster (extra `ray`).")
+    ] = False,
+    workers: Annotated[int, typer.Option(help="Embedding workers (Ray actors).")] = 2,
+    batch_size: Annotated[int, typer.Option()] = 256,
+    sports: Annotated[str, typer.Option(help="Comma-separated sports; empty = all.")] = "",
+) -> None:
+    """Embed captions or document passages once, in parallel, into precomputed vector files
+    that `index build --caption-vectors` reads."""
+    from playscout.indexer.distributed import embed_corpus
+    from playscout.indexer.embed import EmbeddingError
+    from playscout.indexer.pipeline import parse_embedder
+
+    spec = parse_embedder(embedder)
+    if spec is None:
+        raise EmbeddingError("--embedder none has nothing to embed")
+    start = time.perf_counter()
+    if what not in ("captions", "documents"):
+        raise EmbeddingError(f"--what must be captions or documents, not {what!r}")
+    counts = embed_corpus(
+        corpus,
+        out_dir,
+        spec,
+        what="captions" if what == "captions" else "documents",
+        use_ray=ray,
+        num_workers=workers,
+        batch_size=batch_size,
+        sports=_split(sports) or None,
+    )
+    seconds = time.perf_counter() - start
+    total = sum(counts.values())
+    out.print(
+        f"{total} {what} vectors in {seconds:.1f} s ({total / max(seconds, 1e-9):.0f}/s) -> {out_dir}"
+    )
 
 
 # ------------------------------------------------------------------ search
 
 
-def _context(index: Path, sport: str, mode: str) -> Any:
+def _context(index: str, sport: str, mode: str) -> Any:
     from playscout.indexer.pipeline import open_backend
     from playscout.tools import ToolContext
 
@@ -202,7 +261,7 @@ def _context(index: Path, sport: str, mode: str) -> Any:
     return ToolContext(backend=open_backend(index), sport=sport, mode=mode, search=settings.search)  # type: ignore[arg-type]
 
 
-IndexOpt = Annotated[Path, typer.Option(help="Index directory.")]
+IndexOpt = Annotated[str, typer.Option(help="Index directory or http(s)://host:9200/prefix.")]
 SportOpt = Annotated[str, typer.Option(help="basketball | hockey | soccer")]
 ListOpt = Annotated[list[str] | None, typer.Option()]
 
@@ -211,7 +270,7 @@ ListOpt = Annotated[list[str] | None, typer.Option()]
 @user_errors
 def search_documents_cmd(
     query: Annotated[str, typer.Argument()] = "",
-    index: IndexOpt = Path("var/index"),
+    index: IndexOpt = "var/index",
     sport: SportOpt = "basketball",
     game_ids: ListOpt = None,
     doc_type: Annotated[str | None, typer.Option()] = None,
@@ -247,7 +306,7 @@ def search_documents_cmd(
 @user_errors
 def search_videos_cmd(
     query: Annotated[str, typer.Argument()] = "",
-    index: IndexOpt = Path("var/index"),
+    index: IndexOpt = "var/index",
     sport: SportOpt = "basketball",
     mode: Annotated[
         str, typer.Option(help="default (video embeddings) | oracle (captions)")
@@ -306,7 +365,7 @@ app.add_typer(trajectory_app, name="trajectory")
 @user_errors
 def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
-    index: IndexOpt = Path("var/index"),
+    index: IndexOpt = "var/index",
     corpus: Annotated[
         Path | None, typer.Option(help="Corpus root (clip media for video_qa).")
     ] = None,

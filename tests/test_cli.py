@@ -83,3 +83,40 @@ def test_build_search_and_refuse_overwrite(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "Error: date 'tomorrow'" in bad.output
     missing = runner.invoke(app, ["search", "documents", "win", "--index", str(tmp_path / "none")])
     assert missing.exit_code == 2 and "error:" in missing.output
+
+
+def test_embed_then_build_from_precomputed_caption_vectors(tmp_path: Path) -> None:
+    root, vectors, index = write_minicorpus(tmp_path / "c"), tmp_path / "v", tmp_path / "i"
+    embedded = runner.invoke(app, ["index", "embed", "--corpus", str(root), "--out", str(vectors)])
+    assert embedded.exit_code == 0, embedded.output
+    assert "6 captions vectors" in embedded.output and (vectors / "embedder.json").is_file()
+    built = runner.invoke(
+        app,
+        [
+            "index",
+            "build",
+            "--corpus",
+            str(root),
+            "--out",
+            str(index),
+            "--doc-embedder",
+            "none",
+            "--caption-vectors",
+            str(vectors),
+        ],
+    )
+    assert built.exit_code == 0, built.output
+    found = runner.invoke(
+        app, ["search", "videos", "step-back three", "--index", str(index), "--mode", "oracle"]
+    )
+    assert found.exit_code == 0, found.output
+    first = next(line for line in found.output.splitlines() if line.startswith("  10"))
+    assert first.split()[0] in ("1001_2", "1002_2")
+
+
+def test_elastic_targets_are_urls() -> None:
+    from playscout.indexer.pipeline import elastic_target
+
+    assert elastic_target("http://127.0.0.1:9200/t9") == ("http://127.0.0.1:9200", "t9")
+    assert elastic_target("https://es.example:443") == ("https://es.example:443", "playscout")
+    assert elastic_target("var/index") is None

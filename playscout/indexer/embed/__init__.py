@@ -13,6 +13,7 @@ from playscout.indexer.embed.base import (
 )
 from playscout.indexer.embed.bge_m3 import BGEM3Embedder
 from playscout.indexer.embed.factory import make_embedder
+from playscout.indexer.embed.keyed import KeyedEmbedder, load_keyed
 from playscout.indexer.embed.minilm import MINILM_DIM, MiniLMEmbedder
 from playscout.indexer.embed.openai_compat import OpenAIEmbedder
 from playscout.indexer.embed.precomputed import PrecomputedVectors, write_consolidated
@@ -25,9 +26,11 @@ __all__ = [
     "EmbedderKind",
     "EmbedderSpec",
     "EmbeddingError",
+    "KeyedEmbedder",
     "MiniLMEmbedder",
     "OpenAIEmbedder",
     "PrecomputedVectors",
+    "load_keyed",
     "make_embedder",
     "write_consolidated",
 ]

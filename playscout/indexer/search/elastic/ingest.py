@@ -13,6 +13,7 @@ import numpy as np
 from elasticsearch import Elasticsearch, helpers
 
 from playscout.indexer.corpus.models import ClipRecord, DocumentRecord
+from playscout.indexer.embed.keyed import caption_vectors
 from playscout.indexer.search.elastic.client import RETRY_STATUS
 from playscout.indexer.search.elastic.mappings import CAPTION_VECTOR, DOC_VECTOR, VISUAL_VECTOR
 from playscout.indexer.search.embedded.passages import split_passages
@@ -117,7 +118,9 @@ def clip_actions(
     def flush() -> Iterator[Action]:
         cap = vis = None
         if caption_embedder is not None:
-            cap = caption_embedder.embed_documents([c.caption for c in batch])
+            cap = caption_vectors(
+                caption_embedder, sport, [c.clip_id for c in batch], [c.caption for c in batch]
+            )
             cap = _unit_rows(cap, len(batch), f"{sport} caption embedder")
         if visual is not None:
             vis = visual.vectors_for(sport, [c.clip_id for c in batch])

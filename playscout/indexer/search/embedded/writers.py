@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from playscout.indexer.corpus.models import DOC_TYPES, ClipRecord, DocumentRecord
+from playscout.indexer.embed.keyed import caption_vectors
 from playscout.indexer.search.embedded.blobs import BlobReader, BlobWriter, reorder_blob
 from playscout.indexer.search.embedded.columns import (
     CsrBuilder,
@@ -225,7 +226,12 @@ class ClipWriter:
             self.records.append(clip.model_dump(mode="json", exclude={"caption"}))
             self.captions.append(clip.caption)
         if self.caption_embedder is not None:
-            vecs = np.asarray(self.caption_embedder.embed_documents([c.caption for c in batch]))
+            vecs = caption_vectors(
+                self.caption_embedder,
+                self.sport,
+                [c.clip_id for c in batch],
+                [c.caption for c in batch],
+            )
             if self.caption_dense is None:
                 self.caption_dense = _VectorChannel(self.root / "caption.tmp.npy", vecs.shape[1])
             self.caption_dense.append(vecs)
