@@ -62,6 +62,9 @@ def _load(path: Path) -> tuple[Any, threading.Lock]:
                 raise EmbeddingError(
                     "sentence-transformers is not installed; run `pip install playscout[embed]`"
                 ) from e
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()  # a per-load bar is noise in CLI output and logs
             model = SentenceTransformer(key, device="cpu", local_files_only=True)
             _models[key] = (model, threading.Lock())
         return _models[key]
