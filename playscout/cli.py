@@ -178,6 +178,9 @@ def index_build(
     caption_vectors: Annotated[
         Path | None, typer.Option(help="Caption vectors written by `playscout index embed`.")
     ] = None,
+    backend: Annotated[
+        str, typer.Option(help="embedded | elasticsearch (default: from --out)")
+    ] = "auto",
     index_options: Annotated[
         str, typer.Option(help="Elasticsearch dense_vector index type (int8_hnsw, hnsw, flat...).")
     ] = "int8_hnsw",
@@ -187,8 +190,17 @@ def index_build(
 ) -> None:
     """Build the hybrid index (BM25 + vectors + filters) of a corpus: embedded by default,
     Elasticsearch when --out is a URL."""
-    from playscout.indexer.pipeline import build_from_corpus
+    from playscout.indexer.pipeline import build_from_corpus, elastic_target
+    from playscout.indexer.search.base import SearchError
 
+    is_es = elastic_target(out_dir) is not None
+    if backend not in ("auto", "embedded", "elasticsearch"):
+        raise SearchError(f"--backend must be embedded or elasticsearch, not {backend!r}")
+    if (backend == "elasticsearch") != is_es and backend != "auto":
+        raise SearchError(
+            "--backend elasticsearch needs --out http(s)://host:9200/prefix; "
+            "--backend embedded needs a directory"
+        )
     with progress_bar() as update:
         summary = build_from_corpus(
             corpus,
