@@ -22,8 +22,8 @@ demo: install
 	$(PY) -m playscout demo --out var/demo
 
 lint: install
-	$(PY) -m ruff check playscout tests benchmarks
-	$(PY) -m ruff format --check playscout tests benchmarks
+	$(PY) -m ruff check playscout tests benchmarks scripts
+	$(PY) -m ruff format --check playscout tests benchmarks scripts
 	$(PY) -m mypy playscout
 
 test: system-deps lint

@@ -80,6 +80,10 @@ class AgentSettings(BaseSettings):
     tool_protocol: Literal["native", "text", "auto"] = Field(
         "auto", description="native | text | auto (native if the server supports it)."
     )
+    tokenizer_path: Path | None = Field(
+        None,
+        description="The served model's tokenizer.json for exact context counts; None = MiniLM's.",
+    )
     trajectory_dir: Path = Field(Path("var/trajectories"), description="Where runs write JSONL.")
     session_db: Path = Field(Path("var/sessions.sqlite"), description="Multi-turn checkpoints.")
     llm: ModelEndpoint = Field(default_factory=ModelEndpoint)

@@ -99,7 +99,9 @@ class Agent:
         self.tools = tuple(tools if tools is not None else default_tools())
         self.settings = settings or AgentSettings()
         self.policy_name: PolicyName = policy
-        self.tokenizer = tokenizer or default_tokenizer()
+        self.tokenizer = tokenizer or default_tokenizer(
+            str(self.settings.tokenizer_path) if self.settings.tokenizer_path else None
+        )
         self.checkpointer = checkpointer
         self.threaded_tools = threaded_tools
         self._llm = LLMPolicy(client, self.settings) if client is not None else None
