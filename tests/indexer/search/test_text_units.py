@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import itertools
 
-from hypothesis import given
+import pytest
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from playscout.indexer.search.base import HIGHLIGHT_MAX_CHARS, HIGHLIGHT_SEP
 from playscout.indexer.search.embedded.highlight import clip_highlights
 from playscout.indexer.search.embedded.passages import MAX_WORDS, split_passages
-from playscout.indexer.search.embedded.text import query_text
+from playscout.indexer.search.embedded.text import TextIndex, build_text_index, query_text
 
 words = st.text(alphabet="abcdefgh", min_size=1, max_size=8)
 lines = st.lists(st.lists(words, max_size=90).map(" ".join), max_size=12)
@@ -49,3 +50,23 @@ def test_highlights_keep_rank_order() -> None:
 def test_query_syntax_is_neutralised() -> None:
     assert query_text('LeBron AND -dunk title:"x" (3pt)') == "lebron and dunk title x 3pt"
     assert query_text("  ?! ") == ""
+
+
+def test_underscored_words_are_split_not_phrased() -> None:
+    assert query_text("player_id 401234_118") == "player id 401234 118"
+
+
+@pytest.fixture(scope="module")
+def bm25_index(tmp_path_factory: pytest.TempPathFactory) -> TextIndex:
+    path = tmp_path_factory.mktemp("bm25")
+    build_text_index(path, [(0, "Stephen Curry made a step-back three"), (1, "player_id 7 dunks")])
+    return TextIndex(path)
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(query=st.text())
+def test_any_query_text_searches_without_error(bm25_index: TextIndex, query: str) -> None:
+    rows, scores = bm25_index.search(query, 5)
+    assert len(rows) == len(scores) <= 2

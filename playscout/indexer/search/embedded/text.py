@@ -13,7 +13,9 @@ import tantivy
 
 from playscout.indexer.search.embedded.vectors import RowRange, RowSet
 
-_WORD = re.compile(r"\w+", re.UNICODE)
+# Letters and digits only: tantivy splits on "_" too, and a split word becomes a phrase
+# query, which this positions-free index cannot answer.
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 TERM_SET_MAX = 50_000  # above this, fetch more hits and post-filter instead
 
 
