@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 EXTRAS ?= embed,bge,perception,elastic,ray,dev
-APT_PACKAGES := tesseract-ocr tesseract-ocr-eng espeak-ng fonts-dejavu-core
+APT_PACKAGES := tesseract-ocr tesseract-ocr-eng espeak-ng fonts-dejavu-core chromium chromium-driver
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
 .PHONY: install system-deps demo test lint bench integration-vllm clean
@@ -14,7 +14,8 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m pip install -q --disable-pip-version-check -c constraints.txt -e ".[$(EXTRAS)]"
 	rm -f $(VENV)/.installed-*; touch $@
 
-# Debian packages the perception tools and their tests use (CI runs as root).
+# Debian packages the perception tools, the viewer test (headless Chromium) and their tests use
+# (CI runs as root).
 system-deps:
 	@dpkg -s $(APT_PACKAGES) >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(APT_PACKAGES); }
 

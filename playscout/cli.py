@@ -487,6 +487,18 @@ def trajectory_show(
     )
 
 
+def _register_subapps() -> None:
+    """Serving and eval live in their own layers; the CLI only mounts their commands."""
+    from playscout.eval.cli import eval_app
+    from playscout.serving.cli import serve_app
+
+    app.add_typer(serve_app, name="serve")
+    app.add_typer(eval_app, name="eval")
+
+
+_register_subapps()
+
+
 def main() -> None:
     app()
 

@@ -5,6 +5,7 @@ Run configs (YAML/TOML) validate against the same model through `Settings.from_f
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -131,18 +132,80 @@ class PerceptionSettings(BaseSettings):
     )
 
 
+class ServingSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="PLAYSCOUT_SERVING_", extra="forbid")
+
+    host: str = Field("127.0.0.1", description="Bind address; loopback unless you mean it.")
+    port: int = Field(8000, ge=0, le=65535, description="TCP port (0 = any free port).")
+    api_key_env: str = Field(
+        "PLAYSCOUT_API_KEY",
+        description="Env var holding the bearer key; unset or empty = no auth (loopback only).",
+    )
+    max_body_bytes: int = Field(
+        64 * 1024, ge=1024, description="Largest request body; bigger ones get 413."
+    )
+    max_question_chars: int = Field(
+        2000, ge=16, description="Longest question accepted (422 beyond it)."
+    )
+    max_concurrent_asks: int = Field(
+        4,
+        ge=1,
+        description="Agent runs in flight; one more gets 429 with Retry-After, never a queue.",
+    )
+    retry_after_s: int = Field(5, ge=1, description="Retry-After sent with a 429.")
+    shutdown_grace_s: float = Field(
+        30.0, ge=0, description="How long shutdown waits for in-flight asks before cancelling."
+    )
+    readiness_timeout_s: float = Field(
+        2.0, gt=0, description="Per-endpoint timeout of the /readyz model probe."
+    )
+    list_limit: int = Field(200, ge=1, description="Most trajectories one listing returns.")
+
+    def api_key(self) -> str | None:
+        """Read at startup, from the environment only, so the key never sits in a config file."""
+        return os.environ.get(self.api_key_env) or None
+
+
+class EvalSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="PLAYSCOUT_EVAL_", extra="forbid")
+
+    runs_dir: Path = Field(Path("var/runs"), description="Default parent of run directories.")
+    cache_db: Path | None = Field(
+        Path("var/response_cache.sqlite"),
+        description="SQLite response cache shared across runs (temperature-0 calls); None = off.",
+    )
+    concurrency: int = Field(8, ge=1, le=512, description="Questions in flight at once.")
+    judge: ModelEndpoint = Field(
+        default_factory=ModelEndpoint,
+        description="LLM judge endpoint (paper: GPT-5.2); empty = deterministic equivalence.",
+    )
+    judge_max_tokens: int = Field(
+        2048, ge=64, description="Judge completion budget (the reference's 200 starved it)."
+    )
+    judge_concurrency: int = Field(16, ge=1, description="Judge calls in flight at once.")
+    best_of_k: int = Field(1, ge=1, le=10, description="T4 candidates per question (paper: 5).")
+    retrieval_pool: int = Field(500, ge=2, description="T3 candidate pool size (paper: 5,001).")
+    calibration_bins: int = Field(5, ge=1, description="T5 calibration-error bins (paper: 5).")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="PLAYSCOUT_", env_nested_delimiter="__", extra="forbid"
     )
 
-    corpus_dir: Path = Field(Path("var/corpus"), description="T9-layout corpus root.")
-    index_dir: Path = Field(Path("var/index"), description="Embedded index directory.")
+    corpus_dir: Path | None = Field(
+        None, description="T9-layout corpus root: clip media for video_qa and perception tools."
+    )
+    index: str = Field(
+        "var/index", description="Index directory, or http(s)://host:9200/prefix (Elasticsearch)."
+    )
     backend: str = Field("embedded", description="Search backend: embedded | elasticsearch.")
     search: SearchSettings = Field(default_factory=SearchSettings)
     qa: QASettings = Field(default_factory=QASettings)
     agent: AgentSettings = Field(default_factory=AgentSettings)
     perception: PerceptionSettings = Field(default_factory=PerceptionSettings)
+    serving: ServingSettings = Field(default_factory=ServingSettings)
+    eval: EvalSettings = Field(default_factory=EvalSettings)
 
     @classmethod
     def from_file(cls, path: Path) -> Settings:

@@ -1,0 +1,127 @@
+"""Eval-runner throughput: a real OpenAI-compatible HTTP server on 127.0.0.1 whose scripted
+model answers in one turn after 200 ms, driven by the T9 runner with the llm policy at
+concurrency 1 and 32 (target: >= 20x). The cache is off so every question hits the server.
+
+    .venv/bin/python benchmarks/eval.py [--questions 64] [--latency 0.2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from playscout.clients.openai_chat import OpenAIChatClient
+from playscout.config import EvalSettings, Settings
+from playscout.eval import run_eval_async
+from playscout.eval.tasks.base import Instance
+from playscout.eval.tasks.t9 import T9Task
+
+
+def serve(latency: float) -> ThreadingHTTPServer:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("content-length", 0)))
+            time.sleep(latency)
+            body = json.dumps({
+                "id": "x", "object": "chat.completion", "model": "scripted",
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": "<answer>42</answer>"}}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 3},
+            }).encode()  # fmt: skip
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self) -> None:
+            self.send_response(404)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+class _FakeBackend:
+    """The scripted model never calls a tool; the prompt only asks what the index holds."""
+
+    def sports(self) -> list[str]:
+        return ["basketball"]
+
+    def channels(self, sport: str) -> list[str]:
+        return []
+
+    def entities(self, sport: str) -> tuple[list[str], list[str]]:
+        return [], []
+
+    def search_documents(self, *args: object, **kwargs: object) -> list[object]:
+        return []
+
+    def search_clips(self, *args: object, **kwargs: object) -> list[object]:
+        return []
+
+    def get_documents(self, sport: str, ids: list[str]) -> list[None]:
+        return [None for _ in ids]
+
+    def get_clips(self, sport: str, ids: list[str], include_caption: bool = False) -> list[None]:
+        return [None for _ in ids]
+
+
+async def measure(url: str, n: int, concurrency: int, out: Path) -> float:
+    items = [Instance(f"q{i:04d}", "basketball", f"question {i}?", "42") for i in range(n)]
+    T9Task.load = lambda self, env, sports, limit: items  # type: ignore[method-assign]
+    settings = Settings()
+    settings.agent.tool_protocol = "text"
+    client = OpenAIChatClient(url, "scripted", timeout_s=30)
+    t0 = time.perf_counter()
+    s = await run_eval_async("t9", "oracle", ["basketball"], "llm", concurrency, out, settings,
+                             eval_settings=EvalSettings(cache_db=None), client=client,
+                             backend=_FakeBackend())  # fmt: skip
+    wall = time.perf_counter() - t0
+    assert s.statuses.get("answered") == n, s.statuses
+    return n / wall
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--questions", type=int, default=64)
+    ap.add_argument("--latency", type=float, default=0.2)
+    ap.add_argument(
+        "--cache-schemas",
+        action="store_true",
+        help="memoise Tool.schema (the fix proposed for tools/base.py: the agent regenerates "
+        "every tool's pydantic JSON schema on each run, ~50 ms of CPU per question)",
+    )
+    args = ap.parse_args()
+    if args.cache_schemas:
+        import functools
+
+        from playscout.tools.base import Tool
+
+        Tool.schema = functools.cache(Tool.schema)  # type: ignore[method-assign]
+    server = serve(args.latency)
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    with tempfile.TemporaryDirectory() as tmp:
+        one = asyncio.run(measure(url, max(8, args.questions // 4), 1, Path(tmp) / "c1"))
+        many = asyncio.run(measure(url, args.questions * 2, 32, Path(tmp) / "c32"))
+    server.shutdown()
+    extra = ", Tool.schema memoised" if args.cache_schemas else ""
+    print(f"latency {args.latency * 1000:.0f} ms, one-turn scripted model{extra}")
+    print(f"concurrency  1: {one:7.2f} questions/s")
+    print(f"concurrency 32: {many:7.2f} questions/s")
+    print(f"ratio: {many / one:.1f}x (target >= 20x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""The paper's answer-equivalence LLM judge (Figure 42), with the question added (the
+reference left it out, defect 14), the model configurable, and a completion budget a reasoning
+model cannot exhaust. Replies are parsed as JSON first, then by their first word; anything else
+is unjudged."""
+
+from __future__ import annotations
+
+import re
+
+import orjson
+
+from playscout.clients.base import ChatClient, ChatMessage, ChatParams, ModelError
+from playscout.eval.judges.base import Verdict
+
+SYSTEM = (
+    "You are a strict grader. Return only a valid JSON object with keys 'verdict' and 'reason'."
+)
+PROMPT = """You are grading a Q&A pair about sports (basketball, soccer, or hockey). Interpret domain-specific terms according to their standard meaning in the relevant sport.
+
+Question: {question}
+Ground Truth: {gt_answer}
+Prediction: {pred_answer}
+
+Task: Decide whether the Prediction conveys the same information as the Ground Truth, as an answer to the Question.
+
+Rules:
+- Wording can differ. Focus on semantic meaning, not exact phrasing.
+- Synonyms, paraphrases, and extra context are fine as long as they do not change the meaning.
+- The Prediction must cover the key information in the Ground Truth. If it drops a required detail that changes the meaning, mark Wrong.
+- For numerical answers, the numeric value must match exactly.
+- If the Prediction says "Not found", "I cannot find...", or similar, and the Ground Truth is a specific value, mark Wrong.
+- "0" is a valid numeric answer and is NOT equivalent to "not found".
+
+Return exactly one JSON object on a single line:
+{{"verdict": "Right" | "Wrong", "reason": "<one short sentence>"}}"""
+
+_JSON = re.compile(r"\{.*\}", re.S)
+
+
+def parse_verdict(text: str) -> Verdict:
+    body = re.sub(r"<think>.*?</think>", "", text or "", flags=re.S).strip()
+    m = _JSON.search(body)
+    if m:
+        try:
+            data = orjson.loads(m.group(0))
+        except orjson.JSONDecodeError:
+            data = None
+        if isinstance(data, dict):
+            v = str(data.get("verdict", "")).strip().lower()
+            if v in ("right", "wrong"):
+                return Verdict(verdict=v, reason=str(data.get("reason", "")), raw=text)
+    first = re.sub(r"[^a-z]", "", (body.split() or [""])[0].lower())
+    if first in ("right", "wrong"):
+        return Verdict(verdict=first, reason="first word", raw=text)
+    return Verdict(verdict=None, reason="unparseable judge reply", raw=text)
+
+
+class LLMJudge:
+    name = "llm"
+
+    def __init__(self, client: ChatClient, max_tokens: int = 2048) -> None:
+        self.client = client
+        self.params = ChatParams(temperature=0.0, max_tokens=max_tokens)
+
+    async def judge(self, question: str, gold: str, pred: str | None) -> Verdict:
+        if pred is None or not pred.strip():
+            return Verdict(verdict="wrong", reason="no answer")
+        prompt = PROMPT.format(question=question, gt_answer=gold, pred_answer=pred)
+        messages = [
+            ChatMessage(role="system", content=SYSTEM),
+            ChatMessage(role="user", content=prompt),
+        ]
+        try:
+            reply = await self.client.chat(messages, None, self.params)
+        except ModelError as e:
+            return Verdict(verdict=None, reason=f"judge call failed: {e}")
+        return parse_verdict(reply.content)

@@ -1,0 +1,81 @@
+"""Judging as a separate, re-runnable step over a run directory. Each verdict is appended to
+judgements.jsonl keyed by (question id, judge) with a hash of what was judged, so re-running
+only judges new or changed answers (and an all-cached run still leaves a complete file, unlike
+the reference)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from playscout.config import EvalSettings
+from playscout.eval.judges.base import Judge
+from playscout.eval.judges.equivalence import EquivalenceJudge
+from playscout.eval.judges.llm import LLMJudge
+from playscout.eval.store import judgements_store, load_results
+
+
+def judged_hash(row: dict[str, Any]) -> str:
+    text = "|||".join(str(row.get(k)) for k in ("qid", "question", "gold", "answer"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def make_judge(kind: str, settings: EvalSettings | None = None) -> Judge:
+    """'equivalence' | 'llm' (needs settings.judge configured)."""
+    settings = settings or EvalSettings()
+    if kind == "equivalence":
+        return EquivalenceJudge()
+    if kind == "llm":
+        if not settings.judge.configured:
+            raise ValueError(
+                "the llm judge needs a model: set PLAYSCOUT_EVAL_JUDGE__BASE_URL and "
+                "PLAYSCOUT_EVAL_JUDGE__MODEL, or use --judge equivalence"
+            )
+        from playscout.clients.openai_chat import OpenAIChatClient
+        from playscout.eval.cache import CachingChatClient, ResponseCache
+
+        client: Any = OpenAIChatClient.from_endpoint(settings.judge)
+        if settings.cache_db is not None:
+            client = CachingChatClient(client, ResponseCache(settings.cache_db))
+        return LLMJudge(client, settings.judge_max_tokens)
+    raise ValueError(f"unknown judge {kind!r}; use llm or equivalence")
+
+
+async def judge_run_async(run_dir: Path, judge: Judge, concurrency: int = 16) -> dict[str, int]:
+    store = judgements_store(run_dir)
+    done = {k: r.get("hash") for k, r in store.latest().items()}
+    rows = [r for r in load_results(run_dir) if r.get("judgeable", True)]
+    todo = [r for r in rows if done.get((r["qid"], judge.name)) != judged_hash(r)]
+    sem = asyncio.Semaphore(concurrency)
+
+    async def one(row: dict[str, Any]) -> None:
+        async with sem:
+            v = await judge.judge(
+                row.get("question", ""), str(row.get("gold", "")), row.get("answer")
+            )
+        store.append(
+            {
+                "qid": row["qid"],
+                "judge": judge.name,
+                "hash": judged_hash(row),
+                "verdict": v.verdict,
+                "reason": v.reason,
+                "raw": v.raw,
+            }
+        )
+
+    await asyncio.gather(*(one(r) for r in todo))
+    latest = [v for k, v in store.latest().items() if k[1] == judge.name]
+    return {
+        "judged_now": len(todo),
+        "cached": len(rows) - len(todo),
+        "right": sum(v["verdict"] == "right" for v in latest),
+        "wrong": sum(v["verdict"] == "wrong" for v in latest),
+        "unjudged": sum(v["verdict"] is None for v in latest),
+    }
+
+
+def judge_run(run_dir: Path, judge: Judge, concurrency: int = 16) -> dict[str, int]:
+    return asyncio.run(judge_run_async(Path(run_dir), judge, concurrency))

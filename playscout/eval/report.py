@@ -1,0 +1,216 @@
+"""Run reports: accuracy per sport with counts (and default vs oracle side by side), tool calls
+per question per tool (paper Table 39), turns by outcome (Table 40), statuses, tokens and time.
+Written as report.md + report.json (+ PNG plots); numbers come only from the run directory, so
+a report can be rebuilt at any time."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from playscout.eval.metrics import cohen_kappa, mean
+from playscout.eval.store import RUN_JSON, judgements_store, load_results, write_json_atomic
+from playscout.eval.tasks import get_task
+
+TOOLS = ("search_documents", "search_videos", "document_qa", "video_qa")
+
+
+def _verdicts(run_dir: Path) -> dict[str, dict[str, str | None]]:
+    """judge -> qid -> verdict (latest)."""
+    out: dict[str, dict[str, str | None]] = defaultdict(dict)
+    for (qid, judge), row in judgements_store(run_dir).latest().items():
+        out[judge][qid] = row.get("verdict")
+    return out
+
+
+def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
+    run_dir = Path(run_dir)
+    meta = orjson.loads((run_dir / RUN_JSON).read_bytes())
+    rows = load_results(run_dir)
+    verdicts = _verdicts(run_dir)
+    chosen = judge or (
+        "llm" if "llm" in verdicts else "equivalence" if "equivalence" in verdicts else None
+    )
+    v = verdicts.get(chosen or "", {})
+    by_sport: dict[str, dict[str, Any]] = {}
+    for sport in [*sorted({r["sport"] for r in rows}), "overall"]:
+        rs = [r for r in rows if sport == "overall" or r["sport"] == sport]
+        right = sum(v.get(r["qid"]) == "right" for r in rs)
+        unjudged = sum(r["qid"] not in v or v[r["qid"]] is None for r in rs)
+        by_sport[sport] = {
+            "n": len(rs),
+            "correct": right,
+            "unjudged": unjudged,
+            "accuracy": 100 * right / len(rs) if rs else None,
+        }
+    tools: dict[str, float] = {}
+    names = sorted({t for r in rows for t in (r.get("tool_calls") or {})} | set(TOOLS))
+    for name in names:
+        tools[name] = mean([float((r.get("tool_calls") or {}).get(name, 0)) for r in rows]) or 0.0
+    outcome = {
+        "overall": mean([float(r.get("turns") or 0) for r in rows]),
+        "correct": mean([float(r.get("turns") or 0) for r in rows if v.get(r["qid"]) == "right"]),
+        "incorrect": mean([float(r.get("turns") or 0) for r in rows if v.get(r["qid"]) != "right"]),
+    }
+    agreement = None
+    if "llm" in verdicts and "equivalence" in verdicts:
+        common = [q for q in verdicts["llm"] if q in verdicts["equivalence"]]
+        k, raw = cohen_kappa(
+            [str(verdicts["llm"][q]) for q in common],
+            [str(verdicts["equivalence"][q]) for q in common],
+        )
+        agreement = {"n": len(common), "kappa": k, "raw_agreement": raw}
+    task_metrics: dict[str, Any] = {}
+    if not get_task(meta["task"]).judged:
+        task_metrics = get_task(meta["task"]).score(rows)
+    return {
+        "run_dir": str(run_dir),
+        "task": meta["task"],
+        "mode": meta["mode"],
+        "policy": meta["policy"],
+        "models": meta.get("models", {}),
+        "judge": chosen,
+        "accuracy": by_sport,
+        "tool_calls_per_question": tools,
+        "turns_by_outcome": outcome,
+        "statuses": dict(Counter(r.get("status") for r in rows)),
+        "tokens": {
+            "prompt": sum(int(r.get("prompt_tokens") or 0) for r in rows),
+            "completion": sum(int(r.get("completion_tokens") or 0) for r in rows),
+        },
+        "wall_s": {
+            "total": round(sum(float(r.get("wall_s") or 0) for r in rows), 3),
+            "per_question": mean([float(r.get("wall_s") or 0) for r in rows]),
+        },
+        "judge_agreement": agreement,
+        "task_metrics": task_metrics,
+        "notes": _notes(rows, meta),
+    }
+
+
+def _notes(rows: list[dict[str, Any]], meta: dict[str, Any]) -> list[str]:
+    notes = []
+    errs: Counter[str] = Counter()
+    for r in rows:
+        for line in _observation_errors(r):
+            errs[line] += 1
+    for msg, n in errs.most_common(3):
+        notes.append(f"{n} tool observations were errors: {msg}")
+    if meta.get("policy") == "workflow":
+        notes.append("policy workflow: an offline retrieve-then-read baseline, not an LLM agent")
+    return notes
+
+
+def _observation_errors(row: dict[str, Any]) -> list[str]:
+    return [str(e) for e in row.get("observation_errors", [])]
+
+
+def _fmt(x: Any, pct: bool = False) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:.1f}" if pct else f"{x:.2f}"
+    return str(x)
+
+
+def markdown(summaries: list[dict[str, Any]]) -> str:
+    """One table per section; several summaries become side-by-side columns (default vs oracle)."""
+    heads = [f"{s['mode']} ({s['policy']})" for s in summaries]
+    lines = [f"# Eval report: {summaries[0]['task']}", ""]
+    for s in summaries:
+        lines.append(f"- {s['mode']}: `{s['run_dir']}`, judge: {s['judge'] or 'none'}, models: "
+                     + (", ".join(f"{k}={v}" for k, v in s["models"].items() if v) or "none (offline)"))  # fmt: skip
+    lines += ["", "## Accuracy (%) per sport", "", "| sport | " + " | ".join(heads) + " |",
+              "|---|" + "---|" * len(heads)]  # fmt: skip
+    sports = list(dict.fromkeys(k for s in summaries for k in s["accuracy"]))
+    for sport in sports:
+        cells = []
+        for s in summaries:
+            a = s["accuracy"].get(sport)
+            cells.append(
+                "-"
+                if not a
+                else f"{_fmt(a['accuracy'], True)} ({a['correct']}/{a['n']}, unjudged {a['unjudged']})"
+            )
+        lines.append(f"| {sport} | " + " | ".join(cells) + " |")
+    lines += ["", "## Tool calls per question (Table 39)", "", "| tool | " + " | ".join(heads) + " |",
+              "|---|" + "---|" * len(heads)]  # fmt: skip
+    tools = list(dict.fromkeys(k for s in summaries for k in s["tool_calls_per_question"]))
+    for t in tools:
+        lines.append(
+            f"| {t} | "
+            + " | ".join(_fmt(s["tool_calls_per_question"].get(t)) for s in summaries)
+            + " |"
+        )
+    lines += ["", "## Turns by outcome (Table 40)", "", "| outcome | " + " | ".join(heads) + " |",
+              "|---|" + "---|" * len(heads)]  # fmt: skip
+    for o in ("overall", "correct", "incorrect"):
+        lines.append(
+            f"| {o} | " + " | ".join(_fmt(s["turns_by_outcome"].get(o)) for s in summaries) + " |"
+        )
+    lines += [
+        "",
+        "## Status, tokens, time",
+        "",
+        "| | " + " | ".join(heads) + " |",
+        "|---|" + "---|" * len(heads),
+    ]
+    statuses = sorted({k for s in summaries for k in s["statuses"]})
+    for st in statuses:
+        lines.append(
+            f"| status {st} | "
+            + " | ".join(str(s["statuses"].get(st, 0)) for s in summaries)
+            + " |"
+        )
+    lines.append(
+        "| tokens prompt/completion | "
+        + " | ".join(f"{s['tokens']['prompt']}/{s['tokens']['completion']}" for s in summaries)
+        + " |"
+    )
+    lines.append(
+        "| wall s total (per question) | "
+        + " | ".join(
+            f"{s['wall_s']['total']:.1f} ({_fmt(s['wall_s']['per_question'])})" for s in summaries
+        )
+        + " |"
+    )
+    for s in summaries:
+        if s["judge_agreement"]:
+            a = s["judge_agreement"]
+            lines.append(
+                f"\nJudge agreement ({s['mode']}): kappa {_fmt(a['kappa'])}, raw {_fmt(a['raw_agreement'])} over {a['n']}"
+            )
+        if s["task_metrics"]:
+            lines += [
+                "",
+                f"## Task metrics ({s['mode']})",
+                "",
+                "```",
+                orjson.dumps(
+                    s["task_metrics"], option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
+                ).decode(),
+                "```",
+            ]
+        for n in s["notes"]:
+            lines.append(f"\n> {s['mode']}: {n}")
+    lines.append("\nAccuracy counts unjudged answers as not correct; the unjudged count is shown.")
+    return "\n".join(lines) + "\n"
+
+
+def write_report(
+    run_dirs: list[Path], out_dir: Path | None = None, judge: str | None = None, plots: bool = True
+) -> dict[str, Any]:
+    summaries = [summarise_run(Path(d), judge) for d in run_dirs]
+    out = Path(out_dir or run_dirs[0])
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.md").write_text(markdown(summaries))
+    write_json_atomic(out / "report.json", summaries if len(summaries) > 1 else summaries[0])
+    written = ["report.md", "report.json"]
+    if plots:
+        from playscout.eval.plots import write_plots
+
+        written += write_plots(summaries, [Path(d) for d in run_dirs], out)
+    return {"out": str(out), "files": written, "summaries": summaries}

@@ -1,0 +1,296 @@
+"""The batch runner: every instance of a task through the agent (or a direct tool call),
+concurrently under a semaphore, resumable after any crash.
+
+Fixes of the reference (§5.1, defects 13 and 23): one process with asyncio concurrency instead
+of a SLURM array; results keyed by question id in one append-only, fsync'd JSONL, so a killed
+run resumes with every question exactly once, whatever the concurrency; errors are recorded
+(status "error") and re-run only with retry_failed; the fallback phrase is never an answer; one
+run directory holds everything (run.json, results, trajectories, judgements, report).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import platform
+import sys
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import orjson
+from pydantic import BaseModel, Field
+
+from playscout.agent.runner import PolicyName
+from playscout.config import EvalSettings, Settings
+from playscout.eval.cache import CachingChatClient, ResponseCache
+from playscout.eval.store import RUN_JSON, TRAJECTORIES, results_store, write_json_atomic
+from playscout.eval.tasks import get_task
+from playscout.eval.tasks.base import Instance, TaskEnv
+from playscout.tools.base import ModelSet
+
+Progress = Callable[[int, int], None]
+_VERSIONED = (
+    "playscout",
+    "langgraph",
+    "langchain-core",
+    "pydantic",
+    "httpx",
+    "numpy",
+    "matplotlib",
+)
+
+
+class RunError(ValueError):
+    """A run that cannot start or resume (mismatched run.json, missing index): one line."""
+
+
+class RunSummary(BaseModel):
+    run_dir: str
+    task: str
+    mode: str
+    total: int
+    skipped: int
+    ran: int
+    statuses: dict[str, int] = Field(default_factory=dict)
+    wall_s: float = 0.0
+    cache_hits: int = 0
+    cache_misses: int = 0
+
+
+def versions() -> dict[str, str]:
+    out = {"python": sys.version.split()[0], "platform": platform.platform()}
+    for name in _VERSIONED:
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            out[name] = metadata.version(name)
+    return out
+
+
+def _wrap(client: Any, cache: ResponseCache | None) -> Any:
+    return CachingChatClient(client, cache) if client is not None and cache is not None else client
+
+
+def build_env(
+    task_needs_index: bool,
+    mode: str,
+    policy: PolicyName,
+    settings: Settings,
+    eval_settings: EvalSettings,
+    client: Any = None,
+    cache: ResponseCache | None = None,
+    backend: Any = None,
+) -> TaskEnv:
+    from playscout.agent.context import default_tokenizer
+    from playscout.indexer.corpus import Corpus
+    from playscout.tools.qa import models_from_settings
+
+    if backend is None and task_needs_index:
+        from playscout.indexer.pipeline import elastic_target, open_backend
+
+        if not (elastic_target(settings.index) or Path(settings.index).exists()):
+            raise RunError(f"no index at {settings.index}: build one with `playscout index build`")
+        backend = open_backend(settings.index)
+    if client is None and policy == "llm" and settings.agent.llm.configured:
+        from playscout.clients.openai_chat import OpenAIChatClient
+
+        client = OpenAIChatClient.from_endpoint(settings.agent.llm)
+    models = models_from_settings(settings.qa)
+    corpus = Corpus(settings.corpus_dir) if settings.corpus_dir else None
+    return TaskEnv(
+        settings=settings,
+        eval=eval_settings,
+        mode=mode,  # type: ignore[arg-type]
+        policy=policy,
+        corpus=corpus,
+        backend=backend,
+        client=_wrap(client, cache),
+        models=ModelSet(
+            document_llm=_wrap(models.document_llm, cache),
+            vlm=_wrap(models.vlm, cache),
+            caption_llm=_wrap(models.caption_llm, cache),
+        ),
+        tokenizer=default_tokenizer(),
+    )
+
+
+def run_manifest(
+    task: str, mode: str, sports: Sequence[str], policy: str, settings: Settings,
+    eval_settings: EvalSettings, env: TaskEnv, limit: int | None,
+) -> dict[str, Any]:  # fmt: skip
+    qa = settings.qa
+    return {
+        "task": task,
+        "mode": mode,
+        "sports": list(sports),
+        "policy": policy,
+        "limit": limit,
+        "created_at": datetime.now(UTC).isoformat(),
+        "models": {
+            "agent": getattr(env.client, "model", None) if policy == "llm" else None,
+            "document_llm": qa.document_llm.model or None,
+            "vlm": qa.vlm.model or None,
+            "caption_llm": qa.caption_llm.model or None,
+            "judge": eval_settings.judge.model or None,
+        },
+        "frame_policy": {
+            "frames_per_clip": qa.frames_per_clip,
+            "frame_long_side": qa.frame_long_side,
+            "jpeg_quality": qa.jpeg_quality,
+        },
+        "settings": settings.model_dump(mode="json"),
+        "eval_settings": eval_settings.model_dump(mode="json"),
+        "versions": versions(),
+        "resumes": [],
+    }
+
+
+_SAME = ("task", "mode", "policy", "sports")
+
+
+def _open_run(out_dir: Path, manifest: dict[str, Any]) -> None:
+    path = out_dir / RUN_JSON
+    if path.is_file():
+        old = orjson.loads(path.read_bytes())
+        for key in _SAME:
+            if old.get(key) != manifest[key]:
+                raise RunError(
+                    f"{out_dir} holds a run with {key}={old.get(key)!r}, not {manifest[key]!r}; "
+                    "use another --out or the same options to resume"
+                )
+        old.setdefault("resumes", []).append(datetime.now(UTC).isoformat())
+        write_json_atomic(path, old)
+    else:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        write_json_atomic(path, manifest)
+
+
+async def _one(
+    inst: Instance, task: Any, env: TaskEnv, out_dir: Path, attempt: int
+) -> dict[str, Any]:
+    traj = out_dir / TRAJECTORIES / f"{inst.id}.jsonl"
+    traj.unlink(missing_ok=True)  # a killed attempt's partial trajectory: start it afresh
+    t0 = time.perf_counter()
+    base = {
+        "qid": inst.id,
+        "sport": inst.sport,
+        "question": inst.prompt,
+        "gold": inst.gold,
+        "meta": inst.meta,
+        "attempt": attempt,
+        "trajectory": str(traj.relative_to(out_dir)),
+        "judgeable": task.judged,
+    }
+    try:
+        out = await task.route(inst, env, traj)
+    except Exception as e:  # one broken question must not end the run
+        out = {
+            "answer": None,
+            "status": "error",
+            "error": f"{type(e).__name__}: {e}",
+            "traceback": traceback.format_exc(limit=6),
+            "wall_s": round(time.perf_counter() - t0, 4),
+        }
+    return {**base, "answer": None, **out}
+
+
+async def run_eval_async(
+    task: str,
+    mode: str = "oracle",
+    sports: Sequence[str] = ("basketball",),
+    policy: PolicyName = "workflow",
+    concurrency: int = 8,
+    out_dir: Path | str = "var/runs/run",
+    settings: Settings | None = None,
+    limit: int | None = None,
+    retry_failed: bool = False,
+    eval_settings: EvalSettings | None = None,
+    client: Any = None,
+    backend: Any = None,
+    progress: Progress | None = None,
+) -> RunSummary:
+    if mode not in ("default", "oracle"):
+        raise RunError(f"--mode must be default or oracle, not {mode!r}")
+    settings = settings or Settings()
+    eval_settings = eval_settings or EvalSettings()
+    out_dir = Path(out_dir)
+    t = get_task(task)
+    cache = ResponseCache(eval_settings.cache_db) if eval_settings.cache_db else None
+    env = build_env(t.needs_index, mode, policy, settings, eval_settings, client, cache, backend)
+    instances = t.load(env, list(sports), limit)
+    _open_run(
+        out_dir, run_manifest(task, mode, sports, policy, settings, eval_settings, env, limit)
+    )
+    store = results_store(out_dir)
+    previous = store.latest()
+    todo: list[tuple[Instance, int]] = []
+    for inst in instances:
+        prev = previous.get((inst.id,))
+        if prev is None:
+            todo.append((inst, 1))
+        elif retry_failed and prev.get("status") == "error":
+            todo.append((inst, int(prev.get("attempt", 1)) + 1))
+    sem = asyncio.Semaphore(concurrency)
+    statuses: dict[str, int] = {}
+    done = 0
+    t0 = time.perf_counter()
+
+    async def worker(inst: Instance, attempt: int) -> None:
+        nonlocal done
+        async with sem:
+            record = await _one(inst, t, env, out_dir, attempt)
+        store.append(record)
+        statuses[record["status"]] = statuses.get(record["status"], 0) + 1
+        done += 1
+        if progress:
+            progress(done, len(todo))
+
+    try:
+        await asyncio.gather(*(worker(i, a) for i, a in todo))
+    finally:
+        if cache is not None:
+            cache.close()
+    return RunSummary(
+        run_dir=str(out_dir),
+        task=task,
+        mode=mode,
+        total=len(instances),
+        skipped=len(instances) - len(todo),
+        ran=len(todo),
+        statuses=statuses,
+        wall_s=round(time.perf_counter() - t0, 3),
+        cache_hits=cache.hits if cache else 0,
+        cache_misses=cache.misses if cache else 0,
+    )
+
+
+def run_eval(
+    task: str,
+    mode: str = "oracle",
+    sports: Sequence[str] = ("basketball",),
+    policy: PolicyName = "workflow",
+    concurrency: int = 8,
+    out_dir: Path | str = "var/runs/run",
+    settings: Settings | None = None,
+    limit: int | None = None,
+    retry_failed: bool = False,
+    **kwargs: Any,
+) -> RunSummary:
+    """Synchronous entry (CLI, tests). See run_eval_async."""
+    return asyncio.run(
+        run_eval_async(
+            task,
+            mode,
+            sports,
+            policy,
+            concurrency,
+            out_dir,
+            settings,
+            limit,
+            retry_failed,
+            **kwargs,
+        )
+    )

@@ -1,0 +1,68 @@
+"""The eval runner behind the HTTP API's `RunService` protocol (playscout/serving/runs.py):
+`submit` starts a run on a background thread and returns at once; `get` reports progress and,
+when done, the summary. Runs live in `runs_dir/<id>` like CLI runs, so the CLI can judge and
+report them too."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from playscout.config import EvalSettings, Settings
+from playscout.eval.runner import run_eval
+from playscout.indexer.corpus.models import SPORTS
+
+
+class EvalRunService:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        eval_settings: EvalSettings | None = None,
+        backend: Any = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.eval = eval_settings or self.settings.eval
+        self.backend = backend
+        self._runs: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def submit(self, request: Any) -> Any:
+        run_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+        state = {"id": run_id, "state": "queued", "done": 0, "total": None, "created": time.time()}
+        with self._lock:
+            self._runs[run_id] = state
+        threading.Thread(target=self._work, args=(run_id, request), daemon=True).start()
+        return self._status(state)
+
+    def get(self, run_id: str) -> Any:
+        with self._lock:
+            state = self._runs.get(run_id)
+        return self._status(state) if state else None
+
+    def _work(self, run_id: str, req: Any) -> None:
+        state = self._runs[run_id]
+        state["state"] = "running"
+
+        def progress(done: int, total: int) -> None:
+            state["done"], state["total"] = done, total
+
+        try:
+            summary = run_eval(
+                req.task, req.mode, [req.sport] if req.sport else list(SPORTS), req.policy,
+                self.eval.concurrency, Path(self.eval.runs_dir) / run_id, self.settings, req.limit,
+                eval_settings=self.eval, backend=self.backend, progress=progress,
+            )  # fmt: skip
+            state["results"] = summary.model_dump(mode="json")
+            state["state"] = "done"
+        except Exception as e:  # reported through get(), never raised into the API thread
+            state["state"] = "failed"
+            state["message"] = f"{type(e).__name__}: {e}"
+
+    @staticmethod
+    def _status(state: dict[str, Any]) -> Any:
+        from playscout.serving.runs import RunStatus
+
+        return RunStatus(**state)

@@ -1,0 +1,92 @@
+"""Crash-safe run records: one JSON object per line, appended with a single `os.write` on an
+O_APPEND descriptor and fsync'd, so a kill -9 leaves at most one torn final line (skipped on
+read) and never a half-written record in the middle. Later lines for the same key win, which
+is how a retried failure replaces its error record without rewriting the file."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+RESULTS = "results.jsonl"
+JUDGEMENTS = "judgements.jsonl"
+RUN_JSON = "run.json"
+TRAJECTORIES = "trajectories"
+
+
+class JsonlStore:
+    """Append-only JSONL keyed by `key_fields`; thread-safe within a process."""
+
+    def __init__(self, path: Path, key_fields: tuple[str, ...] = ("qid",)) -> None:
+        self.path = Path(path)
+        self.key_fields = key_fields
+        self._lock = threading.Lock()
+
+    def append(self, record: dict[str, Any]) -> None:
+        line = orjson.dumps(record, option=orjson.OPT_SERIALIZE_NUMPY) + b"\n"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._lock:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                self._heal(fd)
+                os.write(fd, line)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+    def _heal(self, fd: int) -> None:
+        """A torn last line (killed mid-write) gets its newline so the next record starts clean."""
+        size = os.fstat(fd).st_size
+        if size:
+            with self.path.open("rb") as fh:
+                fh.seek(size - 1)
+                if fh.read(1) != b"\n":
+                    os.write(fd, b"\n")
+
+    def rows(self) -> Iterator[dict[str, Any]]:
+        if not self.path.is_file():
+            return
+        for raw in self.path.read_bytes().splitlines():
+            if not raw.strip():
+                continue
+            try:
+                row = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                continue  # torn line from a killed writer
+            if isinstance(row, dict):
+                yield row
+
+    def key(self, row: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(row.get(k) for k in self.key_fields)
+
+    def latest(self) -> dict[tuple[Any, ...], dict[str, Any]]:
+        out: dict[tuple[Any, ...], dict[str, Any]] = {}
+        for row in self.rows():
+            out[self.key(row)] = row
+        return out
+
+
+def results_store(run_dir: Path) -> JsonlStore:
+    return JsonlStore(Path(run_dir) / RESULTS, ("qid",))
+
+
+def judgements_store(run_dir: Path) -> JsonlStore:
+    return JsonlStore(Path(run_dir) / JUDGEMENTS, ("qid", "judge"))
+
+
+def load_results(run_dir: Path) -> list[dict[str, Any]]:
+    """The latest record per question, in first-seen order."""
+    return list(results_store(run_dir).latest().values())
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY))
+    with tmp.open("rb") as fh:
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)

@@ -1,0 +1,189 @@
+"""What a task is: a loader (instances), a route through the same agent and tools (a prompt
+template with a tool subset, or one direct tool call), and a metric over the stored records.
+
+Routes return plain dicts that become result records, so every task shares the runner's resume,
+trajectory and report machinery."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from playscout.agent.answer import is_fallback
+from playscout.agent.runner import Agent, PolicyName, package_versions
+from playscout.agent.trajectory import (
+    FinalAnswer,
+    JsonlRecorder,
+    MemoryRecorder,
+    Observation,
+    RunStart,
+    ToolCallEvent,
+    TrajectoryWriter,
+    summarise,
+)
+from playscout.clients.base import ChatClient
+from playscout.config import EvalSettings, Settings
+from playscout.eval.guard import BackendView
+from playscout.indexer.corpus import Corpus
+from playscout.indexer.search.base import SearchBackend
+from playscout.tools.base import Mode, ModelSet, Tool, ToolContext
+
+
+@dataclass
+class Instance:
+    """One item to answer. `gold` is whatever the task's metric needs; `meta` is kept in the
+    record for slicing (question type, distractor type, ...)."""
+
+    id: str
+    sport: str
+    prompt: str
+    gold: Any
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class TaskEnv:
+    """What routes may use: built once per run, shared by all instances (read-only)."""
+
+    settings: Settings
+    eval: EvalSettings
+    mode: Mode
+    policy: PolicyName
+    corpus: Corpus | None
+    backend: SearchBackend | None
+    client: ChatClient | None = None
+    models: ModelSet = field(default_factory=ModelSet)
+    tokenizer: Any = None
+
+    def ctx(self, sport: str, view: BackendView | None = None, **search: Any) -> ToolContext:
+        if self.backend is None:
+            raise ValueError("this task needs an index: pass --index (or settings.index)")
+        settings = (
+            self.settings.search.model_copy(update=search) if search else self.settings.search
+        )
+        backend: Any = view.wrap(self.backend) if view else self.backend
+        return ToolContext(
+            backend=backend,
+            sport=sport,
+            mode=self.mode,
+            search=settings,
+            qa=self.settings.qa,
+            corpus=self.corpus,
+            models=self.models,
+            perception=self.settings.perception,
+        )
+
+    def need_corpus(self) -> Corpus:
+        if self.corpus is None:
+            raise ValueError("this task needs a corpus: pass --corpus (or settings.corpus_dir)")
+        return self.corpus
+
+
+class Task(Protocol):
+    name: str
+    description: str
+    needs_index: bool
+    judged: bool  # answers scored by a T9-style judge step (else by `score`)
+
+    def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]: ...
+
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]: ...
+
+    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]: ...
+
+
+def tool_subset(names: Sequence[str]) -> tuple[Tool, ...]:
+    from playscout.tools.registry import ALL_TOOLS
+
+    by_name = {t.name: t for t in ALL_TOOLS}
+    return tuple(by_name[n] for n in names if n in by_name)
+
+
+async def run_agent(
+    env: TaskEnv,
+    ctx: ToolContext,
+    prompt: str,
+    trajectory: Path,
+    tools: Sequence[Tool] | None = None,
+) -> dict[str, Any]:
+    """One agent run -> the common record fields. The fallback phrase is kept as `raw_answer`
+    but never as `answer` (defect 13: it was counted as a successful answer)."""
+    agent = Agent(
+        ctx,
+        client=env.client,
+        tools=tools,
+        settings=env.settings.agent,
+        policy=env.policy,
+        tokenizer=env.tokenizer,
+    )
+    result = await agent.run(prompt, trajectory=trajectory)
+    summary = summarise(result.events)
+    answer, status = result.answer, result.status
+    if status == "error":
+        answer = None
+    elif answer is not None and is_fallback(answer):
+        status = "no_answer"
+    return {
+        "answer": answer if status != "no_answer" else None,
+        "raw_answer": result.answer,
+        "status": status,
+        "forced_final": result.forced_final,
+        "turns": summary.turns,
+        "tool_calls": summary.tool_calls,
+        "prompt_tokens": summary.prompt_tokens,
+        "completion_tokens": summary.completion_tokens,
+        "errors": summary.errors,
+        "evidence": result.evidence,
+        "note": result.note,
+        "observation_errors": sorted(
+            {e.error for e in result.events if isinstance(e, Observation) and e.error}
+        ),
+        "wall_s": round(result.wall_s, 4),
+    }
+
+
+async def direct_call(
+    env: TaskEnv, ctx: ToolContext, tool: str, args: dict[str, Any], trajectory: Path
+) -> tuple[Any, dict[str, Any]]:
+    """One tool call recorded as a trajectory (so timelines and tool counts cover direct routes
+    too) -> (ToolResult, common record fields without answer)."""
+    import time
+
+    from playscout.agent.tooling import data_summary, run_tool
+    from playscout.agent.trajectory import Event
+
+    memory = MemoryRecorder()
+    writer = TrajectoryWriter(f"direct-{trajectory.stem}", [memory, JsonlRecorder(trajectory)])
+    t0 = time.perf_counter()
+    try:
+        writer.emit(
+            RunStart, question=str(args.get("query", "")), sport=ctx.sport, mode=ctx.mode,
+            policy="direct", tools=[tool], versions=package_versions(),
+        )  # fmt: skip
+        writer.emit(ToolCallEvent, turn=1, name=tool, arguments=args)
+        tools = {t.name: t for t in tool_subset([tool])}
+        result, latency = await run_tool(tools, ctx, tool, args)
+        writer.emit(
+            Observation, turn=1, name=tool, text=result.observation, tokens=0,
+            data=data_summary(result.data), latency_s=latency, error=result.error,
+        )  # fmt: skip
+        status = "error" if result.error else "answered"
+        wall = time.perf_counter() - t0
+        writer.emit(FinalAnswer, answer=None, status=status, turns=1, wall_s=wall)
+    finally:
+        writer.close()
+    events: list[Event] = list(memory.events)
+    summary = summarise(events)
+    return result, {
+        "status": status,
+        "turns": 1,
+        "tool_calls": summary.tool_calls,
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "errors": int(result.error is not None),
+        "error": result.error,
+        "observation_errors": [result.error] if result.error else [],
+        "wall_s": round(wall, 4),
+    }

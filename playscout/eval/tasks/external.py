@@ -1,0 +1,235 @@
+"""GameplayQA-, STARBench- and LCric-style tasks on synthetic sports data (their published
+formats load through formats.py). Each keeps its paper's metric: GameplayQA accuracy per
+distractor and entity type (multi-video items included), STARBench weighted rubrics with
+penalties over a multi-turn ideal history, LCric binary / multiple-choice accuracy and
+regression L1."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from playscout.eval.judges.text import normalise, numbers
+from playscout.eval.metrics import (
+    RubricItem,
+    accuracy,
+    grouped_accuracy,
+    mean,
+    mean_abs_error,
+    rubric_score,
+)
+from playscout.eval.tasks.base import Instance, TaskEnv, direct_call, run_agent
+from playscout.eval.tasks.gamefacts import games
+from playscout.eval.tasks.synthetic import (
+    clip_facts,
+    pick_option,
+    qa_answer,
+    render_options,
+    rng_for,
+)
+
+
+class GameplayQATask:
+    name = "gameplayqa"
+    description = "GameplayQA-style MCQ with typed distractors, single and multi-video."
+    needs_index = True
+    judged = False
+
+    def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
+        out: list[Instance] = []
+        for sport in sports:
+            facts = clip_facts(env.need_corpus(), sport, max_games=2)
+            for i, f in enumerate(facts[: limit or 6]):
+                ev = f.events[0]
+                rng = rng_for(f.clip_id, "gqa")
+                other = facts[(i + 7) % len(facts)]
+                true = f"{ev.get('player')}: {ev.get('type')}"
+                distractors = {
+                    "role": f"{other.events[0].get('player')}: {ev.get('type')}",
+                    "lexical": f"{ev.get('player')}: {str(ev.get('type')).replace('made', 'missed') if 'made' in str(ev.get('type')) else str(ev.get('type')) + ' (blocked)'}",
+                    "temporal": f"{ev.get('player')}: {other.events[0].get('type')}",
+                    "cross_video": f"{other.events[0].get('player')}: {other.events[0].get('type')}",
+                }
+                multi = i % 2 == 1
+                opts = [true, *dict.fromkeys(d for d in distractors.values() if d != true)]
+                opts = list(dict.fromkeys(opts))[:4]
+                kinds = {o: k for k, o in distractors.items()}
+                rng.shuffle(opts)
+                vids = [f.clip_id, other.clip_id] if multi else [f.clip_id]
+                q = ("Which event happens in Video 1?" if multi else "Which event happens in this clip?") + \
+                    f"\n{render_options(opts)}\nAnswer with the letter directly."  # fmt: skip
+                out.append(Instance(f"gqa_{f.clip_id}", sport, q, opts.index(true),
+                                    {"videos": vids, "options": opts, "entity_type": "OA",
+                                     "option_kinds": [kinds.get(o, "true") for o in opts], "multi_video": multi}))  # fmt: skip
+        return out
+
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+        args = {"video_ids": inst.meta["videos"][:1], "query": inst.prompt}
+        result, rec = await direct_call(env, env.ctx(inst.sport), "video_qa", args, trajectory)
+        answer, _ = qa_answer(result)
+        choice = pick_option(answer, inst.meta["options"])
+        chosen = inst.meta["option_kinds"][choice] if choice is not None else "no_choice"
+        return {
+            **rec,
+            "answer": answer,
+            "choice": choice,
+            "correct": choice == inst.gold,
+            "chosen_kind": chosen,
+        }
+
+    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+        wrong = [r for r in records if not r.get("correct")]
+        errors_by: dict[str, int] = {}
+        for r in wrong:
+            errors_by[r.get("chosen_kind", "?")] = errors_by.get(r.get("chosen_kind", "?"), 0) + 1
+        return {
+            "accuracy": accuracy([bool(r.get("correct")) for r in records]),
+            "per_entity_type": grouped_accuracy(
+                [(r["meta"]["entity_type"], bool(r.get("correct"))) for r in records]
+            ),
+            "per_video_count": grouped_accuracy(
+                [
+                    ("multi" if r["meta"]["multi_video"] else "single", bool(r.get("correct")))
+                    for r in records
+                ]
+            ),
+            "errors_by_distractor_type": errors_by,
+        }
+
+
+def rubric_hits(text: str | None, items: list[RubricItem]) -> list[bool]:
+    """Deterministic check: a criterion's `description` is the literal it needs (a penalty's,
+    the literal that must not appear)."""
+    norm = f" {normalise(text or '')} "
+    return [f" {normalise(i.description)} " in norm for i in items]
+
+
+class STARBenchTask:
+    name = "starbench"
+    description = (
+        "STARBench-style rubric scoring with penalties; multi-turn with the ideal history."
+    )
+    needs_index = True
+    judged = False
+
+    def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
+        out: list[Instance] = []
+        for sport in sports:
+            for g in games(env.need_corpus(), sport, limit or 2):
+                h, a = g.final
+                loser = g.away if g.winner == g.home else g.home
+                turns: list[dict[str, Any]] = [
+                    {"question": f"Who won {g.label()}?", "ideal": f"The {g.winner or 'teams drew'}.",
+                     "rubric": [RubricItem(name="winner", description=g.winner or "draw", category="high_priority", weight=5),
+                                RubricItem(name="wrong winner", description=f"{loser} won", category="penalty", weight=5, is_penalty=True)]},
+                    {"question": "What was the final score?", "ideal": f"{h}-{a}.",
+                     "rubric": [RubricItem(name="score", description=f"{max(h, a)}-{min(h, a)}", category="high_priority", weight=5),
+                                RubricItem(name="date", description=g.date, category="low_priority", weight=1)]},
+                ]  # fmt: skip
+                out.append(Instance(f"star_{g.game_id}", sport, turns[0]["question"],
+                                    [{**t, "rubric": [r.model_dump() for r in t["rubric"]]} for t in turns],
+                                    {"game_id": g.game_id, "multi_turn": True}))  # fmt: skip
+        return out
+
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+        history = ""
+        scores, answers, rec = [], [], {}
+        for turn in inst.gold:
+            prompt = f"{history}{turn['question']}"
+            rec = await run_agent(env, env.ctx(inst.sport), prompt, trajectory)
+            items = [RubricItem(**r) for r in turn["rubric"]]
+            scores.append(rubric_score(items, rubric_hits(rec.get("answer"), items)))
+            answers.append(rec.get("answer"))
+            history += f"Q: {turn['question']}\nA: {turn['ideal']}\n"  # ideal, not the model's
+        return {
+            **rec,
+            "answer": " | ".join(a or "-" for a in answers),
+            "turn_scores": scores,
+            "score": mean(scores),
+        }
+
+    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "rubric_score_pct": 100
+            * (mean([r["score"] for r in records if r.get("score") is not None]) or 0.0)
+        }
+
+
+_YES = re.compile(r"\b(yes|true)\b", re.I)
+_NO = re.compile(r"\b(no|false)\b", re.I)
+
+
+class LCricTask:
+    name = "lcric"
+    description = (
+        "LCric-style count queries over play-by-play: binary, multiple choice, regression."
+    )
+    needs_index = True
+    judged = False
+
+    def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
+        out: list[Instance] = []
+        for sport in sports:
+            for g in games(env.need_corpus(), sport, limit or 2):
+                p1 = [e for e in g.events if e.get("period") == 1]
+                kinds = sorted({str(e.get("type")) for e in p1})
+                if not kinds:
+                    continue
+                kind = kinds[rng_for(g.game_id, "lcric").randrange(len(kinds))]
+                n = sum(str(e.get("type")) == kind for e in p1)
+                lo = max(1, n - 1)
+                where = f"in period 1 of {g.label()}"
+                out.append(
+                    Instance(
+                        f"lcric_bin_{g.game_id}",
+                        sport,
+                        f"Did '{kind}' happen at least {lo} times {where}? Answer yes or no.",
+                        True,
+                        {"kind": "binary"},
+                    )
+                )
+                opts = [str(i) for i in range(10)]
+                out.append(
+                    Instance(
+                        f"lcric_mc_{g.game_id}",
+                        sport,
+                        f"How many times did '{kind}' happen {where}?\n{render_options(opts[:5])}"
+                        if n < 5
+                        else f"How many times did '{kind}' happen {where}? Answer with a number 0-9.",
+                        min(n, 9),
+                        {"kind": "multiple"},
+                    )
+                )
+                out.append(Instance(f"lcric_reg_{g.game_id}", sport, f"How many points/goals were scored in total {where}? Answer with a number.", float(sum(g.period_scores[0])), {"kind": "regression"}))  # fmt: skip
+        return out
+
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+        rec = await run_agent(env, env.ctx(inst.sport), inst.prompt, trajectory)
+        ans = rec.get("answer") or ""
+        kind = inst.meta["kind"]
+        pred: Any
+        if kind == "binary":
+            pred = True if _YES.search(ans) else False if _NO.search(ans) else None
+        elif kind == "multiple":
+            letter = pick_option(ans, [str(i) for i in range(5)]) if "A:" in inst.prompt else None
+            nums = numbers(ans)
+            pred = letter if letter is not None else (int(nums[0]) if nums else None)
+        else:
+            nums = numbers(ans)
+            pred = nums[0] if nums else None
+        return {**rec, "pred": pred, "correct": pred == inst.gold}
+
+    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+        by = {
+            k: [r for r in records if r["meta"]["kind"] == k]
+            for k in ("binary", "multiple", "regression")
+        }
+        reg = [r for r in by["regression"] if r.get("pred") is not None]
+        return {
+            "binary_accuracy": accuracy([bool(r.get("correct")) for r in by["binary"]]),
+            "multiple_accuracy": accuracy([bool(r.get("correct")) for r in by["multiple"]]),
+            "regression_l1": mean_abs_error([r["pred"] for r in reg], [r["gold"] for r in reg]),
+            "regression_unparsed": len(by["regression"]) - len(reg),
+        }

@@ -1,0 +1,225 @@
+"""Game-level tasks T4-T6, routed through the agent with a prompt template and leakage guards.
+
+T4 hides the target game's report (questions derive from it); T5 hides everything after the
+forecast cutoff (the game's documents, its later clips, and every later game); T6 hides the
+target report. Scoring is deterministic (equivalence / fact checks against the box score);
+an LLM judge can replace it when configured.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from playscout.eval.guard import BackendView
+from playscout.eval.judges.equivalence import judge_equivalence
+from playscout.eval.judges.text import normalise
+from playscout.eval.metrics import accuracy, calibration_error, mean
+from playscout.eval.tasks.base import Instance, TaskEnv, run_agent
+from playscout.eval.tasks.gamefacts import LEAD_STAT, MARGIN, GameFacts, games, load_game
+from playscout.eval.tasks.synthetic import pick_option, render_options
+
+T4_PROMPT = "{question} Answer in at most 50 words."
+
+
+class T4Task:
+    name = "t4"
+    description = "Open game-level QA, 0-5, best of k; the target game's report is hidden."
+    needs_index = True
+    judged = False
+
+    def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
+        out: list[Instance] = []
+        for sport in sports:
+            for g in games(env.need_corpus(), sport, limit):
+                stat = LEAD_STAT[sport]
+                for team in (g.home, g.away):
+                    lead = g.leader(team, stat)
+                    if lead:
+                        q = f"In {g.label()}, which {team} player had the most {stat}?"
+                        out.append(Instance(f"t4_{g.game_id}_{len(out)}", sport, q, lead[0],
+                                            {"game_id": g.game_id, "question_type": "role_skill_assessment"}))  # fmt: skip
+                        break
+        return out[:limit] if limit else out
+
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+        view = BackendView(hide_doc_ids={f"{inst.meta['game_id']}_espn_report"})
+        ctx_prompt = T4_PROMPT.format(question=inst.prompt)
+        best: dict[str, Any] | None = None
+        for _ in range(env.eval.best_of_k):
+            rec = await run_agent(env, env.ctx(inst.sport, view), ctx_prompt, trajectory)
+            v = judge_equivalence(inst.prompt, inst.gold, rec.get("answer"))
+            rec["score"] = None if v.verdict is None else (5.0 if v.verdict == "right" else 0.0)
+            if best is None or (rec["score"] or 0) > (best["score"] or 0):
+                best = rec
+        assert best is not None
+        return best
+
+    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+        scored = [r["score"] for r in records if r.get("score") is not None]
+        return {"avg_score": mean(scored), "unscored": len(records) - len(scored), "scale": "0-5"}
+
+
+def _cutoff(sport: str) -> int:
+    return 1 if sport == "soccer" else 2
+
+
+def _t5_options(g: GameFacts) -> tuple[list[str], int]:
+    m = MARGIN[g.sport]
+    opts = [f"{g.home} win by more than {m}", f"{g.home} win by 1 to {m}", "a draw/tie",
+            f"{g.away} win by 1 to {m}", f"{g.away} win by more than {m}"]  # fmt: skip
+    h, a = g.final
+    d = h - a
+    gold = 0 if d > m else 1 if d > 0 else 2 if d == 0 else 3 if -d <= m else 4
+    return opts, gold
+
+
+_CONF = re.compile(r"confidence\D{0,5}(\d*\.?\d+)\s*(%)?", re.I)
+
+
+def verbal_confidence(answer: str | None, n_options: int) -> float:
+    """Verbalised confidence in [0, 1] ("confidence: 0.7" or "70%"); uniform when absent."""
+    m = _CONF.search(answer or "")
+    if not m:
+        return 1.0 / n_options
+    v = float(m.group(1))
+    return max(0.0, min(1.0, v / 100 if m.group(2) or v > 1 else v))
+
+
+class T5Task:
+    name = "t5"
+    description = (
+        "Outcome forecasting MCQ with calibration error; nothing after the cutoff is visible."
+    )
+    needs_index = True
+    judged = False
+
+    def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
+        out: list[Instance] = []
+        for sport in sports:
+            for g in games(env.need_corpus(), sport, limit):
+                c = _cutoff(sport)
+                h = sum(p[0] for p in g.period_scores[:c])
+                a = sum(p[1] for p in g.period_scores[:c])
+                opts, gold = _t5_options(g)
+                q = (f"In {g.label()}, the score after period {c} is {g.home} {h}, {g.away} {a}. "
+                     f"Using only what happened up to then, how will the game end?\n{render_options(opts)}\n"
+                     "Answer with the option letter and your confidence between 0 and 1.")  # fmt: skip
+                out.append(Instance(f"t5_{g.game_id}", sport, q, gold,
+                                    {"game_id": g.game_id, "date": g.date, "cutoff_period": c, "options": opts}))  # fmt: skip
+        return out[:limit] if limit else out
+
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+        gid, date, cut = inst.meta["game_id"], inst.meta["date"], inst.meta["cutoff_period"]
+        view = BackendView(
+            hide_doc=lambda d: d.game_id == gid or (d.date is not None and d.date > date),
+            hide_clip=lambda c: (
+                (c.game_id == gid and c.period > cut) or (c.date is not None and c.date > date)
+            ),
+        )
+        rec = await run_agent(env, env.ctx(inst.sport, view), inst.prompt, trajectory)
+        choice = pick_option(rec.get("answer"), inst.meta["options"])
+        n = len(inst.meta["options"])
+        conf = verbal_confidence(rec.get("answer"), n) if choice is not None else 1.0 / n
+        return {**rec, "choice": choice, "confidence": conf, "correct": choice == inst.gold}
+
+    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+        correct = [bool(r.get("correct")) for r in records]
+        return {
+            "accuracy": accuracy(correct),
+            "calibration_error": calibration_error(
+                [r.get("confidence", 0.2) for r in records], correct, 5
+            ),
+            "no_choice": sum(r.get("choice") is None for r in records),
+        }
+
+
+_CLAIM = re.compile(
+    r"([A-Z][a-z]+(?: [A-Z][a-z'\-]+)+)\D{0,40}?(\d+) (points|rebounds|assists|goals|saves|shots|passes|tackles)"
+)
+
+
+def check_facts(text: str, g: GameFacts) -> dict[str, int]:
+    """Atomic stat claims "Name ... N stat" against the box score: supported / contradicted /
+    inconclusive (name not in the box score)."""
+    out = {"supported": 0, "contradicted": 0, "inconclusive": 0}
+    for name, value, stat in _CLAIM.findall(text or ""):
+        stats = g.players.get(name)
+        if stats is None or stat not in stats:
+            out["inconclusive"] += 1
+        elif stats[stat] == int(value):
+            out["supported"] += 1
+        else:
+            out["contradicted"] += 1
+    return out
+
+
+def key_facts(g: GameFacts) -> list[str]:
+    h, a = g.final
+    facts = [f"{h}-{a}" if h >= a else f"{a}-{h}"]
+    if g.winner:
+        facts.append(g.winner)
+    for team in (g.home, g.away):
+        lead = g.leader(team, LEAD_STAT[g.sport])
+        if lead:
+            facts.append(lead[0])
+    return facts
+
+
+def style_score(text: str | None, target_words: int) -> float:
+    """A heuristic 1-5: length near the target, several sentences, no repeated sentences."""
+    if not text:
+        return 1.0
+    sentences = [s.strip() for s in re.split(r"[.!?]\s+", text) if s.strip()]
+    words = len(text.split())
+    s = 1.0 + 2.0 * max(0.0, 1 - abs(words - target_words) / target_words)
+    s += 1.0 if len(sentences) >= 3 else 0.0
+    s += 1.0 if len(set(sentences)) == len(sentences) else 0.0
+    return round(min(5.0, s), 2)
+
+
+class T6Task:
+    name = "t6"
+    description = (
+        "Game report writing: factual accuracy, saliency coverage, style 1-5; target report hidden."
+    )
+    needs_index = True
+    judged = False
+    target_words = 200
+
+    def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
+        out: list[Instance] = []
+        for sport in sports:
+            for g in games(env.need_corpus(), sport, limit):
+                q = (f"Write a report of about {self.target_words} words on {g.label()}: the final "
+                     "score, the key performers with their statistics, and the turning points.")  # fmt: skip
+                out.append(
+                    Instance(f"t6_{g.game_id}", sport, q, key_facts(g), {"game_id": g.game_id})
+                )
+        return out[:limit] if limit else out
+
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+        gid = inst.meta["game_id"]
+        view = BackendView(hide_doc_ids={f"{gid}_espn_report"})
+        rec = await run_agent(env, env.ctx(inst.sport, view), inst.prompt, trajectory)
+        g = load_game(env.need_corpus(), inst.sport, gid)
+        text = rec.get("answer") or ""
+        facts = check_facts(text, g)
+        norm = f" {normalise(text)} "
+        covered = [f for f in inst.gold if f" {normalise(f)} " in norm or f in text]
+        s, c = facts["supported"], facts["contradicted"]
+        return {**rec, "facts": facts, "factual": s / (s + c) if s + c else None,
+                "saliency": len(covered) / len(inst.gold) if inst.gold else None,
+                "style": style_score(text, self.target_words)}  # fmt: skip
+
+    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "factual_accuracy": mean(
+                [r["factual"] for r in records if r.get("factual") is not None]
+            ),
+            "saliency": mean([r["saliency"] for r in records if r.get("saliency") is not None]),
+            "style": mean([r["style"] for r in records if r.get("style") is not None]),
+            "no_claims": sum(r.get("factual") is None for r in records),
+        }

@@ -1,0 +1,45 @@
+"""T9 cross-corpus agentic QA: the corpus' questions through the full agent; scored by a
+separate judge step (judges/), so `score` only counts statuses."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from playscout.eval.tasks.base import Instance, TaskEnv, run_agent
+
+
+class T9Task:
+    name = "t9"
+    description = "Cross-corpus agentic QA (SVI-Bench T9): documents + videos, judged answers."
+    needs_index = True
+    judged = True
+
+    def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
+        corpus = env.need_corpus()
+        out: list[Instance] = []
+        for sport in sports:
+            qs = corpus.questions(sport)
+            if not qs:
+                raise ValueError(
+                    f"{corpus.root}: no questions for {sport}; run `playscout corpus questions`"
+                )
+            for q in qs[:limit] if limit else qs:
+                out.append(
+                    Instance(
+                        id=q.id,
+                        sport=sport,
+                        prompt=q.question,
+                        gold=q.answer,
+                        meta={"answer_type": q.answer_type, "sources": q.sources},
+                    )
+                )
+        return out
+
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+        return await run_agent(env, env.ctx(inst.sport), inst.prompt, trajectory)
+
+    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"statuses": dict(Counter(r.get("status") for r in records))}

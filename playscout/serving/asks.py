@@ -1,0 +1,195 @@
+"""One ask = one agent run with its own ToolContext and trajectory file, over the shared
+backend and clients. A run cancelled by shutdown or a vanished client is recorded as
+interrupted in its trajectory instead of just stopping mid-file."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playscout.agent import Agent, AgentResult
+from playscout.agent.trajectory import (
+    ErrorEvent,
+    Event,
+    FinalAnswer,
+    JsonlRecorder,
+    Observation,
+    TrajectoryWriter,
+)
+from playscout.serving.schemas import (
+    AskRequest,
+    AskResponse,
+    ClipEvidence,
+    DocumentEvidence,
+    Evidence,
+)
+from playscout.serving.state import ServingState
+from playscout.serving.trajectories import INTERRUPTED
+from playscout.tools.base import ToolContext
+
+EVIDENCE_LIMIT = 20
+
+
+class AskRejected(ValueError):
+    """A request this server cannot run (unknown sport, no LLM for the llm policy): 400."""
+
+
+def new_trajectory_id() -> str:
+    return time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:12]
+
+
+class _Tracker:
+    """Remembers the run id and last sequence number, to append the interrupted marker."""
+
+    def __init__(self) -> None:
+        self.run_id: str | None = None
+        self.seq = 0
+        self.finished = False
+
+    def record(self, event: Event) -> None:
+        self.run_id = event.run_id
+        self.seq = event.seq
+        self.finished = self.finished or isinstance(event, FinalAnswer)
+
+    def close(self) -> None:
+        pass
+
+
+def check_request(state: ServingState, req: AskRequest) -> None:
+    limit = state.settings.serving.max_question_chars
+    if len(req.question) > limit:
+        raise AskRejected(f"question is {len(req.question)} characters; the limit is {limit}")
+    if not req.question.strip():
+        raise AskRejected("question is blank")
+    if req.sport not in state.sports:
+        raise AskRejected(
+            f"unknown sport {req.sport!r}; this index has: {', '.join(state.sports) or 'none'}"
+        )
+    if req.policy == "llm" and state.llm_client is None:
+        raise AskRejected(
+            "policy llm is not available: no agent model is configured on this server "
+            "(set PLAYSCOUT_SERVING_AGENT__LLM__BASE_URL and __MODEL), or use policy workflow"
+        )
+
+
+def make_agent(state: ServingState, req: AskRequest) -> Agent:
+    ctx = ToolContext(
+        backend=state.backend,
+        sport=req.sport,
+        mode=req.mode,
+        search=state.settings.search,
+        qa=state.settings.qa,
+        corpus=state.corpus,
+        models=state.models,
+    )
+    return Agent(
+        ctx,
+        client=state.llm_client if req.policy == "llm" else None,
+        tools=state.tools,
+        settings=state.settings.agent,
+        policy=req.policy,
+        checkpointer=state.checkpointer,
+    )
+
+
+def _mark_interrupted(path: Path, tracker: _Tracker, reason: str) -> None:
+    if tracker.run_id is None or tracker.finished:
+        return
+    writer = TrajectoryWriter(tracker.run_id, [JsonlRecorder(path)])
+    writer.seq = tracker.seq
+    writer.emit(ErrorEvent, kind=INTERRUPTED, message=reason, fatal=True)
+    writer.close()
+
+
+async def run_ask(
+    state: ServingState, req: AskRequest, on_event: Callable[[Event], None] | None = None
+) -> AskResponse:
+    """Runs inside a limiter task; the caller holds the slot."""
+    trajectory_id = new_trajectory_id()
+    path = state.settings.agent.trajectory_dir / f"{trajectory_id}.jsonl"
+    tracker = _Tracker()
+    agent = make_agent(state, req)
+    try:
+        result = await agent.run(
+            req.question,
+            session_id=req.session_id,
+            trajectory=path,
+            recorders=[tracker],
+            on_event=on_event,
+        )
+    except asyncio.CancelledError:
+        _mark_interrupted(path, tracker, "run cancelled (server shutdown or client gone)")
+        raise
+    return to_response(state, req, trajectory_id, result)
+
+
+def _confidence(result: AgentResult) -> float | None:
+    for event in reversed(result.events):
+        if isinstance(event, Observation):
+            for item in event.data.get("answers", []):
+                if item.get("answer") == result.answer:
+                    with contextlib.suppress(TypeError, ValueError):
+                        return float(item.get("confidence"))
+    return None
+
+
+def evidence(state: ServingState, sport: str, ids: dict[str, list[str]]) -> Evidence:
+    doc_ids = list(dict.fromkeys(ids.get("doc_ids", [])))[:EVIDENCE_LIMIT]
+    clip_ids = list(dict.fromkeys(ids.get("clip_ids", [])))[:EVIDENCE_LIMIT]
+    docs = state.backend.get_documents(sport, doc_ids) if doc_ids else []
+    clips = state.backend.get_clips(sport, clip_ids) if clip_ids else []
+    out = Evidence(qa=list(ids.get("qa", [])))
+    for doc_id, d in zip(doc_ids, docs, strict=True):
+        out.documents.append(
+            DocumentEvidence(doc_id=doc_id, found=False)
+            if d is None
+            else DocumentEvidence(
+                doc_id=doc_id, doc_type=d.doc_type, game_id=d.game_id, date=d.date
+            )
+        )
+    for clip_id, c in zip(clip_ids, clips, strict=True):
+        if c is None:
+            out.clips.append(ClipEvidence(clip_id=clip_id, found=False))
+            continue
+        remaining = c.clock_remaining_start >= 0
+        out.clips.append(
+            ClipEvidence(
+                clip_id=clip_id,
+                game_id=c.game_id,
+                period=c.period,
+                video_start=c.video_start,
+                video_end=c.video_end,
+                clock_remaining_start=c.clock_remaining_start if remaining else None,
+                clock_remaining_end=c.clock_remaining_end if remaining else None,
+            )
+        )
+    return out
+
+
+def to_response(
+    state: ServingState, req: AskRequest, trajectory_id: str, result: AgentResult
+) -> AskResponse:
+    return AskResponse(
+        trajectory_id=trajectory_id,
+        run_id=result.run_id,
+        question=result.question,
+        sport=req.sport,
+        mode=req.mode,
+        policy=result.policy,
+        status=result.status,
+        answer=result.answer,
+        confidence=_confidence(result),
+        evidence=evidence(state, req.sport, result.evidence),
+        turns=result.turns,
+        wall_s=round(result.wall_s, 4),
+        note=result.note,
+    )
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    return event.model_dump(mode="json")

@@ -1,0 +1,31 @@
+"""`GET /v1/trajectories` and `/v1/trajectories/{id}`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Query
+
+from playscout.serving.routes import get_state
+from playscout.serving.schemas import ErrorBody, TrajectoryDetail, TrajectoryListItem
+from playscout.serving.state import ServingState
+from playscout.serving.trajectories import list_trajectories, load_trajectory
+
+router = APIRouter(prefix="/v1/trajectories", tags=["trajectories"])
+State = Annotated[ServingState, Depends(get_state)]
+ERRORS: dict[int | str, dict[str, Any]] = {c: {"model": ErrorBody} for c in (401, 404, 422)}
+
+
+@router.get("", response_model=list[TrajectoryListItem], responses=ERRORS)
+def index(
+    state: State, limit: Annotated[int | None, Query(ge=1, le=10_000)] = None
+) -> list[TrajectoryListItem]:
+    """Newest first, with a one-line summary each."""
+    cap = min(limit or state.settings.serving.list_limit, state.settings.serving.list_limit)
+    return list_trajectories(state.settings.agent.trajectory_dir, cap)
+
+
+@router.get("/{trajectory_id}", response_model=TrajectoryDetail, responses=ERRORS)
+def detail(state: State, trajectory_id: Annotated[str, Path(max_length=200)]) -> TrajectoryDetail:
+    """Every event of one trajectory, its summary, and gold/verdict annotations if any."""
+    return load_trajectory(state.settings.agent.trajectory_dir, trajectory_id)

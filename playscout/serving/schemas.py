@@ -1,0 +1,89 @@
+"""API bodies. Unknown fields are errors, so a client's typo is not silently ignored."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from playscout.serving.security import ID_PATTERN
+
+
+class AskRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(min_length=1, description="The question (max length: a setting).")
+    sport: str = Field("basketball", description="A sport present in the index.")
+    mode: Literal["default", "oracle"] = "default"
+    policy: Literal["llm", "workflow"] = Field(
+        "llm", description="llm (needs a configured agent model) or workflow (offline baseline)."
+    )
+    session_id: str | None = Field(
+        None, pattern=ID_PATTERN, description="Continue an earlier conversation (llm policy)."
+    )
+
+
+class ClipEvidence(BaseModel):
+    clip_id: str
+    game_id: str | None = None
+    period: int | None = None
+    video_start: float | None = None
+    video_end: float | None = None
+    clock_remaining_start: float | None = None
+    clock_remaining_end: float | None = None
+    found: bool = True
+
+
+class DocumentEvidence(BaseModel):
+    doc_id: str
+    doc_type: str | None = None
+    game_id: str | None = None
+    date: str | None = None
+    found: bool = True
+
+
+class Evidence(BaseModel):
+    documents: list[DocumentEvidence] = Field(default_factory=list)
+    clips: list[ClipEvidence] = Field(default_factory=list)
+    qa: list[str] = Field(default_factory=list)
+
+
+class AskResponse(BaseModel):
+    trajectory_id: str
+    run_id: str
+    question: str
+    sport: str
+    mode: str
+    policy: str
+    status: str
+    answer: str | None
+    confidence: float | None = Field(None, description="The QA tool's confidence, when known.")
+    evidence: Evidence
+    turns: int
+    wall_s: float
+    note: str | None = None
+
+
+class TrajectoryListItem(BaseModel):
+    id: str
+    question: str | None
+    status: str | None
+    answer: str | None
+    turns: int
+    created: float | None
+    policy: str | None = None
+    tool_calls: dict[str, int] = Field(default_factory=dict)
+    error: str | None = None
+
+
+class TrajectoryDetail(BaseModel):
+    id: str
+    summary: dict[str, Any]
+    annotations: dict[str, Any] = Field(
+        default_factory=dict, description="gold_answer / verdict when the writer recorded them."
+    )
+    events: list[dict[str, Any]]
+
+
+class ErrorBody(BaseModel):
+    error: str

@@ -1,0 +1,114 @@
+"""Request guards: bearer key, body size and id validation.
+
+Pure ASGI middlewares (not BaseHTTPMiddleware) so streamed responses pass through untouched and
+the checks run before any route code reads the body.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import orjson
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+# Trajectory and session ids: a strict alphabet, so an id can never name a path outside its dir.
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$"
+_ID_RE = re.compile(ID_PATTERN)
+
+# Paths that carry no corpus data and must answer without a key (health checks, docs, viewer
+# shell; the viewer's data calls go through the API and need the key).
+PUBLIC_PREFIXES = ("/healthz", "/readyz", "/docs", "/redoc", "/openapi.json", "/viewer")
+
+
+def valid_id(value: str) -> bool:
+    return bool(_ID_RE.fullmatch(value))
+
+
+async def send_error(send: Send, status: int, message: str, headers: dict[str, str] | None = None):
+    body = orjson.dumps({"error": message})
+    raw = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    raw += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+    await send({"type": "http.response.start", "status": status, "headers": raw})
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyLimitMiddleware:
+    """413 for bodies over `max_bytes`: at once when Content-Length says so, else as soon as a
+    chunked body passes the limit (a client cannot dodge it by omitting the length)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None:
+            try:
+                too_big = int(length) > self.max_bytes
+            except ValueError:
+                await send_error(send, 400, "invalid Content-Length header")
+                return
+            if too_big:
+                await send_error(send, 413, f"request body over {self.max_bytes} bytes")
+                return
+        if length is not None or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        # No length given (chunked): buffer up to the limit, then replay. Bounded by max_bytes.
+        body, more = bytearray(), True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, receive, send)
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.max_bytes:
+                await send_error(send, 413, f"request body over {self.max_bytes} bytes")
+                return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+class BearerAuthMiddleware:
+    """Optional bearer key, compared in constant time. No key configured = no check."""
+
+    def __init__(self, app: ASGIApp, api_key: str | None) -> None:
+        self.app = app
+        self.expected = api_key.encode() if api_key else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.expected is None or scope["type"] != "http" or _public(scope.get("path", "")):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        given = headers.get(b"authorization", b"")
+        scheme, _, token = given.partition(b" ")
+        if scheme.lower() != b"bearer" or not hmac.compare_digest(token.strip(), self.expected):
+            await send_error(send, 401, "missing or wrong API key", {"WWW-Authenticate": "Bearer"})
+            return
+        await self.app(scope, receive, send)
+
+
+def _public(path: str) -> bool:
+    return any(path == p or path.startswith(p + "/") for p in PUBLIC_PREFIXES)

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from playscout.agent.answer import FALLBACK_ANSWER
+from playscout.clients.base import ChatResponse
+from playscout.eval.judges import LLMJudge, judge_equivalence, parse_verdict
+from playscout.eval.judges.text import normalise
+
+
+@pytest.mark.parametrize(
+    ("question", "gold", "pred", "verdict"),
+    [
+        ("Who assisted?", "Paul Underwood", "It was Paul Underwood.", "right"),
+        ("What type of shot?", "layup", "A Layup", "right"),
+        ("How many points?", "27", "twenty-seven", "right"),
+        ("How many points?", "27", "28", "wrong"),
+        ("How many goals?", "0", "not found", "wrong"),
+        ("How many goals?", "0", "0", "right"),
+        ("Who scored?", "Paul Underwood", FALLBACK_ANSWER, "wrong"),
+        ("Who scored?", "Not found", FALLBACK_ANSWER, "right"),
+        ("What was the score?", "27-20", "20-27", "right"),
+        ("Who led after the run, and by how much?", "27-20", "20-27", "wrong"),
+        ("Which play type?", "pick and roll", "pick-and-roll", "right"),
+        ("Who scored?", "Paul Underwood", "David Baker", "wrong"),
+        ("Who scored?", "Paul Underwood", None, "wrong"),
+    ],
+)
+def test_equivalence(question: str, gold: str, pred: str | None, verdict: str) -> None:
+    assert judge_equivalence(question, gold, pred).verdict == verdict
+
+
+def test_equivalence_abstains_on_long_text() -> None:
+    long = "With 0:37 left in the 3rd quarter Paul Underwood passed to David Baker " * 2
+    assert judge_equivalence("Who?", "Paul Underwood", long).verdict is None
+
+
+def test_normalise() -> None:
+    assert normalise("The Twenty-one-point lead!") == "21 point lead"
+
+
+def test_parse_verdict() -> None:
+    assert (
+        parse_verdict('<think>hmm</think>{"verdict": "Right", "reason": "same"}').verdict == "right"
+    )
+    assert parse_verdict("Wrong. The numbers differ").verdict == "wrong"
+    assert parse_verdict("").verdict is None
+    assert parse_verdict('{"verdict": "maybe"}').verdict is None
+
+
+class _Scripted:
+    model = "scripted-judge"
+
+    def __init__(self, reply: str) -> None:
+        self.reply = reply
+        self.prompts: list[str] = []
+
+    async def chat(self, messages, tools=None, params=None):  # type: ignore[no-untyped-def]
+        self.prompts.append(messages[-1].content)
+        return ChatResponse(content=self.reply)
+
+
+def test_llm_judge_includes_question() -> None:
+    client = _Scripted('{"verdict": "Wrong", "reason": "x"}')
+    v = asyncio.run(LLMJudge(client).judge("Who assisted on the dunk?", "A", "B"))
+    assert v.verdict == "wrong"
+    assert "Question: Who assisted on the dunk?" in client.prompts[0]
+    assert "Ground Truth: A" in client.prompts[0]

@@ -1,0 +1,48 @@
+"""Every registered task runs end to end offline on the small synthetic corpus."""
+
+from __future__ import annotations
+
+import pytest
+
+from playscout.eval import run_eval
+from playscout.eval.guard import BackendView
+from playscout.eval.store import load_results
+from playscout.eval.tasks import get_task, task_names
+
+EXPECTED = {
+    "t1": "avg_score", "t2": "accuracy", "t3": "recall_at_k", "t4": "avg_score",
+    "t5": "calibration_error", "t6": "saliency", "t7": "video_miou", "t8": "goal_accuracy",
+    "gameplayqa": "per_entity_type", "starbench": "rubric_score_pct", "lcric": "regression_l1",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", [n for n in task_names() if n != "t9"])
+def test_task_runs_offline(name, tmp_path, settings, eval_settings, backend) -> None:
+    run = tmp_path / name
+    s = run_eval(name, "oracle", ["basketball"], "workflow", 4, run, settings, limit=2,
+                 eval_settings=eval_settings, backend=backend)  # fmt: skip
+    rows = load_results(run)
+    assert rows and s.ran == len(rows)
+    assert not [
+        r for r in rows if r["status"] == "error" and "internal error" in str(r.get("error"))
+    ]
+    metrics = get_task(name).score(rows)
+    assert EXPECTED[name] in metrics
+
+
+def test_t3_retrieves_positive_in_pool(tmp_path, settings, eval_settings, backend) -> None:
+    run = tmp_path / "t3"
+    run_eval("t3", "oracle", ["basketball"], "workflow", 2, run, settings, limit=3,
+             eval_settings=eval_settings, backend=backend)  # fmt: skip
+    rows = load_results(run)
+    assert all(r["status"] == "answered" for r in rows)
+    assert all(r["rank"] is not None and r["rank"] <= r["pool_size"] for r in rows)
+
+
+def test_guard_hides_report(backend) -> None:
+    gid = backend.search_documents("basketball", "points", None, 5)[0].record.game_id
+    view = BackendView(hide_doc_ids={f"{gid}_espn_report"}).wrap(backend)
+    assert view.get_documents("basketball", [f"{gid}_espn_report"]) == [None]
+    hits = view.search_documents("basketball", "routed improved", None, 50)
+    assert f"{gid}_espn_report" not in {h.doc_id for h in hits}
+    assert backend.get_documents("basketball", [f"{gid}_espn_report"])[0] is not None
