@@ -85,6 +85,7 @@ class RunDeps:
     tokenizer: Tokenizer
     writer: TrajectoryWriter
     protocol: Literal["native", "text"]
+    system_prompt: str
     threaded_tools: bool = True
 
 
@@ -128,8 +129,7 @@ class AgentGraph:
         d = self.deps
         messages, meta = list(state.get("messages") or []), list(state.get("meta") or [])
         if not messages:
-            system = prompts.system_prompt(d.ctx, list(d.tools.values()), d.protocol)
-            m, x = self._msg({"role": "system", "content": system}, "system", 0)
+            m, x = self._msg({"role": "system", "content": d.system_prompt}, "system", 0)
             messages.append(m)
             meta.append(x)
         m, x = self._msg({"role": "user", "content": state["question"]}, "question", 0)

@@ -17,6 +17,7 @@ from typing import Any, Literal, cast
 
 from pydantic import BaseModel, Field
 
+from playscout.agent import prompts
 from playscout.agent.context import Tokenizer, default_tokenizer
 from playscout.agent.graph import AgentGraph, RunDeps, fresh_inputs, new_run_id, recursion_limit
 from playscout.agent.policies.llm import LLMPolicy
@@ -105,6 +106,7 @@ class Agent:
         self.checkpointer = checkpointer
         self.threaded_tools = threaded_tools
         self._llm = LLMPolicy(client, self.settings) if client is not None else None
+        self._prompts: dict[str, str] = {}
 
     async def run(
         self,
@@ -157,6 +159,12 @@ class Agent:
 
     # ------------------------------------------------------------------ internals
 
+    def _system_prompt(self, protocol: str) -> str:
+        """Built once per Agent and protocol: it depends only on the context and the tools."""
+        if protocol not in self._prompts:
+            self._prompts[protocol] = prompts.system_prompt(self.ctx, self.tools, protocol)
+        return self._prompts[protocol]
+
     def _run_start(self, writer: TrajectoryWriter, question: str, **extra: Any) -> None:
         writer.emit(
             RunStart,
@@ -205,6 +213,7 @@ class Agent:
             tokenizer=self.tokenizer,
             writer=writer,
             protocol=protocol,
+            system_prompt=self._system_prompt(protocol),
             threaded_tools=self.threaded_tools,
         )
         use_checkpoints = session_id is not None and self.checkpointer is not None

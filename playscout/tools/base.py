@@ -7,6 +7,7 @@ Tool JSON schemas are generated from the argument models, never written by hand.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -72,15 +73,23 @@ class ToolContext:
 
 
 def function_schema(name: str, description: str, args: type[ToolArgs]) -> dict[str, Any]:
-    """OpenAI function-calling schema generated from the argument model."""
+    """OpenAI function-calling schema generated from the argument model (a fresh copy: callers
+    may change it; the generation itself runs once per tool and process)."""
+    return json.loads(_schema_json(name, description, args))
+
+
+@functools.cache
+def _schema_json(name: str, description: str, args: type[ToolArgs]) -> str:
     params = args.model_json_schema()
     params.pop("title", None)
     for prop in params.get("properties", {}).values():
         prop.pop("title", None)
-    return {
-        "type": "function",
-        "function": {"name": name, "description": description, "parameters": params},
-    }
+    return json.dumps(
+        {
+            "type": "function",
+            "function": {"name": name, "description": description, "parameters": params},
+        }
+    )
 
 
 @dataclass(frozen=True)
