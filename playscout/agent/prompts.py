@@ -54,8 +54,9 @@ def enabled_sources(ctx: ToolContext) -> list[str]:
     return found
 
 
+@functools.cache
 def _signature(tool: Tool) -> str:
-    props = tool.args.model_json_schema().get("properties", {})
+    props = tool.schema()["function"]["parameters"].get("properties", {})
     return f"{tool.name}({', '.join(props)})"
 
 

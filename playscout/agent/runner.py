@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from importlib import metadata
@@ -68,11 +69,17 @@ def default_tools() -> tuple[Tool, ...]:
 
 
 def package_versions() -> dict[str, str]:
-    out = {}
+    return dict(_package_versions())
+
+
+@functools.cache
+def _package_versions() -> tuple[tuple[str, str], ...]:
+    """Read once per process: importlib.metadata scans site-packages on every call."""
+    out = []
     for name in _VERSIONED:
         with contextlib.suppress(metadata.PackageNotFoundError):
-            out[name] = metadata.version(name)
-    return out
+            out.append((name, metadata.version(name)))
+    return tuple(out)
 
 
 class Agent:

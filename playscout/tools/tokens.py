@@ -15,6 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+COUNT_CACHE = 1024  # texts whose token count is remembered (FIFO)
+
 
 class TokenizerError(RuntimeError):
     """No usable tokenizer.json; the message says which file and why."""
@@ -54,13 +56,25 @@ class TokenCounter:
         self.path = path
         self._tok = tok
         self._lock = threading.Lock()
+        self._counts: dict[str, int] = {}
 
     def _encode(self, text: str) -> Any:
         with self._lock:
             return self._tok.encode(text, add_special_tokens=False)
 
     def count(self, text: str) -> int:
-        return len(self._encode(text).ids) if text else 0
+        """Counts of recent texts are remembered: the agent recounts its system prompt and
+        the same observations on every run."""
+        if not text:
+            return 0
+        found = self._counts.get(text)
+        if found is None:
+            found = len(self._encode(text).ids)
+            with self._lock:
+                if len(self._counts) >= COUNT_CACHE:
+                    self._counts.pop(next(iter(self._counts)))
+                self._counts[text] = found
+        return found
 
     def truncate(self, text: str, max_tokens: int) -> Truncation:
         """Keep the first max_tokens tokens, cut at a character offset (no re-decoding, so
