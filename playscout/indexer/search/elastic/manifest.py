@@ -3,7 +3,6 @@ sport; it is read once at open and checked like the embedded index manifest."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from importlib import metadata
 from typing import Any
 
@@ -11,12 +10,11 @@ from elasticsearch import ApiError, Elasticsearch, NotFoundError, TransportError
 
 from playscout.indexer.search.base import IndexOpenError
 from playscout.indexer.search.elastic.names import Names
-from playscout.indexer.search.embedded.spec import spec_dict, spec_mismatch
+from playscout.indexer.search.embedded.spec import check_embedders as check_embedders
 
 FORMAT = "playscout-elasticsearch-index"
 SCHEMA_VERSION = 1
 MANIFEST_ID = "manifest"
-EMBEDDER_KEYS = ("documents", "caption", "visual")
 
 
 def entities_id(sport: str) -> str:
@@ -61,24 +59,3 @@ def read_manifest(es: Elasticsearch, names: Names, url: str) -> dict[str, Any]:
             "rebuild it"
         )
     return manifest
-
-
-def check_embedders(manifest: Mapping[str, Any], given: Mapping[str, Any]) -> None:
-    """Same rule and message style as the embedded backend: a query embedder must embed like
-    the one the index was built with (the visual channel compares model and dim only)."""
-    unknown = set(given) - set(EMBEDDER_KEYS)
-    if unknown:
-        raise IndexOpenError(f"unknown embedder key(s) {sorted(unknown)}; use {EMBEDDER_KEYS}")
-    for sport, info in manifest["sports"].items():
-        for key, channel in info.get("channels", {}).items():
-            emb = given.get(key)
-            if emb is None:
-                continue
-            why = spec_mismatch(channel["spec"], spec_dict(emb.spec()), strict=key != "visual")
-            if why is None and emb.dim != channel["dim"]:
-                why = f"dim {channel['dim']} != {emb.dim}"
-            if why:
-                raise IndexOpenError(
-                    f"{sport} {key} embedder does not match the index ({why}): "
-                    "open with the embedder the index was built with, or rebuild"
-                )

@@ -22,10 +22,10 @@ from playscout.indexer.search.embedded.clips import ClipIndex
 from playscout.indexer.search.embedded.columns import Vocab
 from playscout.indexer.search.embedded.docs import DocIndex
 from playscout.indexer.search.embedded.layout import read_manifest
-from playscout.indexer.search.embedded.spec import QueryEmbedder, spec_dict, spec_mismatch
+from playscout.indexer.search.embedded.spec import EMBEDDER_KEYS as EMBEDDER_KEYS
+from playscout.indexer.search.embedded.spec import QueryEmbedder, check_embedders
 
 # Embedder keys: one query embedder per vector channel.
-EMBEDDER_KEYS = ("documents", "caption", "visual")
 
 
 def _empty(query: str | None) -> bool:
@@ -47,23 +47,9 @@ class EmbeddedBackend:
         self.path = Path(path)
         self.manifest = read_manifest(self.path)
         given = dict(embedders or {})
-        unknown = set(given) - set(EMBEDDER_KEYS)
-        if unknown:
-            raise IndexOpenError(f"unknown embedder key(s) {sorted(unknown)}; use {EMBEDDER_KEYS}")
+        check_embedders(self.manifest, given)
         self._sports: dict[str, _Sport] = {}
-        for sport, info in self.manifest["sports"].items():
-            for key, channel in info.get("channels", {}).items():
-                emb = given.get(key)
-                if emb is None:
-                    continue
-                why = spec_mismatch(channel["spec"], spec_dict(emb.spec()), strict=key != "visual")
-                if why is None and emb.dim != channel["dim"]:
-                    why = f"dim {channel['dim']} != {emb.dim}"
-                if why:
-                    raise IndexOpenError(
-                        f"{sport} {key} embedder does not match the index ({why}): "
-                        "open with the embedder the index was built with, or rebuild"
-                    )
+        for sport in self.manifest["sports"]:
             try:
                 self._sports[sport] = _Sport(self.path / sport, given)
             except (OSError, ValueError, KeyError) as exc:

@@ -4,9 +4,11 @@ Imports only the embedder base module (no torch), so opening an index stays chea
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from playscout.indexer.embed.base import RUNTIME_OPTIONS, Embedder
+from playscout.indexer.search.base import IndexOpenError
 
 # One embedder protocol and one list of run-only options for the whole project.
 QueryEmbedder = Embedder
@@ -43,3 +45,27 @@ def spec_mismatch(
     keys = list(a) if strict else ["model", "dim"]
     diffs = [f"{key} {a[key]!r} != {b[key]!r}" for key in keys if a[key] != b[key]]
     return "; ".join(diffs) or None
+
+
+EMBEDDER_KEYS = ("documents", "caption", "visual")
+
+
+def check_embedders(manifest: Mapping[str, Any], given: Mapping[str, Any]) -> None:
+    """Every backend's rule: a query embedder must embed like the one the index was built with
+    (the visual channel compares model and dim only: its query side is a text tower)."""
+    unknown = set(given) - set(EMBEDDER_KEYS)
+    if unknown:
+        raise IndexOpenError(f"unknown embedder key(s) {sorted(unknown)}; use {EMBEDDER_KEYS}")
+    for sport, info in manifest["sports"].items():
+        for key, channel in info.get("channels", {}).items():
+            emb = given.get(key)
+            if emb is None:
+                continue
+            why = spec_mismatch(channel["spec"], spec_dict(emb.spec()), strict=key != "visual")
+            if why is None and emb.dim != channel["dim"]:
+                why = f"dim {channel['dim']} != {emb.dim}"
+            if why:
+                raise IndexOpenError(
+                    f"{sport} {key} embedder does not match the index ({why}): "
+                    "open with the embedder the index was built with, or rebuild"
+                )
