@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from playscout.agent import prompts
@@ -94,27 +95,55 @@ def _ignored_note(n: int) -> str:
     return f"\nNote: {n} more tool {plural} ignored: one call per turn."
 
 
-class AgentGraph:
-    """Builds and holds the compiled graph for one run's dependencies."""
+RUN_KEY = "__playscout_run"  # "__" keys of `configurable` stay out of checkpoint metadata
 
-    def __init__(self, deps: RunDeps, checkpointer: Any = None) -> None:
+
+def _node(name: str) -> Any:
+    async def node(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
+        run: AgentGraph = config["configurable"][RUN_KEY]
+        result: dict[str, Any] = await getattr(run, name)(state)
+        return result
+
+    node.__name__ = name
+    return node
+
+
+def _route(state: AgentState, config: RunnableConfig) -> str:
+    run: AgentGraph = config["configurable"][RUN_KEY]
+    return run.route(state)
+
+
+_COMPILED: dict[int, tuple[Any, Any]] = {}
+
+
+def compiled_graph(checkpointer: Any = None) -> Any:
+    """The graph is compiled once per checkpointer and process (compiling costs ~7 ms, more than
+    a turn); each run's dependencies travel in `configurable[RUN_KEY]`."""
+    found = _COMPILED.get(id(checkpointer))
+    if found is None or found[0] is not checkpointer:
+        g = StateGraph(AgentState)
+        for name in ("start", "think", "act", "finish"):
+            g.add_node(name, _node(name))
+        g.add_edge(START, "start")
+        g.add_edge("start", "think")
+        g.add_conditional_edges("think", _route, ["act", "think", "finish"])
+        g.add_edge("act", "think")
+        g.add_edge("finish", END)
+        found = (checkpointer, g.compile(checkpointer=checkpointer))
+        _COMPILED[id(checkpointer)] = found
+    return found[1]
+
+
+class AgentGraph:
+    """One run's dependencies and node logic; the compiled graph is shared (compiled_graph)."""
+
+    def __init__(self, deps: RunDeps) -> None:
         self.deps = deps
         self.schemas = [t.schema() for t in deps.tools.values()]
         tok = deps.tokenizer
         self.schema_tokens = sum(tok.count(str(s)) for s in self.schemas)
         self.final_message = {"role": "user", "content": prompts.final_message()}
         self.final_tokens = message_tokens(tok, self.final_message)
-        g = StateGraph(AgentState)
-        g.add_node("start", self.start)
-        g.add_node("think", self.think)
-        g.add_node("act", self.act)
-        g.add_node("finish", self.finish)
-        g.add_edge(START, "start")
-        g.add_edge("start", "think")
-        g.add_conditional_edges("think", self.route, ["act", "think", "finish"])
-        g.add_edge("act", "think")
-        g.add_edge("finish", END)
-        self.graph = g.compile(checkpointer=checkpointer)
 
     # ------------------------------------------------------------------ nodes
 

@@ -20,7 +20,15 @@ from pydantic import BaseModel, Field
 
 from playscout.agent import prompts
 from playscout.agent.context import Tokenizer, default_tokenizer
-from playscout.agent.graph import AgentGraph, RunDeps, fresh_inputs, new_run_id, recursion_limit
+from playscout.agent.graph import (
+    RUN_KEY,
+    AgentGraph,
+    RunDeps,
+    compiled_graph,
+    fresh_inputs,
+    new_run_id,
+    recursion_limit,
+)
 from playscout.agent.policies.llm import LLMPolicy
 from playscout.agent.policies.workflow import BASELINE_NOTE, run_workflow
 from playscout.agent.trajectory import (
@@ -224,12 +232,16 @@ class Agent:
             threaded_tools=self.threaded_tools,
         )
         use_checkpoints = session_id is not None and self.checkpointer is not None
-        graph = AgentGraph(deps, checkpointer=self.checkpointer if use_checkpoints else None)
-        config: dict[str, Any] = {"recursion_limit": recursion_limit(self.settings.max_llm_calls)}
+        graph = compiled_graph(self.checkpointer if use_checkpoints else None)
+        configurable: dict[str, Any] = {RUN_KEY: AgentGraph(deps)}
         if use_checkpoints:
-            config["configurable"] = {"thread_id": session_id}
+            configurable["thread_id"] = session_id
+        config: dict[str, Any] = {
+            "recursion_limit": recursion_limit(self.settings.max_llm_calls),
+            "configurable": configurable,
+        }
         try:
-            state: dict[str, Any] = await graph.graph.ainvoke(
+            state: dict[str, Any] = await graph.ainvoke(
                 cast(Any, fresh_inputs(question)), config=cast(Any, config)
             )
         except Exception as e:  # recursion limit or a bug in a node: an error run, not a crash
