@@ -1,6 +1,8 @@
 """Eval-runner throughput: a real OpenAI-compatible HTTP server on 127.0.0.1 whose scripted
 model answers in one turn after 200 ms, driven by the T9 runner with the llm policy at
 concurrency 1 and 32 (target: >= 20x). The cache is off so every question hits the server.
+The server runs in its own process, as a model server does (in-process threads would take the
+GIL from the runner being measured), and one unmeasured warm-up run loads what a first run loads.
 
     .venv/bin/python benchmarks/eval.py [--questions 64] [--latency 0.2]
 """
@@ -10,8 +12,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import tempfile
-import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -23,7 +25,26 @@ from playscout.eval.tasks.base import Instance
 from playscout.eval.tasks.t9 import T9Task
 
 
-def serve(latency: float) -> ThreadingHTTPServer:
+def _serve_forever(latency: float, port: multiprocessing.Value) -> None:  # type: ignore[valid-type]
+    server = make_server(latency)
+    port.value = server.server_address[1]  # type: ignore[attr-defined]
+    server.serve_forever()
+
+
+def serve(latency: float) -> tuple[multiprocessing.Process, int]:
+    """The fake model server in a child process; returns it and its port."""
+    port = multiprocessing.Value("i", 0)
+    proc = multiprocessing.Process(target=_serve_forever, args=(latency, port), daemon=True)
+    proc.start()
+    deadline = time.time() + 10
+    while port.value == 0 and time.time() < deadline:
+        time.sleep(0.01)
+    if port.value == 0:
+        raise RuntimeError("fake model server did not start")
+    return proc, int(port.value)
+
+
+def make_server(latency: float) -> ThreadingHTTPServer:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             self.rfile.read(int(self.headers.get("content-length", 0)))
@@ -49,7 +70,6 @@ def serve(latency: float) -> ThreadingHTTPServer:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
 
@@ -97,27 +117,17 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--questions", type=int, default=64)
     ap.add_argument("--latency", type=float, default=0.2)
-    ap.add_argument(
-        "--cache-schemas",
-        action="store_true",
-        help="memoise Tool.schema (the fix proposed for tools/base.py: the agent regenerates "
-        "every tool's pydantic JSON schema on each run, ~50 ms of CPU per question)",
-    )
     args = ap.parse_args()
-    if args.cache_schemas:
-        import functools
-
-        from playscout.tools.base import Tool
-
-        Tool.schema = functools.cache(Tool.schema)  # type: ignore[method-assign]
-    server = serve(args.latency)
-    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    proc, port = serve(args.latency)
+    url = f"http://127.0.0.1:{port}/v1"
     with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(measure(url, 4, 1, Path(tmp) / "warmup"))
         one = asyncio.run(measure(url, max(8, args.questions // 4), 1, Path(tmp) / "c1"))
         many = asyncio.run(measure(url, args.questions * 2, 32, Path(tmp) / "c32"))
-    server.shutdown()
-    extra = ", Tool.schema memoised" if args.cache_schemas else ""
-    print(f"latency {args.latency * 1000:.0f} ms, one-turn scripted model{extra}")
+    proc.terminate()
+    print(
+        f"latency {args.latency * 1000:.0f} ms, one-turn scripted model, server in its own process"
+    )
     print(f"concurrency  1: {one:7.2f} questions/s")
     print(f"concurrency 32: {many:7.2f} questions/s")
     print(f"ratio: {many / one:.1f}x (target >= 20x)")
