@@ -273,6 +273,17 @@ def _context(index: str, sport: str, mode: str) -> Any:
     return ToolContext(backend=open_backend(index), sport=sport, mode=mode, search=settings.search)  # type: ignore[arg-type]
 
 
+def _run_search_tool(index: str, sport: str, mode: str, name: str, args: dict[str, Any]) -> None:
+    """Call a search tool exactly as the agent does and print the model's observation."""
+    from playscout.tools import SEARCH_TOOLS, call_tool
+
+    given = {k: v for k, v in args.items() if v is not None and v != []}
+    result = call_tool({t.name: t for t in SEARCH_TOOLS}, _context(index, sport, mode), name, given)
+    out.print(result.observation, highlight=False, markup=False, soft_wrap=True)
+    if result.error:
+        raise typer.Exit(2)
+
+
 IndexOpt = Annotated[str, typer.Option(help="Index directory or http(s)://host:9200/prefix.")]
 SportOpt = Annotated[str, typer.Option(help="basketball | hockey | soccer")]
 ListOpt = Annotated[list[str] | None, typer.Option()]
@@ -292,8 +303,6 @@ def search_documents_cmd(
     date: Annotated[str | None, typer.Option()] = None,
 ) -> None:
     """search_documents exactly as the agent calls it; prints the model's observation."""
-    from playscout.tools import SEARCH_TOOLS, call_tool
-
     args = {
         "query": query,
         "game_ids": game_ids,
@@ -303,15 +312,7 @@ def search_documents_cmd(
         "season": season,
         "date": date,
     }
-    result = call_tool(
-        {t.name: t for t in SEARCH_TOOLS},
-        _context(index, sport, "default"),
-        "search_documents",
-        {k: v for k, v in args.items() if v},
-    )
-    out.print(result.observation, highlight=False, markup=False, soft_wrap=True)
-    if result.error:
-        raise typer.Exit(2)
+    _run_search_tool(index, sport, "default", "search_documents", args)
 
 
 @search_app.command("videos")
@@ -330,8 +331,6 @@ def search_videos_cmd(
     temporal_boundary: Annotated[str | None, typer.Option()] = None,
 ) -> None:
     """search_videos exactly as the agent calls it; prints the model's observation."""
-    from playscout.tools import SEARCH_TOOLS, call_tool
-
     args = {
         "query": query,
         "game_ids": game_ids,
@@ -340,15 +339,7 @@ def search_videos_cmd(
         "players": players,
         "temporal_boundary": temporal_boundary,
     }
-    result = call_tool(
-        {t.name: t for t in SEARCH_TOOLS},
-        _context(index, sport, mode),
-        "search_videos",
-        {k: v for k, v in args.items() if v is not None and v != []},
-    )
-    out.print(result.observation, highlight=False, markup=False, soft_wrap=True)
-    if result.error:
-        raise typer.Exit(2)
+    _run_search_tool(index, sport, mode, "search_videos", args)
 
 
 # ------------------------------------------------------------------ demo
