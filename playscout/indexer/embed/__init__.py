@@ -1,7 +1,7 @@
 """Text and clip embedders behind one small interface; see base.EmbedderSpec.
 
-Importing this package is cheap: torch, sentence-transformers and FlagEmbedding are imported
-only when a local-model embedder is built.
+Importing this package is cheap: torch, sentence-transformers, FlagEmbedding and open_clip are
+imported only when a local-model embedder is built.
 """
 
 from playscout.indexer.embed.base import (
@@ -10,27 +10,33 @@ from playscout.indexer.embed.base import (
     EmbedderKind,
     EmbedderSpec,
     EmbeddingError,
+    ImageEmbedder,
 )
 from playscout.indexer.embed.bge_m3 import BGEM3Embedder
 from playscout.indexer.embed.factory import make_embedder
 from playscout.indexer.embed.keyed import KeyedEmbedder, load_keyed
 from playscout.indexer.embed.minilm import MINILM_DIM, MiniLMEmbedder
+from playscout.indexer.embed.open_clip import TINY_MODEL, OpenClipEmbedder, make_tiny_weights
 from playscout.indexer.embed.openai_compat import OpenAIEmbedder
 from playscout.indexer.embed.precomputed import PrecomputedVectors, write_consolidated
 
 __all__ = [
     "MINILM_DIM",
     "RUNTIME_OPTIONS",
+    "TINY_MODEL",
     "BGEM3Embedder",
     "Embedder",
     "EmbedderKind",
     "EmbedderSpec",
     "EmbeddingError",
+    "ImageEmbedder",
     "KeyedEmbedder",
     "MiniLMEmbedder",
     "OpenAIEmbedder",
+    "OpenClipEmbedder",
     "PrecomputedVectors",
     "load_keyed",
     "make_embedder",
+    "make_tiny_weights",
     "write_consolidated",
 ]

@@ -12,7 +12,8 @@ import importlib.util
 import threading
 from pathlib import Path
 
-_lock = threading.Lock()
+# Re-entrant: find_spec("torchvision") below runs the import hook in playscout/__init__.py.
+_lock = threading.RLock()
 _applied: bool | None = None
 _keep: list[object] = []  # the torch.library.Library must stay alive
 

@@ -12,13 +12,14 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import numpy as np
 from pydantic import BaseModel, Field
 
-EmbedderKind = Literal["minilm", "bge-m3", "openai", "precomputed"]
+EmbedderKind = Literal["minilm", "bge-m3", "openai", "precomputed", "open_clip"]
 
 # Spec options that change how an embedder runs, not which vectors it gives: ignore them when
-# checking that a query embedder matches the one an index was built with.
+# checking that a query embedder matches the one an index was built with. ("pretrained" is where
+# open_clip weights lie; their identity is the recorded "weights_sha256".)
 RUNTIME_OPTIONS = frozenset(
     {"batch_size", "device", "base_url", "api_key_env", "timeout_s", "max_retries"}
-    | {"backoff_base_s", "backoff_max_s"}
+    | {"backoff_base_s", "backoff_max_s", "pretrained"}
 )
 
 
@@ -47,6 +48,18 @@ class Embedder(Protocol):
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+@runtime_checkable
+class ImageEmbedder(Protocol):
+    """Image tower of a joint image/text model: HxWx3 uint8 RGB frames -> unit float32 rows."""
+
+    @property
+    def dim(self) -> int: ...
+
+    def spec(self) -> EmbedderSpec: ...
+
+    def embed_images(self, frames: Sequence[np.ndarray]) -> np.ndarray: ...
 
 
 def check_texts(texts: Sequence[str], where: str) -> list[str]:

@@ -14,6 +14,7 @@ from playscout.indexer.embed.base import Embedder, EmbedderSpec, EmbeddingError
 def _builders() -> dict[str, Callable[..., Embedder]]:
     from playscout.indexer.embed.bge_m3 import BGEM3Embedder
     from playscout.indexer.embed.minilm import MiniLMEmbedder
+    from playscout.indexer.embed.open_clip import OpenClipEmbedder
     from playscout.indexer.embed.openai_compat import OpenAIEmbedder
     from playscout.indexer.embed.precomputed import PrecomputedVectors
 
@@ -22,6 +23,7 @@ def _builders() -> dict[str, Callable[..., Embedder]]:
         "bge-m3": BGEM3Embedder,
         "openai": OpenAIEmbedder,
         "precomputed": PrecomputedVectors,
+        "open_clip": OpenClipEmbedder,
     }
 
 

@@ -1,0 +1,199 @@
+"""Visual clip vectors: a CLIP image tower over a clip's sampled frames, mean-pooled.
+
+What this writes is what the index's "visual" channel reads (`build_from_corpus(video_vectors=
+DIR)`): the consolidated layout `DIR/<sport>/vectors.npy` + `ids.txt`, plus `DIR/embedder.json`
+holding the image/text model's spec. `load_keyed(DIR)` then gives the vectors and the matching
+text tower, so the index records that spec and default-mode clip searches embed their queries
+with the same model's text tower, with nothing else configured.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from playscout.indexer.corpus.models import ClipRecord
+from playscout.indexer.embed.base import (
+    RUNTIME_OPTIONS,
+    EmbedderSpec,
+    EmbeddingError,
+    ImageEmbedder,
+    normalize_rows,
+)
+from playscout.indexer.embed.keyed import SPEC_FILE, write_spec
+from playscout.indexer.embed.precomputed import write_consolidated
+
+Progress = Callable[[str, int, int | None], None]
+
+
+def clip_vectors(embedder: ImageEmbedder, clips: Sequence[Sequence[np.ndarray]]) -> np.ndarray:
+    """One unit vector per clip: image-tower vectors of its frames, averaged, re-normalised.
+    Frames of all clips go through the tower together (in the embedder's batches)."""
+    counts = [len(frames) for frames in clips]
+    for i, n in enumerate(counts):
+        if n == 0:
+            raise EmbeddingError(f"clip_vectors: clip {i} has no frames")
+    if not counts:
+        return np.zeros((0, embedder.dim), dtype=np.float32)
+    flat = [f for frames in clips for f in frames]
+    per_frame = np.asarray(embedder.embed_images(flat), dtype=np.float32)
+    ends = np.cumsum(counts)
+    pooled = np.stack(
+        [per_frame[e - n : e].mean(axis=0) for e, n in zip(ends, counts, strict=True)]
+    )
+    return normalize_rows(pooled, embedder.dim, "clip_vectors")
+
+
+def clip_vector(embedder: ImageEmbedder, frames: Sequence[np.ndarray]) -> np.ndarray:
+    """(dim,) unit vector of one clip from its sampled HxWx3 uint8 RGB frames."""
+    if isinstance(frames, np.ndarray) and frames.ndim == 3:
+        frames = [frames]
+    return clip_vectors(embedder, [list(frames)])[0]
+
+
+def decode_frames(images: Sequence[bytes]) -> list[np.ndarray]:
+    """JPEG/PNG bytes (e.g. `playscout.indexer.media.sample_frames`) -> HxWx3 uint8 RGB arrays."""
+    from PIL import Image
+
+    out = []
+    for data in images:
+        with Image.open(io.BytesIO(data)) as img:
+            out.append(np.asarray(img.convert("RGB"), dtype=np.uint8))
+    return out
+
+
+def _spec_dict(spec: EmbedderSpec | Mapping[str, Any]) -> dict[str, Any]:
+    parsed = spec if isinstance(spec, EmbedderSpec) else EmbedderSpec(**dict(spec))
+    if parsed.kind == "precomputed":
+        raise EmbeddingError(
+            "visual vectors need the spec of the model that can embed queries (e.g. open_clip), "
+            "not 'precomputed'"
+        )
+    return parsed.model_dump(mode="json")
+
+
+def _identity(spec: Mapping[str, Any]) -> tuple[Any, ...]:
+    options = {k: v for k, v in (spec.get("options") or {}).items() if k not in RUNTIME_OPTIONS}
+    return spec.get("kind"), spec.get("model"), spec.get("dim"), sorted(options.items())
+
+
+class VisualVectorWriter:
+    """Collects clip vectors per sport; `finish()` writes them and `embedder.json` into `out_dir`.
+
+    A directory that already holds vectors of another model is refused (one space per directory);
+    sports written earlier with the same model are kept."""
+
+    def __init__(self, out_dir: Path | str, spec: EmbedderSpec | Mapping[str, Any]) -> None:
+        self.out_dir = Path(out_dir)
+        self.spec = _spec_dict(spec)
+        self._ids: dict[str, list[str]] = {}
+        self._vecs: dict[str, list[np.ndarray]] = {}
+        existing = self.out_dir / SPEC_FILE
+        if existing.is_file():
+            try:
+                old = json.loads(existing.read_text())
+            except (OSError, ValueError) as e:
+                raise EmbeddingError(f"cannot read {existing}: {e}") from None
+            if _identity(old) != _identity(self.spec):
+                raise EmbeddingError(
+                    f"{self.out_dir} already holds vectors of another model "
+                    f"({old.get('kind')}:{old.get('model')}); write to a new directory"
+                )
+
+    def add(self, sport: str, clip_ids: Sequence[str], vectors: np.ndarray) -> None:
+        if isinstance(clip_ids, str):
+            raise EmbeddingError("VisualVectorWriter.add: clip_ids must be a sequence, not a str")
+        arr = np.asarray(vectors, dtype=np.float32)
+        if arr.ndim == 1:
+            arr = arr[None, :]
+        dim = int(self.spec["dim"])
+        if arr.shape != (len(clip_ids), dim):
+            raise EmbeddingError(
+                f"VisualVectorWriter.add: {len(clip_ids)} ids need vectors of shape "
+                f"({len(clip_ids)}, {dim}), got {arr.shape}"
+            )
+        self._ids.setdefault(sport, []).extend(clip_ids)
+        self._vecs.setdefault(sport, []).append(arr)
+
+    def finish(self) -> Path:
+        if not any(self._ids.values()):
+            raise EmbeddingError(f"VisualVectorWriter: no clip vectors to write to {self.out_dir}")
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        for sport, ids in self._ids.items():
+            write_consolidated(self.out_dir, sport, ids, np.concatenate(self._vecs[sport]))
+        write_spec(self.out_dir, self.spec)
+        return self.out_dir
+
+
+def write_visual_vectors(
+    out_dir: Path | str,
+    sport: str,
+    ids: Sequence[str],
+    vectors: np.ndarray,
+    spec: EmbedderSpec | Mapping[str, Any],
+) -> Path:
+    """Write one sport's clip vectors and `embedder.json`; returns `out_dir`."""
+    writer = VisualVectorWriter(out_dir, spec)
+    writer.add(sport, ids, vectors)
+    return writer.finish()
+
+
+FramesOf = Callable[[ClipRecord, Path | None], Sequence[np.ndarray]]
+
+
+def video_frames(path: Path | str, n: int = 8) -> list[np.ndarray]:
+    """n evenly spaced RGB frames of a clip video file (via media.sample_frames)."""
+    from playscout.indexer.media import sample_frames
+
+    return decode_frames(sample_frames(path, n=n))
+
+
+def embed_corpus_clips(
+    corpus_dir: Path | str,
+    out_dir: Path | str,
+    embedder: ImageEmbedder,
+    sports: Iterable[str] | None = None,
+    frames_per_clip: int = 8,
+    clips_per_batch: int = 8,
+    frames_of: FramesOf | None = None,
+    progress: Progress | None = None,
+) -> Path:
+    """Visual vectors of every clip of a corpus into `out_dir` (with `embedder.json`).
+
+    Frames come from `frames_of(clip, video_path)` or, by default, `frames_per_clip` evenly
+    spaced frames of the clip's video file (`clip_paths`). A clip without a readable video is an
+    error: the visual channel needs a vector for every clip."""
+    from playscout.indexer.corpus import Corpus
+
+    corpus = Corpus(Path(corpus_dir))
+    writer = VisualVectorWriter(out_dir, embedder.spec())
+    for sport in list(sports or corpus.sports()):
+        ids: list[str] = []
+        frames: list[Sequence[np.ndarray]] = []
+        done = 0
+        for clip in corpus.iter_clips(sport):
+            path = corpus.clip_path(sport, clip.clip_id)
+            if frames_of is not None:
+                frames.append(frames_of(clip, path))
+            elif path is None:
+                raise EmbeddingError(
+                    f"clip {clip.clip_id} ({sport}) has no video file in clip_paths; "
+                    "every clip needs one for visual vectors"
+                )
+            else:
+                frames.append(video_frames(path, frames_per_clip))
+            ids.append(clip.clip_id)
+            if len(ids) >= clips_per_batch:
+                writer.add(sport, ids, clip_vectors(embedder, frames))
+                done += len(ids)
+                ids, frames = [], []
+                if progress is not None:
+                    progress(f"{sport} visual vectors", done, None)
+        if ids:
+            writer.add(sport, ids, clip_vectors(embedder, frames))
+    return writer.finish()
