@@ -26,6 +26,8 @@ from playscout.tools.filters import (
     restrict_doc_types,
 )
 
+HEARD_CHARS = 160  # one short line per clip: the observation lists up to dozens of clips
+
 
 def _as_list(value: Any) -> Any:
     """Models often write one id where a list is expected."""
@@ -176,7 +178,11 @@ def search_videos(ctx: ToolContext, args: SearchVideosArgs) -> ToolResult:
         raise ToolError("give a query or at least one filter")
     channel: ClipChannel = "caption" if ctx.mode == "oracle" else "visual"
     if channel not in ctx.backend.channels(ctx.sport):
-        what = "video embeddings" if channel == "visual" else "caption embeddings"
+        what = (
+            "video embeddings or speech transcripts"
+            if channel == "visual"
+            else "caption embeddings"
+        )
         raise ToolError(
             f"this index has no {what} for {ctx.sport} ({ctx.mode} mode cannot search clips); "
             "rebuild it with them or run in the other mode"
@@ -287,8 +293,31 @@ def _mmss(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
+def _clip_source(result: VideoSearchResult) -> str:
+    """What the hits were found by: captions (oracle), or video vectors and/or heard text."""
+    if result.channel == "caption":
+        return "ground-truth captions (oracle)"
+    parts = []
+    if any(h.scores.dense_rank for h in result.hits):
+        parts.append("video embeddings")
+    if any(h.scores.bm25_rank for h in result.hits):
+        parts.append("speech/audio text")
+    return " + ".join(parts) or "video"
+
+
+def _heard_line(hit: ClipHit) -> str | None:
+    """Default mode: a short piece of what was heard in the clip (never the oracle caption)."""
+    text = hit.highlights[0] if hit.highlights else hit.record.observed_text()
+    if not text:
+        return None
+    text = " ".join(text.split())
+    if len(text) > HEARD_CHARS:
+        text = text[: HEARD_CHARS - 1].rstrip() + "…"
+    return f'    heard: "{text}"'
+
+
 def render_clips(result: VideoSearchResult, sport: str, listed: int) -> str:
-    source = "ground-truth captions (oracle)" if result.channel == "caption" else "video embeddings"
+    source = _clip_source(result)
     head = (
         f'{len(result.hits)} clips for "{result.query}"'
         if result.query
@@ -304,6 +333,9 @@ def render_clips(result: VideoSearchResult, sport: str, listed: int) -> str:
             teams = " vs ".join(hit.record.teams) or "?"
             lines.append(f"game {current} | {hit.record.date or '?'} | {teams}")
         lines.append(_clip_line(hit, period_name))
+        heard = _heard_line(hit) if result.channel == "visual" else None
+        if heard:
+            lines.append(heard)
     rest = result.hits[listed:]
     if rest:
         lines.append(f"+{len(rest)} more clips: " + ", ".join(h.clip_id for h in rest))

@@ -214,6 +214,8 @@ class Corpus:
                     teams=list(dict.fromkeys(teams.values())),
                     players=list(dict.fromkeys(players.values())),
                     caption=" ".join(e.caption for e in w.metadata.events.values()),
+                    transcript=w.metadata.transcript,
+                    audio_events=list(w.metadata.audio_events),
                     clip_path=self.rel(path) if path else None,
                     date=info.date if info else None,
                     season=info.season if info else None,

@@ -7,6 +7,7 @@ validator agree on one schema), *records* are the flattened rows the index and t
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -131,6 +132,9 @@ class WindowMetadata(_File):
     players: dict[str, str] = Field(default_factory=dict)
     events: dict[str, ClipEvent] = Field(default_factory=dict)
     game_clock_window: GameClockWindow = Field(default_factory=GameClockWindow)
+    # Observed by the video indexer (ASR, audio-event model); absent from the T9 release files.
+    transcript: str = ""
+    audio_events: list[str] = Field(default_factory=list)
 
 
 class ClipWindow(_File):
@@ -206,8 +210,14 @@ class DocumentRecord(BaseModel):
     entity_name: str | None = None
 
 
+def observed_text(transcript: str, audio_events: Sequence[str]) -> str:
+    """A clip's searchable text in default mode: what was heard, never the oracle caption."""
+    return " ".join(p for p in (" ".join(t.split()) for t in (transcript, *audio_events)) if p)
+
+
 class ClipRecord(BaseModel):
-    """A clip window as the index and tools see it. `caption` is oracle-only ground truth."""
+    """A clip window as the index and tools see it. `caption` is oracle-only ground truth;
+    `transcript` and `audio_events` were observed from the video, so default mode may show them."""
 
     clip_id: str
     sport: str
@@ -223,6 +233,11 @@ class ClipRecord(BaseModel):
     teams: list[str] = Field(default_factory=list)
     players: list[str] = Field(default_factory=list)
     caption: str = ""
+    transcript: str = ""
+    audio_events: list[str] = Field(default_factory=list)
     clip_path: str | None = None
     date: str | None = None
     season: int | None = None
+
+    def observed_text(self) -> str:
+        return observed_text(self.transcript, self.audio_events)

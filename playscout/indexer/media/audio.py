@@ -20,6 +20,10 @@ class AudioError(MediaError):
     Messages name the file, never its directory: they reach the model as observations."""
 
 
+class NoAudioStreamError(AudioError):
+    """The file decodes but has no audio track: "nothing heard", not a broken file."""
+
+
 def load_audio(
     path: str | Path, sample_rate: int = SAMPLE_RATE, max_seconds: float | None = None
 ) -> np.ndarray:
@@ -37,7 +41,7 @@ def load_audio(
     try:
         with av.open(str(path)) as container:
             if not container.streams.audio:
-                raise AudioError(f"{path.name}: no audio stream")
+                raise NoAudioStreamError(f"{path.name}: no audio stream")
             stream = container.streams.audio[0]
             resampler = av.AudioResampler(format="flt", layout="mono", rate=sample_rate)
             for frame in container.decode(stream):

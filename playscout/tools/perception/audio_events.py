@@ -82,6 +82,11 @@ class AudioModel:
         self._lock = threading.Lock()
 
     def describe(self, audio: Any, prompt: str, max_new_tokens: int) -> str:
+        return self.describe_batch([audio], prompt, max_new_tokens)[0]
+
+    def describe_batch(self, audios: list[Any], prompt: str, max_new_tokens: int) -> list[str]:
+        """One generate() for several clips: the processor left-pads the prompts, so each row's
+        new tokens start at the same column."""
         import torch
 
         conversation = [
@@ -90,14 +95,14 @@ class AudioModel:
         text = self.processor.apply_chat_template(
             conversation, tokenize=False, add_generation_prompt=True
         )
-        inputs = self.processor(text=[text], audio=[audio], return_tensors="pt")
+        inputs = self.processor(text=[text] * len(audios), audio=list(audios), return_tensors="pt")
         inputs = inputs.to(self.device)
         if "input_features" in inputs:
             inputs["input_features"] = inputs["input_features"].to(self.model.dtype)
         with self._lock, torch.inference_mode():
             out = self.model.generate(**inputs, max_new_tokens=max_new_tokens, do_sample=False)
         new = out[:, inputs["input_ids"].shape[1] :]
-        return str(self.processor.batch_decode(new, skip_special_tokens=True)[0]).strip()
+        return [str(t).strip() for t in self.processor.batch_decode(new, skip_special_tokens=True)]
 
 
 _load_lock = threading.Lock()

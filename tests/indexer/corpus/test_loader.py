@@ -7,6 +7,7 @@ import pytest
 
 from playscout.indexer.corpus import Corpus, CorpusError, validate_corpus
 from playscout.indexer.corpus.models import (
+    ClipsFile,
     clock_to_seconds,
     season_code_to_year,
     season_year_to_code,
@@ -135,3 +136,25 @@ def test_broken_json_names_the_file(tmp_path: Path) -> None:
     assert not report.ok
     assert "data/basketball/metadata.json" in str(report.problems[0])
     assert "invalid JSON" in str(report.problems[0])
+
+
+def test_observed_transcript_and_audio_events_round_trip(tmp_path: Path) -> None:
+    """The video indexer writes them into window metadata; T9 release files have neither."""
+    root = write_minicorpus(tmp_path)
+    clips = root / "data/basketball/games/1001/clips_metadata.json"
+    data = json.loads(clips.read_text())
+    meta = data["windows"]["1001_1"]["metadata"]
+    meta["transcript"] = "Rozier pulls up from deep!"
+    meta["audio_events"] = ["crowd cheering", "buzzer"]
+    clips.write_text(json.dumps(data))
+    assert validate_corpus(root).ok
+    by_id = {c.clip_id: c for c in Corpus(root).clips_of_game("basketball", "1001")}
+    heard = by_id["1001_1"]
+    assert heard.transcript == "Rozier pulls up from deep!"
+    assert heard.audio_events == ["crowd cheering", "buzzer"]
+    assert heard.observed_text() == "Rozier pulls up from deep! crowd cheering buzzer"
+    assert heard.caption  # the oracle caption is still there, separately
+    silent = by_id["1001_0"]
+    assert (silent.transcript, silent.audio_events, silent.observed_text()) == ("", [], "")
+    again = ClipsFile.model_validate_json(ClipsFile.model_validate(data).model_dump_json())
+    assert again.windows["1001_1"].metadata.audio_events == ["crowd cheering", "buzzer"]

@@ -267,3 +267,16 @@ class VideoTextTower:
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         return np.asarray(self.embedder.embed_documents(texts))
+
+
+def heard_clips() -> list[ClipRecord]:
+    """The conformance corpus' basketball clips, three of them with heard text."""
+    out = []
+    for clip in clips("basketball"):
+        if clip.clip_id in ("401001_3", "401002_17"):
+            text = "listen to this crowd, a buzzer beater from the logo!"
+            clip = clip.model_copy(update={"transcript": text, "audio_events": ["buzzer"]})
+        elif clip.clip_id == "401003_8":
+            clip = clip.model_copy(update={"transcript": "buzzer sounds for the timeout"})
+        out.append(clip)
+    return out

@@ -236,3 +236,29 @@ def test_lifecycle_swap_failure_duplicates(es: Elasticsearch, osmem: Any) -> Non
     assert b.get_clips("basketball", ["401001_0"]) == [None]
     left = set(es.indices.get_alias(index=f"{p}-*"))
     assert left == set(second.indices.values())  # the old build's indices were deleted
+
+
+def test_heard_text_is_the_visual_channel_bm25(es: Elasticsearch, osmem: Any) -> None:
+    """Parity with the embedded backend: an index with transcripts but no video vectors has a
+    visual channel, and a default (hybrid) search there runs BM25 over observed_text alone."""
+    build_elasticsearch(
+        osmem.url,
+        [SportSource("basketball", [], corpus.heard_clips())],
+        None,
+        None,
+        prefix="heard",
+        client=es,
+    )
+    b = open_elasticsearch(osmem.url, prefix="heard", client=es)
+    assert b.manifest["sports"]["basketball"]["observed_clips"] == 3
+    assert b.channels("basketball") == ["visual"]
+    hits = b.search_clips("basketball", "buzzer beater logo")
+    assert [h.clip_id for h in hits][:2] == ["401001_3", "401002_17"]  # equal text: id order
+    assert {h.clip_id for h in hits} == {"401001_3", "401002_17", "401003_8"}
+    assert hits[0].scores.bm25_rank == 1 and hits[0].scores.dense_rank is None
+    assert hits[0].highlights == ["listen to this crowd, a buzzer beater from the logo! buzzer"]
+    assert all(h.record.caption == "" for h in hits) and hits[0].record.audio_events == ["buzzer"]
+    with pytest.raises(SearchError, match="no video vectors"):
+        b.search_clips("basketball", "buzzer", mode="dense")
+    got = b.get_clips("basketball", ["401003_8"])[0]
+    assert got is not None and got.transcript == "buzzer sounds for the timeout"

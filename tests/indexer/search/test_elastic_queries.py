@@ -7,12 +7,13 @@ from typing import Any
 
 import pytest
 
+from playscout.indexer.corpus.models import ClipRecord
 from playscout.indexer.search.base import ClipFilter, DocFilter, HitScores, SearchError
 from playscout.indexer.search.elastic import mappings as mp
 from playscout.indexer.search.elastic import queries as q
 from playscout.indexer.search.elastic.backend import CLIP_FIELDS, CLIP_FIELDS_ORACLE
 from playscout.indexer.search.elastic.fusion import fuse, knn_cosine
-from playscout.indexer.search.elastic.ingest import bulk_error, game_key
+from playscout.indexer.search.elastic.ingest import SportStats, bulk_error, clip_actions, game_key
 
 DOC_CASES: list[tuple[DocFilter, list[dict[str, Any]]]] = [
     (DocFilter(game_ids=["401001", "401003"]), [{"terms": {"game_id": ["401001", "401003"]}}]),
@@ -160,6 +161,45 @@ def test_game_key_orders_games_like_embedded() -> None:
 def test_visual_channel_never_asks_for_captions() -> None:
     assert "caption" not in CLIP_FIELDS and "caption" in CLIP_FIELDS_ORACLE
     assert not set(mp.VECTOR_FIELDS) & set(CLIP_FIELDS_ORACLE)
+    assert {"transcript", "audio_events"} <= set(CLIP_FIELDS)  # heard text is not oracle
+    assert mp.OBSERVED_TEXT not in CLIP_FIELDS_ORACLE  # a search field, never read back
+
+
+def test_clip_bm25_fields_per_channel() -> None:
+    assert q.CLIP_TEXT_FIELD == {"caption": "caption", "visual": "observed_text"}
+    body = q.bm25_body(q.CLIP_TEXT_FIELD["visual"], "buzzer", [], 500, CLIP_FIELDS)
+    assert body["query"]["bool"]["must"] == [{"match": {"observed_text": {"query": "buzzer"}}}]
+    assert body["_source"] == CLIP_FIELDS
+
+
+def test_clip_actions_index_heard_text_only_where_there_is_some() -> None:
+    base = ClipRecord(
+        clip_id="g_0",
+        sport="basketball",
+        game_id="g",
+        index=0,
+        period=1,
+        video_start=0.0,
+        video_end=12.0,
+        caption="oracle only",
+    )
+    heard = base.model_copy(
+        update={
+            "clip_id": "g_1",
+            "index": 1,
+            "transcript": " What a  shot! ",
+            "audio_events": ["crowd cheering"],
+        }
+    )
+    stats = SportStats()
+    acts = list(clip_actions("basketball", [base, heard], "clips-b1", None, None, stats))
+    assert "observed_text" not in acts[0]["_source"]
+    src = acts[1]["_source"]
+    assert src["observed_text"] == "What a shot! crowd cheering"
+    assert src["transcript"] == " What a  shot! " and src["audio_events"] == ["crowd cheering"]
+    assert stats.observed == 1 and stats.clips == 2
+    props = mp.clips_mapping(None, None, "hnsw")["properties"]
+    assert set(src) <= set(props)  # the strict mapping takes every field
 
 
 def test_mappings() -> None:
@@ -187,6 +227,8 @@ def test_mappings() -> None:
     assert c["game_key"] == c["clip_id"] == {"type": "keyword"}
     assert c["caption"]["analyzer"] == "english"
     assert mp.clips_mapping(None, 512, "hnsw")["properties"]["caption"]["index"] is False
+    assert c["observed_text"] == {"type": "text", "analyzer": "english"}
+    assert c["transcript"]["index"] is False and c["audio_events"]["index"] is False
     d = mp.docs_mapping()["properties"]
     assert d["text"]["index"] is False and d["date"]["type"] == "date"
     with pytest.raises(ValueError, match="index_options"):

@@ -2,7 +2,8 @@
 
 Documents are searched at passage level (BM25 and filtered kNN as two requests, fused here),
 then grouped by document, as in the embedded backend; the visual channel asks ES for clip
-fields without `caption`, so video search never reads ground-truth captions."""
+fields without `caption`, so video search never reads ground-truth captions (its BM25 side
+matches `observed_text`: transcript + audio events)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from playscout.indexer.search.base import (
     DocHit,
     SearchError,
     SearchMode,
+    visual_mode,
 )
 from playscout.indexer.search.elastic import queries as q
 from playscout.indexer.search.elastic.client import make_client
@@ -32,7 +34,7 @@ from playscout.indexer.search.elastic.manifest import (
 )
 from playscout.indexer.search.elastic.mappings import CAPTION_VECTOR, DOC_VECTOR, VISUAL_VECTOR
 from playscout.indexer.search.elastic.names import Names, check_prefix
-from playscout.indexer.search.embedded.highlight import clip_highlights
+from playscout.indexer.search.embedded.highlight import clip_highlights, heard
 from playscout.indexer.search.embedded.spec import QueryEmbedder
 
 PASSAGE_SOURCE = ["doc_id", "ord", "text"]
@@ -128,7 +130,10 @@ class ElasticsearchBackend:
         return sorted(self.manifest["sports"])
 
     def channels(self, sport: str) -> list[ClipChannel]:
-        have = self._info(sport).get("channels", {})
+        info = self._info(sport)
+        have = set(info.get("channels", {}))
+        if info.get("observed_clips"):
+            have.add("visual")
         return [c for c in ("visual", "caption") if c in have]
 
     def entities(self, sport: str) -> tuple[list[str], list[str]]:
@@ -221,7 +226,7 @@ class ElasticsearchBackend:
         mode: SearchMode = "hybrid",
         window: int = 500,
     ) -> list[ClipHit]:
-        self._info(sport)
+        info = self._info(sport)
         _check_sizes(top_k, window)
         if channel not in self.channels(sport):
             raise SearchError(
@@ -239,9 +244,12 @@ class ElasticsearchBackend:
             return [ClipHit(clip_id=r.clip_id, score=None, record=r) for r in recs]
         assert query is not None
         if channel == "visual":
-            if mode == "bm25":
-                raise SearchError("BM25 is unavailable on the visual channel (no caption text)")
-            mode = "dense"
+            mode = visual_mode(
+                mode,
+                text=bool(info.get("observed_clips")),
+                vectors="visual" in info.get("channels", {}),
+                embedder="visual" in self.embedders,
+            )
         if mode != "bm25" and channel not in self.embedders:
             raise SearchError(f"no query embedder was given for clip channel {channel!r} at open")
         window = max(window, top_k)
@@ -255,9 +263,8 @@ class ElasticsearchBackend:
 
         bm25 = dense = None
         if mode in ("bm25", "hybrid"):
-            bm25 = branch(
-                self._search(index, q.bm25_body("caption", query, clauses, k, src)), False
-            )
+            body = q.bm25_body(q.CLIP_TEXT_FIELD[channel], query, clauses, k, src)
+            bm25 = branch(self._search(index, body), False)
         if mode in ("dense", "hybrid"):
             field = CAPTION_VECTOR if oracle else VISUAL_VECTOR
             vec = self._query_vector(channel, query)
@@ -272,7 +279,7 @@ class ElasticsearchBackend:
                     clip_id=cid,
                     score=fused.primary(i),
                     scores=fused.scores[i],
-                    highlights=clip_highlights([rec.caption]) if oracle else [],
+                    highlights=clip_highlights([rec.caption]) if oracle else heard(rec, query),
                     record=rec,
                 )
             )

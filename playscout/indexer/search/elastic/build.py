@@ -113,6 +113,7 @@ def _load_sport(
         "documents": stats.documents,
         "passages": stats.passages,
         "clips": stats.clips,
+        "observed_clips": stats.observed,
         "games": len(stats.games),
         "teams": len(stats.teams),
         "players": len(stats.players),

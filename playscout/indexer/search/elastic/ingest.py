@@ -15,7 +15,12 @@ from elasticsearch import Elasticsearch, helpers
 from playscout.indexer.corpus.models import ClipRecord, DocumentRecord
 from playscout.indexer.embed.keyed import caption_vectors
 from playscout.indexer.search.elastic.client import RETRY_STATUS
-from playscout.indexer.search.elastic.mappings import CAPTION_VECTOR, DOC_VECTOR, VISUAL_VECTOR
+from playscout.indexer.search.elastic.mappings import (
+    CAPTION_VECTOR,
+    DOC_VECTOR,
+    OBSERVED_TEXT,
+    VISUAL_VECTOR,
+)
 from playscout.indexer.search.embedded.passages import split_passages
 
 Progress = Callable[[str, int, int | None], None]
@@ -30,6 +35,7 @@ class SportStats:
     documents: int = 0
     passages: int = 0
     clips: int = 0
+    observed: int = 0  # clips with transcript or audio-event text
     games: set[str] = field(default_factory=set)
     teams: dict[str, None] = field(default_factory=dict)  # first-seen order
     players: dict[str, None] = field(default_factory=dict)
@@ -128,6 +134,10 @@ def clip_actions(
         for i, clip in enumerate(batch):
             src = clip.model_dump(mode="json")
             src["game_key"] = game_key(clip.date, clip.game_id)
+            heard = clip.observed_text()
+            if heard:
+                src[OBSERVED_TEXT] = heard
+                stats.observed += 1
             if cap is not None:
                 src[CAPTION_VECTOR] = cap[i].tolist()
             if vis is not None:

@@ -20,6 +20,9 @@ DOC_VECTOR = "embedding"
 CAPTION_VECTOR = "caption_vector"
 VISUAL_VECTOR = "visual_vector"
 VECTOR_FIELDS = (DOC_VECTOR, CAPTION_VECTOR, VISUAL_VECTOR)
+# BM25 side of the visual channel: a clip's transcript + audio events as one text (the embedded
+# backend's visual/bm25), set at ingest; not a ClipRecord field, so reads never return it.
+OBSERVED_TEXT = "observed_text"
 
 KEYWORD: dict[str, Any] = {"type": "keyword"}
 INTEGER: dict[str, Any] = {"type": "integer"}
@@ -116,6 +119,9 @@ def clips_mapping(
         "teams": KEYWORD,
         "players": KEYWORD,
         "caption": ENGLISH_TEXT if caption_dims is not None else UNINDEXED_TEXT,
+        "transcript": UNINDEXED_TEXT,
+        "audio_events": UNINDEXED_TEXT,
+        OBSERVED_TEXT: ENGLISH_TEXT,
         "clip_path": STORED_ONLY,
         "date": DATE,
         "season": INTEGER,

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from playscout.indexer.corpus.models import DOC_TYPES
-from playscout.indexer.search.base import ClipFilter, DocFilter, SearchError
+from playscout.indexer.search.base import ClipChannel, ClipFilter, DocFilter, SearchError
+from playscout.indexer.search.elastic.mappings import OBSERVED_TEXT
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 KNN_MAX = 10_000  # ES limit on num_candidates (and so on k)
@@ -26,6 +27,9 @@ CLIP_SORT: list[dict[str, Any]] = [
 ]
 
 Clauses = list[dict[str, Any]]
+
+# The BM25 field of each clip channel: oracle captions, or what default mode may read (heard text).
+CLIP_TEXT_FIELD: dict[ClipChannel, str] = {"caption": "caption", "visual": OBSERVED_TEXT}
 
 
 def _terms(field: str, values: Sequence[Any]) -> dict[str, Any]:

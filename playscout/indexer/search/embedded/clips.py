@@ -1,5 +1,6 @@
 """Read side of a sport's clips: filters on numpy columns (a game is a contiguous row range),
-channels "caption" (oracle: BM25 + caption vectors) and "visual" (video vectors only)."""
+channels "caption" (oracle: BM25 + caption vectors) and "visual" (video vectors and/or BM25 over
+observed text: transcript + audio events)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,14 @@ from pathlib import Path
 import numpy as np
 
 from playscout.indexer.corpus.models import ClipRecord, split_clip_id
-from playscout.indexer.search.base import ClipChannel, ClipFilter, ClipHit, SearchError, SearchMode
+from playscout.indexer.search.base import (
+    ClipChannel,
+    ClipFilter,
+    ClipHit,
+    SearchError,
+    SearchMode,
+    visual_mode,
+)
 from playscout.indexer.search.embedded.blobs import BlobReader
 from playscout.indexer.search.embedded.columns import (
     Vocab,
@@ -22,7 +30,7 @@ from playscout.indexer.search.embedded.columns import (
     restrict,
 )
 from playscout.indexer.search.embedded.fusion import fuse
-from playscout.indexer.search.embedded.highlight import clip_highlights
+from playscout.indexer.search.embedded.highlight import clip_highlights, heard
 from playscout.indexer.search.embedded.spec import QueryEmbedder
 from playscout.indexer.search.embedded.text import TextIndex
 from playscout.indexer.search.embedded.vectors import RowRange, RowSet, VectorStore
@@ -63,13 +71,15 @@ class ClipIndex:
         if (root / "caption").is_dir():
             self.bm25["caption"] = TextIndex(root / "caption" / "bm25")
             self.dense["caption"] = VectorStore(root / "caption" / "dense")
-        if (root / "visual").is_dir():
+        if (root / "visual" / "dense").is_dir():
             self.dense["visual"] = VectorStore(root / "visual" / "dense")
+        if (root / "visual" / "bm25").is_dir():
+            self.bm25["visual"] = TextIndex(root / "visual" / "bm25")
         self.embedders = embedders
         self.exact = False
 
     def channels(self) -> list[ClipChannel]:
-        return [c for c in ("visual", "caption") if c in self.dense]
+        return [c for c in ("visual", "caption") if c in self.dense or c in self.bm25]
 
     def game_range(self, game: int) -> RowRange:
         ptr = self.col["game_ptr"]
@@ -141,16 +151,19 @@ class ClipIndex:
         mode: SearchMode,
         window: int,
     ) -> list[ClipHit]:
-        if channel not in self.dense:
+        if channel not in self.channels():
             raise SearchError(
                 f"clip channel {channel!r} is not in this index; have {self.channels()}"
             )
-        if channel == "visual":
-            if mode == "bm25":
-                raise SearchError("BM25 is unavailable on the visual channel (no caption text)")
-            mode = "dense"
-        rows = None if filters is None or filters.is_empty() else self.resolve(filters)
         embedder = self.embedders.get(channel)
+        if channel == "visual":
+            mode = visual_mode(
+                mode,
+                text="visual" in self.bm25,
+                vectors="visual" in self.dense,
+                embedder=embedder is not None,
+            )
+        rows = None if filters is None or filters.is_empty() else self.resolve(filters)
         if embedder is None and mode != "bm25":
             raise SearchError(f"no query embedder was given for clip channel {channel!r} at open")
         bm25 = dense = None
@@ -171,7 +184,7 @@ class ClipIndex:
                     clip_id=rec.clip_id,
                     score=ranked.primary(i),
                     scores=ranked.scores[i],
-                    highlights=clip_highlights([rec.caption]) if oracle else [],
+                    highlights=clip_highlights([rec.caption]) if oracle else heard(rec, query),
                     record=rec,
                 )
             )

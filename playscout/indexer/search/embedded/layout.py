@@ -13,6 +13,8 @@
 <index>/<sport>/clips/games.json          game ids in storage order; cols/game_ptr.npy ranges
 <index>/<sport>/clips/caption/{bm25,dense}/  caption channel
 <index>/<sport>/clips/visual/dense/       visual channel (precomputed video vectors)
+<index>/<sport>/clips/visual/bm25/        visual channel: tantivy over observed text (transcript +
+                                          audio events), present when any clip has some
 """
 
 from __future__ import annotations

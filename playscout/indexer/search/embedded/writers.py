@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from playscout.indexer.corpus.models import DOC_TYPES, ClipRecord, DocumentRecord
+from playscout.indexer.corpus.models import DOC_TYPES, ClipRecord, DocumentRecord, observed_text
 from playscout.indexer.embed.keyed import caption_vectors
 from playscout.indexer.search.embedded.blobs import BlobReader, BlobWriter, reorder_blob
 from playscout.indexer.search.embedded.columns import (
@@ -200,6 +200,7 @@ class ClipWriter:
         self.visual_dense: _VectorChannel | None = None
         self._batch: list[ClipRecord] = []
         self.count = 0
+        self.observed = 0  # clips with transcript or audio-event text
 
     def add(self, clip: ClipRecord) -> None:
         if clip.sport != self.sport:
@@ -225,6 +226,7 @@ class ClipWriter:
             self.player_csr.append(self.players.add(p) for p in clip.players)
             self.records.append(clip.model_dump(mode="json", exclude={"caption"}))
             self.captions.append(clip.caption)
+            self.observed += bool(clip.observed_text())
         if self.caption_embedder is not None:
             vecs = caption_vectors(
                 self.caption_embedder,
@@ -305,6 +307,13 @@ class ClipWriter:
                 )
             self._finish_dense(self.caption_dense, self.root / "caption" / "dense", same)
             info["caption_ann"] = build_ann(self.root / "caption" / "dense", progress=self.progress)
+        if self.observed:  # BM25 side of the visual channel: what was heard, never captions
+            recs = BlobReader(self.root, "records")
+            build_text_index(
+                self.root / "visual" / "bm25",
+                ((i, observed_text(**_heard(recs.get(i)))) for i in range(n)),
+            )
+        info["observed_clips"] = self.observed
         if self.visual is not None:
             if self.visual_dense is None:
                 raise ValueError(f"no clips for sport {self.sport}: visual channel has no vectors")
@@ -316,6 +325,13 @@ class ClipWriter:
     def _finish_dense(channel: _VectorChannel, dst: Path, perm: np.ndarray | None) -> None:
         channel.writer.close()
         reorder_vectors(channel.path, dst, perm, channel.dim)
+
+
+def _heard(record: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "transcript": record.get("transcript", ""),
+        "audio_events": record.get("audio_events", []),
+    }
 
 
 def write_entities(root: Path, teams: Vocab, players: Vocab) -> None:
