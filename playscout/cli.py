@@ -129,6 +129,47 @@ def corpus_synth(
     out.print(f"done in {time.perf_counter() - start:.1f} s")
 
 
+@corpus_app.command("render")
+@user_errors
+def corpus_render(
+    corpus: Annotated[Path, typer.Option(help="Synthetic corpus written by `corpus synth`.")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Where videos, pbp.json and truth go.")],
+    sport: Annotated[str | None, typer.Option(help="Only this sport.")] = None,
+    games: Annotated[int, typer.Option(help="Games to render (first of each sport).")] = 1,
+    start: Annotated[float, typer.Option(help="Start of the excerpt (video seconds).")] = 0.0,
+    minutes: Annotated[
+        float | None, typer.Option(help="Length of the excerpt; default: the whole game.")
+    ] = None,
+    fps: Annotated[int, typer.Option()] = 25,
+    size: Annotated[str, typer.Option(help="WIDTHxHEIGHT")] = "640x360",
+    seed: Annotated[int, typer.Option()] = 0,
+    commentary: Annotated[bool, typer.Option(help="Spoken commentary (espeak-ng).")] = True,
+) -> None:
+    """Render synthetic broadcast video (scoreboard, cuts, replays, ads, commentary) for games
+    of a synthetic corpus, with the play-by-play to index it and the ground truth to score it."""
+    from playscout.indexer.video.render import render_corpus
+
+    try:
+        width, height = (int(v) for v in size.lower().split("x"))
+    except ValueError:
+        raise typer.BadParameter(f"--size must be WIDTHxHEIGHT, not {size!r}") from None
+    results = render_corpus(
+        corpus,
+        out_dir,
+        sport=sport,
+        games=games,
+        start=start,
+        duration=None if minutes is None else minutes * 60.0,
+        fps=fps,
+        size=(width, height),
+        seed=seed,
+        commentary=commentary,
+    )
+    for r in results:
+        out.print(f"{r.video}  {r.duration:.0f} s video in {r.wall_seconds:.1f} s")
+    out.print(f"play-by-play: {out_dir / 'pbp.json'}")
+
+
 @corpus_app.command("questions")
 @user_errors
 def corpus_questions(
@@ -215,6 +256,58 @@ def index_build(
             index_options=index_options,
         )
     _print_counts(dataclasses.asdict(summary), title=f"index in {out_dir}")
+
+
+@index_app.command("videos")
+@user_errors
+def index_videos_cmd(
+    videos: Annotated[Path, typer.Option(help="Folder of full-game videos ({game_id}.mp4).")],
+    pbp: Annotated[Path, typer.Option(help="Play-by-play JSON of those games.")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Corpus root to add the games to.")],
+    visual_model: Annotated[
+        str, typer.Option(help="open_clip:ARCH@WEIGHTS for clip vectors, or none.")
+    ] = "none",
+    speech: Annotated[bool, typer.Option(help="Transcribe commentary (faster-whisper).")] = True,
+    audio_events: Annotated[
+        bool, typer.Option(help="Caption audio events (Audio Flamingo; needs its weights).")
+    ] = False,
+    ocr: Annotated[str, typer.Option(help="rapidocr | tesseract")] = "rapidocr",
+    sample_fps: Annotated[float, typer.Option(help="Scoreboard frames read per second.")] = 5.0,
+    overwrite: Annotated[bool, typer.Option(help="Replace games already in the corpus.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Turn full-game videos and their play-by-play into T9-layout clips: shots, 10-15 s
+    windows, scoreboard-OCR alignment of every event, speech, audio events, visual vectors.
+    Nothing is written to the corpus unless every game succeeds."""
+    from playscout.indexer.pipeline import parse_embedder
+    from playscout.indexer.video.pipeline import VideoIndexOptions, index_videos, summary_table
+
+    options = VideoIndexOptions(
+        visual_model=parse_embedder(visual_model),
+        speech=speech,
+        audio_events=audio_events,
+        ocr_engine=ocr,
+        sample_fps=sample_fps,
+        overwrite=overwrite,
+    )
+    summary = index_videos(
+        videos,
+        pbp,
+        out_dir,
+        options,
+        perception=_settings().perception,
+        progress=lambda msg: console.print(msg, highlight=False),
+    )
+    if json_out:
+        out.print_json(summary.model_dump_json())
+        return
+    for row in summary_table(summary):
+        out.print("  ".join(f"{k}={v}" for k, v in row.items()), highlight=False)
+    vectors = out_dir / "embeds" / "videos"
+    hint = f" --video-vectors {vectors}" if (vectors / "embedder.json").is_file() else ""
+    out.print(
+        f"done in {summary.wall_seconds:.1f} s; next: playscout index build --corpus {out_dir}{hint} --out INDEX"
+    )
 
 
 @index_app.command("embed")

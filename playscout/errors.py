@@ -17,6 +17,7 @@ def user_error_types() -> tuple[type[Exception], ...]:
     from playscout.indexer.embed.base import EmbeddingError
     from playscout.indexer.media.frames import MediaError
     from playscout.indexer.search.base import IndexOpenError, SearchError
+    from playscout.indexer.video.errors import VideoError
     from playscout.tools.errors import ToolError
 
     return (
@@ -30,6 +31,7 @@ def user_error_types() -> tuple[type[Exception], ...]:
         SearchError,
         ToolError,
         TrajectoryError,
+        VideoError,
     )
 
 

@@ -34,6 +34,26 @@ def pbp_with_times(game: PbpGame, alignment: Any, video_name: str) -> dict[str, 
     return data
 
 
+def state_near(timeline: Any, t: float, *, forward: bool, within: float = 15.0) -> Any:
+    """The state on screen at t, else the nearest one seen within `within` seconds after
+    (forward) or before t: a window that starts in a replay still gets its game clock."""
+    state = timeline.state_at(t)
+    if state is not None:
+        return state
+    best = None
+    for seg in timeline.segments:
+        if forward and t <= seg.t_start <= t + within:
+            return seg.state
+        if not forward and t - within <= seg.t_end <= t:
+            best = seg.state
+    return best
+
+
+def visible_between(timeline: Any, start: float, end: float) -> bool:
+    """Whether the scoreboard was read anywhere in [start, end)."""
+    return any(seg.t_start < end and seg.t_end > start for seg in timeline.segments)
+
+
 def _clock_window(game: PbpGame, state: Any) -> tuple[int, dict[str, str]] | None:
     if state is None:
         return None
@@ -71,8 +91,8 @@ def clip_windows_file(
             ev = by_id[eid]
             if ev.player_id:
                 players[ev.player_id] = ev.player or names.get(ev.player_id, ev.player_id)
-        first = _clock_window(game, timeline.state_at(w.start, forward=True))
-        last = _clock_window(game, timeline.state_at(w.end, forward=False))
+        first = _clock_window(game, state_near(timeline, w.start, forward=True))
+        last = _clock_window(game, state_near(timeline, w.end, forward=False))
         period = first[0] if first else last[0] if last else 0
         clock: dict[str, str] = {}
         if first:

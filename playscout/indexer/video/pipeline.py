@@ -20,6 +20,7 @@ import numpy as np
 import orjson
 from pydantic import BaseModel, Field
 
+from playscout.indexer.video.commentary_align import refine_with_commentary
 from playscout.indexer.video.commit import (
     VISUAL_DIR,
     check_visual_spec,
@@ -28,10 +29,16 @@ from playscout.indexer.video.commit import (
 )
 from playscout.indexer.video.cut import Window, cut_clips
 from playscout.indexer.video.errors import BrokenVideoError, VideoError
-from playscout.indexer.video.metadata import clip_windows_file, game_info, pbp_with_times
+from playscout.indexer.video.metadata import (
+    clip_windows_file,
+    game_info,
+    pbp_with_times,
+    visible_between,
+)
 from playscout.indexer.video.pbp import PbpGame, load_pbp
 from playscout.indexer.video.probe import probe_video
 from playscout.indexer.video.shots import detect_shots
+from playscout.indexer.video.speech import decode_game_audio
 from playscout.indexer.video.windows import plan_windows
 
 VIDEO_SUFFIXES = (".mp4", ".mkv", ".mov", ".webm", ".avi", ".ts", ".m4v")
@@ -187,7 +194,18 @@ def _index_game(
     lap("scoreboard")
     alignment = align_events(timeline, game)
     lap("align")
-    say(f"  aligned {alignment.count('aligned')}/{len(game.events)} events")
+    audio = decode_game_audio(video) if info.has_audio else np.zeros(0, np.float32)
+    lap("audio")
+    words: list[Any] = []
+    if opts.speech and audio.size:
+        from playscout.indexer.video.speech import transcribe_game
+
+        words = transcribe_game(audio, _perception(perception))
+        lap("speech")
+        if alignment.counts.get("ambiguous"):
+            alignment = refine_with_commentary(alignment, timeline, game, words)
+            lap("align")
+    say(f"  aligned {alignment.counts.get('aligned', 0)}/{len(game.events)} events")
     cuts = detect_shots(video, threshold=opts.shot_threshold)
     lap("shots")
     spans = plan_windows(
@@ -202,19 +220,18 @@ def _index_game(
     dropped = 0
     for start, end in spans:
         has_events = any(start <= t < end for t in event_times.values())
-        if not opts.keep_breaks and not has_events and not timeline.visible_between(start, end):
+        if not opts.keep_breaks and not has_events and not visible_between(timeline, start, end):
             dropped += 1
             continue
         kept.append(Window(f"{game.game_id}_{len(kept)}", start, end))
     lap("windows")
     sport_dir = staging / "data" / game.sport
     clip_dir = sport_dir / "clips" / game.game_id
-    audio = _game_audio(video) if info.has_audio else None
     cut = cut_clips(
         video,
         kept,
         clip_dir,
-        audio=audio,
+        audio=audio if audio.size else None,
         embed_fps=opts.embed_fps,
         max_embed_frames=opts.max_embed_frames,
         crf=opts.crf,
@@ -230,17 +247,18 @@ def _index_game(
             np.save(vec_dir / f"{clip_id}.npy", clip_vector(embedder, frames))
         lap("visual")
     transcripts: dict[str, str] = {}
-    if opts.speech and info.has_audio:
-        from playscout.indexer.video.speech import assign_to_windows, transcribe_game
+    if words:
+        from playscout.indexer.video.speech import assign_to_windows
 
-        words = transcribe_game(video, _perception(perception))
         transcripts = assign_to_windows(words, [(w.clip_id, w.start, w.end) for w in kept])
-        lap("speech")
     sounds: dict[str, list[str]] = {}
-    if opts.audio_events and info.has_audio:
-        from playscout.indexer.video.audio_events import describe_clips
+    if opts.audio_events and audio.size:
+        from playscout.indexer.video.audio_events import describe_windows
 
-        sounds = describe_clips(cut.files, _perception(perception))
+        run = describe_windows(audio, kept, _perception(perception))
+        if run.skipped:
+            say(f"  audio events skipped: {run.skipped}")
+        sounds = run.events
         lap("audio_events")
     game_dir = sport_dir / "games" / game.game_id
     game_dir.mkdir(parents=True, exist_ok=True)
@@ -259,21 +277,12 @@ def _index_game(
         clips=len(kept),
         dropped_break_windows=dropped,
         events=len(game.events),
-        aligned=alignment.count("aligned"),
-        ambiguous=alignment.count("ambiguous"),
-        unaligned=alignment.count("unaligned"),
+        aligned=alignment.counts.get("aligned", 0),
+        ambiguous=alignment.counts.get("ambiguous", 0),
+        unaligned=alignment.counts.get("unaligned", 0),
         transcribed_clips=sum(1 for t in transcripts.values() if t),
         stages=times,
     )
-
-
-def _game_audio(video: Path) -> np.ndarray | None:
-    from playscout.indexer.media.audio import AudioError, load_audio
-
-    try:
-        return load_audio(video)
-    except AudioError:
-        return None  # a broken audio track loses sound, not the game
 
 
 def _perception(perception: Any) -> Any:

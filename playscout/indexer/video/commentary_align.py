@@ -1,0 +1,121 @@
+"""Place events the scoreboard cannot separate by what the commentator says.
+
+Several events can share one on-screen state: missed free throws during a stopped clock show
+the same period, clock and score from the whistle to the next restart. The scoreboard bounds
+them to that interval; the commentary names the player and the action, so the utterance inside
+the interval that matches the event's words (SVI-Bench aligns commentary by "timestamp matching
+and textual cues") gives its time. Events without a matching utterance keep the aligner's
+estimate and stay `ambiguous`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from playscout.indexer.video.pbp import PbpEvent, PbpGame
+
+PAUSE_S = 0.6  # a silence this long separates two commentary lines
+MIN_SCORE = 0.6  # share of the event's key words the utterance must contain
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset({"the", "a", "an", "of", "by", "for", "to", "and", "on", "in", "pt"})
+
+
+@dataclass(frozen=True, slots=True)
+class Utterance:
+    start: float
+    end: float
+    keys: frozenset[str]
+
+
+def _keys(text: str) -> set[str]:
+    """Word stems cut to four letters, so 'misses' matches 'missed' and 'throws' 'throw'."""
+    return {w[:4] for w in _WORD.findall(text.lower()) if w not in _STOP}
+
+
+def utterances(words: Sequence[Any]) -> list[Utterance]:
+    """Words (with .start, .end, .text) grouped into lines at pauses of PAUSE_S or more."""
+    out: list[Utterance] = []
+    group: list[Any] = []
+    for w in sorted(words, key=lambda w: w.start):
+        if group and w.start - group[-1].end >= PAUSE_S:
+            out.append(_utterance(group))
+            group = []
+        group.append(w)
+    if group:
+        out.append(_utterance(group))
+    return out
+
+
+def _utterance(group: list[Any]) -> Utterance:
+    return Utterance(
+        group[0].start, group[-1].end, frozenset(_keys(" ".join(w.text for w in group)))
+    )
+
+
+def _event_keys(ev: PbpEvent) -> tuple[set[str], set[str]]:
+    """(player surname keys, action keys) of an event."""
+    name = _keys(ev.player.split()[-1]) if ev.player else set()
+    return name, _keys(ev.type)
+
+
+def _score(ev: PbpEvent, utt: Utterance) -> float:
+    name, action = _event_keys(ev)
+    if name and not name <= utt.keys:
+        return 0.0
+    keys = name | action
+    return len(keys & utt.keys) / len(keys) if keys else 0.0
+
+
+def _interval(timeline: Any, ev: PbpEvent) -> tuple[float, float] | None:
+    spans = [
+        (s.t_start, s.t_end)
+        for s in timeline.segments
+        if (s.state.period, s.state.clock, s.state.home, s.state.away)
+        == (ev.period, ev.clock_seconds, ev.home_score, ev.away_score)
+    ]
+    if not spans:
+        return None
+    return min(a for a, _ in spans), max(b for _, b in spans)
+
+
+def refine_with_commentary(
+    alignment: Any, timeline: Any, game: PbpGame, words: Sequence[Any]
+) -> Any:
+    """A copy of `alignment` where ambiguous events matched to a commentary line inside their
+    on-screen interval take that line's start time (status aligned, reason says so)."""
+    lines = utterances(words)
+    if not lines:
+        return alignment
+    by_id = {e.event_id: e for e in game.events}
+    result = alignment.model_copy(deep=True)
+    last_used = -1.0
+    for placed in result.events:
+        if placed.status != "ambiguous":
+            continue
+        ev = by_id.get(placed.event_id)
+        span = _interval(timeline, ev) if ev is not None else None
+        if ev is None or span is None:
+            continue
+        lo, hi = span[0] - 0.5, span[1] + 0.5
+        best: tuple[float, Utterance] | None = None
+        for utt in lines:
+            if utt.start < lo or utt.start > hi or utt.start <= last_used:
+                continue
+            score = _score(ev, utt)
+            if score >= MIN_SCORE and (best is None or score > best[0]):
+                best = (score, utt)
+        if best is None:
+            continue
+        utt = best[1]
+        placed.video_time = round(utt.start, 3)
+        placed.status = "aligned"
+        placed.reason = f"commentary line at {utt.start:.1f} s inside the stopped-clock interval"
+        last_used = utt.start
+    counts: dict[str, int] = {}
+    for placed in result.events:
+        counts[placed.status] = counts.get(placed.status, 0) + 1
+    result.counts = counts
+    return result
