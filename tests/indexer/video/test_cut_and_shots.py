@@ -26,11 +26,11 @@ def test_missing_garbage_and_truncated_files_are_refused(tmp_path: Path, three_s
         probe_video(tmp_path / "nope.mp4")
     junk = tmp_path / "junk.mp4"
     junk.write_bytes(b"this is not a video" * 100)
-    with pytest.raises(BrokenVideoError, match="junk.mp4"):
+    with pytest.raises(BrokenVideoError, match=r"junk\.mp4"):
         probe_video(junk)
     cut = tmp_path / "truncated.mp4"
     cut.write_bytes(three_shots.read_bytes()[:2000])  # header cut off mid-file
-    with pytest.raises(BrokenVideoError, match="truncated.mp4"):
+    with pytest.raises(BrokenVideoError, match=r"truncated\.mp4"):
         probe_video(cut)
 
 
