@@ -242,6 +242,10 @@ def index_build(
             "--backend elasticsearch needs --out http(s)://host:9200/prefix; "
             "--backend embedded needs a directory"
         )
+    indexed_video = corpus / "embeds" / "videos"
+    if video_vectors is None and (indexed_video / "embedder.json").is_file():
+        video_vectors = indexed_video  # written by `index videos`: its model embeds queries
+        console.print(f"video vectors: {video_vectors}", highlight=False)
     with progress_bar() as update:
         summary = build_from_corpus(
             corpus,
@@ -303,10 +307,8 @@ def index_videos_cmd(
         return
     for row in summary_table(summary):
         out.print("  ".join(f"{k}={v}" for k, v in row.items()), highlight=False)
-    vectors = out_dir / "embeds" / "videos"
-    hint = f" --video-vectors {vectors}" if (vectors / "embedder.json").is_file() else ""
     out.print(
-        f"done in {summary.wall_seconds:.1f} s; next: playscout index build --corpus {out_dir}{hint} --out INDEX"
+        f"done in {summary.wall_seconds:.1f} s; next: playscout index build --corpus {out_dir} --out INDEX"
     )
 
 
