@@ -71,7 +71,10 @@ def env_description(ctx: ToolContext, tools: Sequence[Tool]) -> str:
             "embeddings, and video_qa reads those captions instead of frames."
         )
     else:
-        lines.append("Mode: default. search_videos matches video embeddings of the clips.")
+        lines.append(
+            "Mode: default. search_videos matches video embeddings of the clips and the "
+            "commentary and sounds heard in them (quote spoken words)."
+        )
     lines.append("Data sources enabled:")
     for source in enabled_sources(ctx):
         if source == "videos":

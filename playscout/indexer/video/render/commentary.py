@@ -32,30 +32,8 @@ _PAUSE_MS = 1500
 _CACHE: OrderedDict[str, np.ndarray] = OrderedDict()
 _CACHE_MAX = 4000
 
-_WORDS = [
-    "nil",
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-]
+_NUMBERS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+_WORDS = _NUMBERS.split()
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +47,7 @@ class Line:
 def _num(n: int, sport: str) -> str:
     if n == 0:
         return "nil" if sport == "soccer" else "nothing"
-    return _WORDS[n + 1] if n <= 20 else str(n)
+    return _WORDS[n] if n <= 20 else str(n)
 
 
 def _surname(name: Any) -> str:
