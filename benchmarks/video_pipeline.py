@@ -67,6 +67,7 @@ def run_game(
             "within_1s": acc.get("within_1s"),
             "within_0.5s": acc.get("within_0.5s"),
             "status": {"aligned": g.aligned, "ambiguous": g.ambiguous, "unaligned": g.unaligned},
+            "placed_by_commentary": g.placed_by_commentary,
             "misses_by_type": acc.get("misses_by_type"),
             "stage_seconds": g.stages.seconds,
             "stage_x_real_time": {

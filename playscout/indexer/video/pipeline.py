@@ -87,6 +87,7 @@ class GameSummary(BaseModel):
     aligned: int
     ambiguous: int
     unaligned: int
+    placed_by_commentary: int
     transcribed_clips: int
     stages: StageTimes
 
@@ -280,6 +281,7 @@ def _index_game(
         aligned=alignment.counts.get("aligned", 0),
         ambiguous=alignment.counts.get("ambiguous", 0),
         unaligned=alignment.counts.get("unaligned", 0),
+        placed_by_commentary=sum(e.reason.startswith("commentary") for e in alignment.events),
         transcribed_clips=sum(1 for t in transcripts.values() if t),
         stages=times,
     )
