@@ -51,7 +51,9 @@ def utterances(words: Sequence[Any]) -> list[Utterance]:
 
 def _utterance(group: list[Any]) -> Utterance:
     return Utterance(
-        group[0].start, group[-1].end, frozenset(_keys(" ".join(w.text for w in group)))
+        float(group[0].start),
+        float(group[-1].end),
+        frozenset(_keys(" ".join(w.text for w in group))),
     )
 
 

@@ -297,7 +297,7 @@ def _perception(perception: Any) -> Any:
 
 def _write_json(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    path.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY))
 
 
 def summary_table(summary: VideoIndexSummary) -> list[dict[str, Any]]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import numpy as np
+
 from playscout.indexer.video.commentary_align import refine_with_commentary, utterances
 from playscout.indexer.video.match_state import MatchState
 from playscout.indexer.video.pbp import PbpEvent, PbpGame
@@ -41,7 +43,9 @@ def _game() -> PbpGame:
 
 
 def _words(text: str, start: float) -> list[Word]:
-    return [Word(start + 0.3 * k, start + 0.3 * k + 0.25, w) for k, w in enumerate(text.split())]
+    """Times as numpy floats, as faster-whisper gives them."""
+    t = np.float64(start)
+    return [Word(t + 0.3 * k, t + 0.3 * k + 0.25, w) for k, w in enumerate(text.split())]
 
 
 def _alignment(times: dict[int, float]) -> AlignmentResult:
@@ -88,6 +92,7 @@ def test_each_event_takes_its_own_line_in_order() -> None:
     )
     placed = {e.event_id: e for e in out.events}
     assert placed[2].video_time == 110.4 and placed[3].video_time == 118.1
+    assert type(placed[2].video_time) is float  # written to JSON by orjson
     assert placed[2].status == placed[3].status == "aligned"
     assert placed[1].video_time == 100.0  # already aligned: untouched
     assert out.counts == {"aligned": 3}
