@@ -18,7 +18,8 @@ from typing import Any
 from playscout.indexer.video.pbp import PbpEvent, PbpGame
 
 PAUSE_S = 0.6  # a silence this long separates two commentary lines
-MIN_SCORE = 0.6  # share of the event's key words the utterance must contain
+MIN_ACTION = 0.6  # share of the event's action words (type) the utterance must contain
+MIN_NAME = 60.0  # rapidfuzz ratio of the surname to its closest heard word (ASR mangles names)
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset({"the", "a", "an", "of", "by", "for", "to", "and", "on", "in", "pt"})
 
@@ -28,6 +29,7 @@ class Utterance:
     start: float
     end: float
     keys: frozenset[str]
+    words: tuple[str, ...]
 
 
 def _keys(text: str) -> set[str]:
@@ -50,25 +52,31 @@ def utterances(words: Sequence[Any]) -> list[Utterance]:
 
 
 def _utterance(group: list[Any]) -> Utterance:
+    text = " ".join(w.text for w in group)
     return Utterance(
         float(group[0].start),
         float(group[-1].end),
-        frozenset(_keys(" ".join(w.text for w in group))),
+        frozenset(_keys(text)),
+        tuple(_WORD.findall(text.lower())),
     )
 
 
-def _event_keys(ev: PbpEvent) -> tuple[set[str], set[str]]:
-    """(player surname keys, action keys) of an event."""
-    name = _keys(ev.player.split()[-1]) if ev.player else set()
-    return name, _keys(ev.type)
-
-
 def _score(ev: PbpEvent, utt: Utterance) -> float:
-    name, action = _event_keys(ev)
-    if name and not name <= utt.keys:
+    """0 unless the line names the action and (fuzzily: Whisper writes 'Wann' for 'Warner')
+    the player; else the share of action words heard, plus the name similarity in [0, 1]."""
+    action = _keys(ev.type)
+    heard = len(action & utt.keys) / len(action) if action else 0.0
+    if heard < MIN_ACTION:
         return 0.0
-    keys = name | action
-    return len(keys & utt.keys) / len(keys) if keys else 0.0
+    if not ev.player:
+        return heard
+    from rapidfuzz import fuzz, process
+
+    surname = ev.player.split()[-1].lower()
+    best = process.extractOne(surname, utt.words, scorer=fuzz.ratio) if utt.words else None
+    if best is None or best[1] < MIN_NAME:
+        return 0.0
+    return heard + best[1] / 100.0
 
 
 def _interval(timeline: Any, ev: PbpEvent) -> tuple[float, float] | None:
@@ -107,7 +115,7 @@ def refine_with_commentary(
             if utt.start < lo or utt.start > hi or utt.start <= last_used:
                 continue
             score = _score(ev, utt)
-            if score >= MIN_SCORE and (best is None or score > best[0]):
+            if score > 0 and (best is None or score > best[0]):
                 best = (score, utt)
         if best is None:
             continue
