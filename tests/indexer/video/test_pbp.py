@@ -49,7 +49,7 @@ def test_round_trip_and_derived_codes(tmp_path: Path) -> None:
         (
             orjson.dumps({**GAME, "events": [{**GAME["events"][0], "clock": "7 min"}]}),
             "events.0.clock",
-        ),  # type: ignore[dict-item]
+        ),
         (orjson.dumps({"games": [GAME, GAME]}), "repeated: g1"),
     ],
 )
