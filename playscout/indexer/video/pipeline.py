@@ -9,6 +9,7 @@ unchanged.
 
 from __future__ import annotations
 
+import bisect
 import shutil
 import time
 import uuid
@@ -209,22 +210,7 @@ def _index_game(
     say(f"  aligned {alignment.counts.get('aligned', 0)}/{len(game.events)} events")
     cuts = detect_shots(video, threshold=opts.shot_threshold)
     lap("shots")
-    spans = plan_windows(
-        info.duration,
-        cuts,
-        min_s=opts.window_min_s,
-        max_s=opts.window_max_s,
-        target_s=opts.window_target_s,
-    )
-    event_times = alignment.times()
-    kept: list[Window] = []
-    dropped = 0
-    for start, end in spans:
-        has_events = any(start <= t < end for t in event_times.values())
-        if not opts.keep_breaks and not has_events and not visible_between(timeline, start, end):
-            dropped += 1
-            continue
-        kept.append(Window(f"{game.game_id}_{len(kept)}", start, end))
+    kept, dropped = _windows(game.game_id, info.duration, cuts, timeline, alignment, opts)
     lap("windows")
     sport_dir = staging / "data" / game.sport
     clip_dir = sport_dir / "clips" / game.game_id
@@ -285,6 +271,36 @@ def _index_game(
         transcribed_clips=sum(1 for t in transcripts.values() if t),
         stages=times,
     )
+
+
+def _windows(
+    game_id: str,
+    duration: float,
+    cuts: list[float],
+    timeline: Any,
+    alignment: Any,
+    opts: VideoIndexOptions,
+) -> tuple[list[Window], int]:
+    """Clip windows snapped to cuts, without commercial breaks (no scoreboard, no events);
+    also how many were dropped."""
+    spans = plan_windows(
+        duration,
+        cuts,
+        min_s=opts.window_min_s,
+        max_s=opts.window_max_s,
+        target_s=opts.window_target_s,
+    )
+    times = sorted(alignment.times().values())
+    kept: list[Window] = []
+    dropped = 0
+    for start, end in spans:
+        i = bisect.bisect_left(times, start)
+        has_events = i < len(times) and times[i] < end
+        if not opts.keep_breaks and not has_events and not visible_between(timeline, start, end):
+            dropped += 1
+            continue
+        kept.append(Window(f"{game_id}_{len(kept)}", start, end))
+    return kept, dropped
 
 
 def _perception(perception: Any) -> Any:
