@@ -49,11 +49,16 @@ def _same_model(a: dict[str, object], b: dict[str, object]) -> bool:
 
 
 def check_visual_spec(corpus: Path, spec: EmbedderSpec | None) -> None:
-    if spec is None:
-        return
+    """Every clip of a corpus with video vectors needs one from the same model: a visual
+    channel with holes or with two models' vectors would rank clips by accident."""
     path = corpus / VISUAL_DIR / SPEC_FILE
     if path.is_file():
         old = json.loads(path.read_text())
+        if spec is None:
+            raise VideoError(
+                f"{path}: the corpus has video vectors by {old.get('kind')}:{old.get('model')}; "
+                "pass --visual-model with that model so the new clips get vectors too"
+            )
         if not _same_model(old, spec.model_dump(mode="json")):
             raise VideoError(
                 f"{path}: the corpus's video vectors were made by {old.get('kind')}:{old.get('model')}, "

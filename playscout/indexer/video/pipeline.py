@@ -85,6 +85,7 @@ class GameSummary(BaseModel):
     clips: int
     dropped_break_windows: int
     events: int
+    events_in_video: int
     aligned: int
     ambiguous: int
     unaligned: int
@@ -264,6 +265,7 @@ def _index_game(
         clips=len(kept),
         dropped_break_windows=dropped,
         events=len(game.events),
+        events_in_video=alignment.covered,
         aligned=alignment.counts.get("aligned", 0),
         ambiguous=alignment.counts.get("ambiguous", 0),
         unaligned=alignment.counts.get("unaligned", 0),
@@ -323,7 +325,7 @@ def summary_table(summary: VideoIndexSummary) -> list[dict[str, Any]]:
         row: dict[str, Any] = {
             "game": g.game_id,
             "clips": g.clips,
-            "aligned": f"{g.aligned}+{g.ambiguous}/{g.events}",
+            "placed": f"{g.aligned}+{g.ambiguous} ambiguous of {g.events_in_video} in video",
         }
         for stage, secs in g.stages.seconds.items():
             row[stage] = f"{g.video_seconds / secs:.0f}x" if secs > 0 else "-"

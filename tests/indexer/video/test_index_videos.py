@@ -145,6 +145,17 @@ def test_existing_games_need_overwrite(indexed: tuple[Path, Any], rendered: Path
     assert _tree(corpus_dir) == before
 
 
+def test_a_corpus_with_video_vectors_needs_them_for_new_clips(
+    indexed: tuple[Path, Any], rendered: Path
+) -> None:
+    corpus_dir, _ = indexed
+    before = _tree(corpus_dir)
+    opts = VideoIndexOptions(speech=False, overwrite=True)  # no visual model
+    with pytest.raises(VideoError, match="pass --visual-model"):
+        index_videos(rendered, rendered / "pbp.json", corpus_dir, opts)
+    assert _tree(corpus_dir) == before
+
+
 def _one_game_pbp(rendered: Path, tmp: Path, game_index: int, **changes: Any) -> Path:
     game = load_pbp(rendered / "pbp.json")[game_index].model_dump(mode="json")
     game.update(changes)
@@ -155,7 +166,11 @@ def _one_game_pbp(rendered: Path, tmp: Path, game_index: int, **changes: Any) ->
 
 @pytest.mark.parametrize("case", ["broken", "no_scoreboard", "mismatch"])
 def test_bad_input_is_one_line_and_leaves_the_corpus_unchanged(
-    case: str, indexed: tuple[Path, Any], rendered: Path, tmp_path: Path
+    case: str,
+    indexed: tuple[Path, Any],
+    rendered: Path,
+    tiny_clip: dict[str, Any],
+    tmp_path: Path,
 ) -> None:
     corpus_dir, _ = indexed
     games = load_pbp(rendered / "pbp.json")
@@ -176,7 +191,9 @@ def test_bad_input_is_one_line_and_leaves_the_corpus_unchanged(
     pbp = _one_game_pbp(rendered, tmp_path, source, game_id=new_id, video=f"{new_id}.mp4")
     before = _tree(corpus_dir)
     with pytest.raises(error) as info:
-        index_videos(videos, pbp, corpus_dir, VideoIndexOptions(speech=False))
+        index_videos(
+            videos, pbp, corpus_dir, VideoIndexOptions(speech=False, visual_model=tiny_clip)
+        )
     message = str(info.value)
     assert "\n" not in message and len(message) < 300
     assert _tree(corpus_dir) == before
