@@ -15,11 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rapidfuzz import fuzz, process
+
 from playscout.indexer.video.pbp import PbpEvent, PbpGame
 
 PAUSE_S = 0.6  # a silence this long separates two commentary lines
 MIN_ACTION = 0.6  # share of the event's action words (type) the utterance must contain
-MIN_NAME = 60.0  # rapidfuzz ratio of the surname to its closest heard word (ASR mangles names)
+OTHER_NAME = 85.0  # a heard word this close to another player's surname names that player
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset({"the", "a", "an", "of", "by", "for", "to", "and", "on", "in", "pt"})
 
@@ -61,22 +63,26 @@ def _utterance(group: list[Any]) -> Utterance:
     )
 
 
-def _score(ev: PbpEvent, utt: Utterance) -> float:
-    """0 unless the line names the action and (fuzzily: Whisper writes 'Wann' for 'Warner')
-    the player; else the share of action words heard, plus the name similarity in [0, 1]."""
+def _score(ev: PbpEvent, utt: Utterance, others: frozenset[str]) -> float:
+    """0 unless the line names the action and does not name another player of the game;
+    else the share of action words heard plus how close the heard words come to the player's
+    surname (a ranking hint only: Whisper writes 'Wanda' for 'Warner', 'Thomas' for 'Torres')."""
     action = _keys(ev.type)
     heard = len(action & utt.keys) / len(action) if action else 0.0
     if heard < MIN_ACTION:
         return 0.0
-    if not ev.player:
-        return heard
-    from rapidfuzz import fuzz, process
+    surname = ev.player.split()[-1].lower() if ev.player else ""
+    name = max((fuzz.ratio(surname, w) for w in utt.words), default=0.0) if surname else 0.0
+    for word in utt.words:
+        rival = process.extractOne(word, others, scorer=fuzz.ratio) if others else None
+        if rival is not None and rival[1] >= OTHER_NAME and rival[1] > fuzz.ratio(surname, word):
+            return 0.0
+    return heard + name / 100.0
 
-    surname = ev.player.split()[-1].lower()
-    best = process.extractOne(surname, utt.words, scorer=fuzz.ratio) if utt.words else None
-    if best is None or best[1] < MIN_NAME:
-        return 0.0
-    return heard + best[1] / 100.0
+
+def _surnames(game: PbpGame) -> set[str]:
+    names = {p.name for p in game.players} | {e.player for e in game.events if e.player}
+    return {n.split()[-1].lower() for n in names if n.strip()}
 
 
 def _interval(timeline: Any, ev: PbpEvent) -> tuple[float, float] | None:
@@ -100,21 +106,33 @@ def refine_with_commentary(
     if not lines:
         return alignment
     by_id = {e.event_id: e for e in game.events}
+    # the first event of a state stopped the clock: the screen already dates it
+    first_of_state: dict[tuple[int, int, int, int], int] = {}
+    for e in game.events:
+        first_of_state.setdefault(
+            (e.period, e.clock_seconds, e.home_score, e.away_score), e.event_id
+        )
+    surnames = _surnames(game)
     result = alignment.model_copy(deep=True)
     last_used = -1.0
     for placed in result.events:
-        if placed.status != "ambiguous":
-            continue
         ev = by_id.get(placed.event_id)
-        span = _interval(timeline, ev) if ev is not None else None
-        if ev is None or span is None:
+        if placed.status != "ambiguous" or ev is None:
             continue
+        key = (ev.period, ev.clock_seconds, ev.home_score, ev.away_score)
+        if first_of_state[key] == ev.event_id:
+            continue
+        span = _interval(timeline, ev)
+        if span is None:
+            continue
+        own = ev.player.split()[-1].lower() if ev.player else ""
+        others = frozenset(surnames - {own})
         lo, hi = span[0] - 0.5, span[1] + 0.5
         best: tuple[float, Utterance] | None = None
         for utt in lines:
             if utt.start < lo or utt.start > hi or utt.start <= last_used:
                 continue
-            score = _score(ev, utt)
+            score = _score(ev, utt, others)
             if score > 0 and (best is None or score > best[0]):
                 best = (score, utt)
         if best is None:

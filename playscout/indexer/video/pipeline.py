@@ -179,6 +179,7 @@ def _index_game(
     say: Progress,
 ) -> GameSummary:
     from playscout.indexer.video.scoreboard import align_events, read_scoreboard
+    from playscout.indexer.video.scoreboard.align import StoppageModel
 
     times = StageTimes()
     clock = time.perf_counter()
@@ -195,12 +196,15 @@ def _index_game(
         video, game.sport, sample_fps=opts.sample_fps, engine=opts.ocr_engine
     )
     lap("scoreboard")
-    alignment = align_events(timeline, game)
-    lap("align")
     audio = decode_game_audio(video) if info.has_audio else np.zeros(0, np.float32)
     lap("audio")
+    listen = opts.speech and audio.size > 0
+    # with commentary, events sharing a stopped-clock state are placed by what is said; the
+    # free-throw cadence prior (fitted to synthetic games) is only the fallback without it
+    alignment = align_events(timeline, game, stoppage=StoppageModel(during=()) if listen else None)
+    lap("align")
     words: list[Any] = []
-    if opts.speech and audio.size:
+    if listen:
         from playscout.indexer.video.speech import transcribe_game
 
         words = transcribe_game(audio, _perception(perception))
