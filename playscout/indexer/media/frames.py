@@ -22,6 +22,16 @@ class MediaError(ValueError):
     """A clip that cannot be read; one line naming the file and the cause."""
 
 
+def clip_duration(container: Any) -> float:
+    """Seconds of the first video stream, else of the container (0 when neither says)."""
+    stream = container.streams.video[0]
+    if stream.duration is not None and stream.time_base is not None:
+        return float(stream.duration * stream.time_base)
+    if container.duration is not None:
+        return float(container.duration) / 1_000_000
+    return 0.0
+
+
 def _jpeg(image: Any, long_side: int, quality: int) -> bytes:
     from PIL import Image
 

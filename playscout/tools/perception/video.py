@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from playscout.indexer.media.audio import AudioError, decode_reason
+from playscout.indexer.media.frames import clip_duration
 
 SEEK_GAP_S = 8.0  # decode forward for shorter gaps; seek (to the previous keyframe) for longer
 
@@ -23,15 +24,6 @@ class VideoError(AudioError):
 class TimedFrame:
     time: float  # seconds into the clip of the decoded frame
     image: Any  # PIL.Image.Image (RGB)
-
-
-def clip_duration(container: Any) -> float:
-    stream = container.streams.video[0]
-    if stream.duration is not None and stream.time_base is not None:
-        return float(stream.duration * stream.time_base)
-    if container.duration is not None:
-        return float(container.duration) / 1_000_000
-    return 0.0
 
 
 def even_times(duration: float, n: int) -> list[float]:

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from playscout.indexer.media.audio import decode_reason
+from playscout.indexer.media.frames import clip_duration
 from playscout.indexer.video.errors import BrokenVideoError
 
 SEEK_ABOVE = 240.0  # seconds of video above which the locator seeks instead of scanning
@@ -42,31 +44,15 @@ def open_video(path: Path) -> Iterator[tuple[Any, Any, float]]:
     try:
         container = av.open(str(path))
     except (av.FFmpegError, OSError, ValueError) as e:
-        raise BrokenVideoError(f"{path}: not a readable video ({_reason(e)})") from None
+        raise BrokenVideoError(f"{path}: not a readable video ({decode_reason(e)})") from None
     try:
         if not container.streams.video:
             raise BrokenVideoError(f"{path}: no video stream in the file")
         stream = container.streams.video[0]
         stream.thread_type = "AUTO"
-        yield container, stream, _duration(container, stream)
+        yield container, stream, clip_duration(container)
     finally:
         container.close()
-
-
-def _duration(container: Any, stream: Any) -> float:
-    if stream.duration is not None and stream.time_base is not None:
-        return float(stream.duration * stream.time_base)
-    if container.duration is not None:
-        return container.duration / 1_000_000
-    return 0.0
-
-
-def _reason(e: BaseException) -> str:
-    strerror = getattr(e, "strerror", None)
-    if isinstance(strerror, str) and strerror:
-        return strerror
-    text = str(e).strip().splitlines()
-    return text[0] if text else type(e).__name__
 
 
 def frame_time(frame: Any, stream: Any) -> float:
@@ -108,7 +94,9 @@ def sample_luma(path: Path, n: int) -> tuple[list[tuple[float, np.ndarray]], flo
                             break
         except (av.FFmpegError, OSError, ValueError) as e:
             if not out:
-                raise BrokenVideoError(f"{path}: cannot decode video ({_reason(e)})") from None
+                raise BrokenVideoError(
+                    f"{path}: cannot decode video ({decode_reason(e)})"
+                ) from None
     if not out:
         raise BrokenVideoError(f"{path}: no decodable video frame")
     return out, duration
