@@ -242,8 +242,11 @@ def index_build(
             "--backend elasticsearch needs --out http(s)://host:9200/prefix; "
             "--backend embedded needs a directory"
         )
-    indexed_video = corpus / "embeds" / "videos"
-    if video_vectors is None and (indexed_video / "embedder.json").is_file():
+    from playscout.indexer.embed.keyed import SPEC_FILE
+    from playscout.indexer.video.commit import VISUAL_DIR
+
+    indexed_video = corpus / VISUAL_DIR
+    if video_vectors is None and (indexed_video / SPEC_FILE).is_file():
         video_vectors = indexed_video  # written by `index videos`: its model embeds queries
         console.print(f"video vectors: {video_vectors}", highlight=False)
     with progress_bar() as update:
