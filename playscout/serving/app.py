@@ -22,7 +22,7 @@ from playscout.config import Settings
 from playscout.errors import user_error_types
 from playscout.indexer.corpus import Corpus
 from playscout.indexer.search.base import SearchBackend
-from playscout.serving.asks import AskRejected
+from playscout.serving.asks import AskCancelled, AskRejected
 from playscout.serving.limits import AskLimiter, Overloaded
 from playscout.serving.routes import ask, health, runs, search, trajectories, viewer
 from playscout.serving.runs import RunService
@@ -71,6 +71,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(UnknownTrajectory)
     async def _missing(_: Request, exc: UnknownTrajectory) -> JSONResponse:
         return _error(404, str(exc))
+
+    @app.exception_handler(AskCancelled)
+    async def _cancelled(_: Request, exc: AskCancelled) -> JSONResponse:
+        return _error(exc.status_code, str(exc))
 
     @app.exception_handler(AskRejected)
     async def _rejected(_: Request, exc: AskRejected) -> JSONResponse:

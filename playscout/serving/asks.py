@@ -1,6 +1,7 @@
 """One ask = one agent run with its own ToolContext and trajectory file, over the shared
-backend and clients. A run cancelled by shutdown or a vanished client is recorded as
-interrupted in its trajectory instead of just stopping mid-file."""
+backend and clients. The run's task owns its admission slot (`AskRun`), so the slot comes back
+however the HTTP response ends. A run stopped early records why in its trajectory (`cancelled:
+client disconnected`, `interrupted: server shutdown`) instead of just stopping mid-file."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import asyncio
 import contextlib
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -29,14 +30,26 @@ from playscout.serving.schemas import (
     Evidence,
 )
 from playscout.serving.state import ServingState
-from playscout.serving.trajectories import INTERRUPTED
+from playscout.serving.trajectories import CANCELLED, INTERRUPTED
 from playscout.tools.base import ToolContext
 
 EVIDENCE_LIMIT = 20
+CLIENT_GONE = "client disconnected"
+SHUTDOWN = "server shutdown"
 
 
 class AskRejected(ValueError):
     """A request this server cannot run (unknown sport, no LLM for the llm policy): 400."""
+
+
+class AskCancelled(Exception):
+    """The run was stopped before it answered: 499 when its client left (nobody reads it),
+    503 when the server shut down."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"run cancelled: {reason}")
+        self.reason = reason
+        self.status_code = 499 if reason == CLIENT_GONE else 503
 
 
 def new_trajectory_id() -> str:
@@ -97,19 +110,23 @@ def make_agent(state: ServingState, req: AskRequest) -> Agent:
     )
 
 
-def _mark_interrupted(path: Path, tracker: _Tracker, reason: str) -> None:
+def _mark_stopped(path: Path, tracker: _Tracker, reason: str) -> None:
     if tracker.run_id is None or tracker.finished:
         return
+    kind = CANCELLED if reason == CLIENT_GONE else INTERRUPTED
     writer = TrajectoryWriter(tracker.run_id, [JsonlRecorder(path)])
     writer.seq = tracker.seq
-    writer.emit(ErrorEvent, kind=INTERRUPTED, message=reason, fatal=True)
+    writer.emit(ErrorEvent, kind=kind, message=f"{kind}: {reason}", fatal=True)
     writer.close()
 
 
 async def run_ask(
-    state: ServingState, req: AskRequest, on_event: Callable[[Event], None] | None = None
+    state: ServingState,
+    req: AskRequest,
+    on_event: Callable[[Event], None] | None = None,
+    stop_reason: Callable[[], str] = lambda: SHUTDOWN,
 ) -> AskResponse:
-    """Runs inside a limiter task; the caller holds the slot."""
+    """Runs as a limiter task (see `AskRun`); `stop_reason` says why, if it is cancelled."""
     trajectory_id = new_trajectory_id()
     path = state.settings.agent.trajectory_dir / f"{trajectory_id}.jsonl"
     tracker = _Tracker()
@@ -123,9 +140,60 @@ async def run_ask(
             on_event=on_event,
         )
     except asyncio.CancelledError:
-        _mark_interrupted(path, tracker, "run cancelled (server shutdown or client gone)")
+        _mark_stopped(path, tracker, stop_reason())
         raise
     return to_response(state, req, trajectory_id, result)
+
+
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+
+
+async def wait_for_disconnect(receive: Receive) -> None:
+    """Returns when the ASGI server reports the client gone (the body was read already)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+class AskRun:
+    """An admitted ask. Its task holds a limiter slot until it ends; `cancel` stops it (no
+    more model or tool calls) and records the reason in its trajectory. Raises `Overloaded`
+    when no slot is free."""
+
+    def __init__(
+        self,
+        state: ServingState,
+        req: AskRequest,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> None:
+        self.reason = SHUTDOWN  # what the limiter's drain at shutdown means
+        self.task = state.limiter.start(
+            lambda: run_ask(state, req, on_event, stop_reason=lambda: self.reason)
+        )
+
+    def cancel(self, reason: str) -> None:
+        if not self.task.done():
+            self.reason = reason
+            self.task.cancel()
+
+    async def result(self) -> AskResponse:
+        try:
+            return await asyncio.shield(self.task)
+        except asyncio.CancelledError:
+            if self.task.cancelled():
+                raise AskCancelled(self.reason) from None
+            raise
+
+    async def result_unless_disconnected(self, receive: Receive) -> AskResponse:
+        """The answer, or `AskCancelled` as soon as the client goes away (then the run is
+        cancelled, not left to spend model calls nobody will read)."""
+        watcher = asyncio.ensure_future(wait_for_disconnect(receive))
+        try:
+            await asyncio.wait({self.task, watcher}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            watcher.cancel()
+        if not self.task.done():
+            self.cancel(CLIENT_GONE)
+        return await self.result()
 
 
 def _confidence(result: AgentResult) -> float | None:

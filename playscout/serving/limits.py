@@ -4,7 +4,7 @@ and Retry-After. A queue would hide overload until every client times out."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -36,6 +36,18 @@ class AskLimiter:
 
     def release(self) -> None:
         self.in_use = max(0, self.in_use - 1)
+
+    def start(self, make_run: Callable[[], Coroutine[Any, Any, T]]) -> asyncio.Task[T]:
+        """Admits a run and ties its slot to the run's task: the slot comes back when the task
+        ends, however the HTTP response that asked for it ended (or never started)."""
+        self.acquire()
+        try:
+            task = self.spawn(make_run())
+        except BaseException:
+            self.release()
+            raise
+        task.add_done_callback(lambda _: self.release())
+        return task
 
     def spawn(self, coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
         task = asyncio.create_task(coro)

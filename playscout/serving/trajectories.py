@@ -20,7 +20,9 @@ from playscout.serving.schemas import TrajectoryDetail, TrajectoryListItem
 from playscout.serving.security import valid_id
 
 ANNOTATION_KEYS = ("gold_answer", "verdict", "judge", "correct")
-INTERRUPTED = "interrupted"
+INTERRUPTED = "interrupted"  # the server shut down mid-run
+CANCELLED = "cancelled"  # the client went away, or someone cancelled the run
+STOPPED_KINDS = (INTERRUPTED, CANCELLED)
 
 
 class UnknownTrajectory(LookupError):
@@ -37,11 +39,11 @@ def trajectory_path(directory: Path, trajectory_id: str) -> Path:
 
 
 def _status(events: list[Event], final_status: str | None) -> str | None:
-    """A run cut short by shutdown says so, rather than a bare error."""
+    """A run cut short by shutdown or cancelled says so, rather than a bare error."""
     last_start = max((i for i, e in enumerate(events) if isinstance(e, RunStart)), default=-1)
     for e in events[last_start + 1 :]:
-        if isinstance(e, ErrorEvent) and e.kind == INTERRUPTED:
-            return INTERRUPTED
+        if isinstance(e, ErrorEvent) and e.kind in STOPPED_KINDS:
+            return e.kind
     return final_status or ("running" if events else None)
 
 

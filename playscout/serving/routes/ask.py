@@ -4,31 +4,28 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 
-from playscout.serving.asks import check_request, run_ask
+from playscout.serving.asks import AskRun, check_request
 from playscout.serving.routes import get_state
 from playscout.serving.schemas import AskRequest, AskResponse, ErrorBody
 from playscout.serving.state import ServingState
-from playscout.serving.streaming import ask_events
+from playscout.serving.streaming import start_stream
 
 router = APIRouter(prefix="/v1", tags=["ask"])
 State = Annotated[ServingState, Depends(get_state)]
 ERRORS: dict[int | str, dict[str, object]] = {
-    c: {"model": ErrorBody} for c in (400, 401, 413, 422, 429)
+    c: {"model": ErrorBody} for c in (400, 401, 413, 422, 429, 503)
 }
 
 
 @router.post("/ask", response_model=AskResponse, responses=ERRORS)
-async def ask(req: AskRequest, state: State) -> AskResponse:
-    """Answer one question; returns when the agent is done."""
+async def ask(req: AskRequest, request: Request, state: State) -> AskResponse:
+    """Answer one question; returns when the agent is done. A client that hangs up cancels
+    the run."""
     check_request(state, req)
-    state.limiter.acquire()
-    try:
-        return await state.limiter.spawn(run_ask(state, req))
-    finally:
-        state.limiter.release()
+    return await AskRun(state, req).result_unless_disconnected(request.receive)
 
 
 @router.post(
@@ -40,14 +37,4 @@ async def ask_stream(req: AskRequest, state: State) -> StreamingResponse:
     """Events (`run_start`, `model_call`, `tool_call`, `observation`, `final_answer`) as they
     happen, then `result` (the /v1/ask body) or `error`."""
     check_request(state, req)
-    state.limiter.acquire()
-    try:
-        events = ask_events(state, req)
-    except BaseException:
-        state.limiter.release()
-        raise
-    return StreamingResponse(
-        events,
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
+    return start_stream(state, req)
