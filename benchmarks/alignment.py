@@ -26,15 +26,15 @@ import orjson
 from rich.console import Console
 from rich.table import Table
 
-from playscout.indexer.corpus.models import SPORTS
-from playscout.indexer.video.pbp import load_pbp
+from playscout.corpus.models import SPORTS
+from playscout.corpus.pbp import load_pbp
 from playscout.indexer.video.scoreboard import align_events, evaluate_alignment, read_scoreboard
-from playscout.indexer.video.scoreboard.ocr import get_engine
+from playscout.perception.crop_ocr import get_engine
 
 
 def _render(args: argparse.Namespace, out: Path, con: Console) -> list[Path]:
-    from playscout.indexer.synth import generate_corpus
-    from playscout.indexer.video.render import corpus_games, render_game
+    from playscout.synthetic import generate_corpus
+    from playscout.synthetic.broadcast import corpus_games, render_game
 
     corpus = out / "corpus"
     generate_corpus(corpus, max(7, 3 * args.games), seed=args.seed, workers=1)

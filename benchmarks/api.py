@@ -21,10 +21,11 @@ import httpx
 import uvicorn
 
 from playscout.config import Settings
-from playscout.indexer.corpus import Corpus
-from playscout.indexer.pipeline import build_from_corpus, open_backend
-from playscout.indexer.synth import generate_corpus, generate_questions
+from playscout.corpus import Corpus
+from playscout.indexer.build import build_from_corpus
+from playscout.search import open_backend
 from playscout.serving.app import create_app
+from playscout.synthetic import generate_corpus, generate_questions
 
 
 def build(work: Path) -> tuple[Path, list[str]]:

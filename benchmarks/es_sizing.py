@@ -25,9 +25,9 @@ from pathlib import Path
 
 import orjson
 
-from playscout.indexer.corpus import Corpus
-from playscout.indexer.search.elastic.ingest import SportStats, clip_actions, doc_actions
-from playscout.indexer.synth import generate_corpus
+from playscout.corpus import Corpus
+from playscout.search.elastic.ingest import SportStats, clip_actions, doc_actions
+from playscout.synthetic import generate_corpus
 
 T9_CLIPS = 1_760_230
 T9_DOCS = 33_307
@@ -83,7 +83,7 @@ def vector_disk(n: int, dims: int, kind: str) -> float:
 def embed_rate(sample: int) -> float | None:
     if sample <= 0:
         return None
-    from playscout.indexer.embed import MiniLMEmbedder
+    from playscout.embed import MiniLMEmbedder
 
     emb = MiniLMEmbedder(batch_size=64)
     texts = [

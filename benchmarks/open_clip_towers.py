@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from playscout.indexer.embed.open_clip import OpenClipEmbedder, make_random_weights
+from playscout.embed.open_clip import OpenClipEmbedder, make_random_weights
 
 
 def bench(model: str, work: Path, batch: int, batches: int, queries: int) -> dict[str, object]:

@@ -17,10 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from playscout.indexer.corpus import Corpus
-from playscout.indexer.pipeline import build_from_corpus, open_backend
-from playscout.indexer.search.base import ClipFilter, SearchMode
-from playscout.indexer.synth import generate_corpus, generate_questions
+from playscout.corpus import Corpus
+from playscout.indexer.build import build_from_corpus
+from playscout.search import open_backend
+from playscout.search.base import ClipFilter, SearchMode
+from playscout.synthetic import generate_corpus, generate_questions
 
 MODES: tuple[SearchMode, ...] = ("bm25", "dense", "hybrid")
 

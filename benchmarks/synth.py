@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
-from playscout.indexer.synth import generate_corpus, generate_questions
+from playscout.synthetic import generate_corpus, generate_questions
 
 PAPER = {  # Table 37: games, clips, avg clips/game, avg clip s, players, teams, reports, stat docs
     "basketball": (3307, 854949, 258.5, 10.9, 952, 30, 3307, 9547),

@@ -40,7 +40,7 @@ def decode_only(video: Path) -> float:
 def run_game(
     video_dir: Path, game_id: str, speech: bool, visual: dict[str, Any] | None
 ) -> dict[str, Any]:
-    from playscout.indexer.video.pbp import load_pbp
+    from playscout.corpus.pbp import load_pbp
     from playscout.indexer.video.pipeline import VideoIndexOptions, index_videos
     from playscout.indexer.video.scoreboard import evaluate_alignment
     from playscout.indexer.video.scoreboard.models import AlignmentResult
@@ -95,7 +95,7 @@ def main() -> None:
     )
     visual = None
     if args.visual == "tiny":
-        from playscout.indexer.embed.open_clip import make_tiny_weights
+        from playscout.embed.open_clip import make_tiny_weights
 
         weights = Path(tempfile.mkdtemp(prefix="clip-")) / "tiny.pt"
         make_tiny_weights(weights, seed=0)

@@ -3,7 +3,7 @@
 Importing the package stays cheap (no torch). It installs one import hook: on the first import of
 `torchvision` anywhere in the process (by sentence-transformers, transformers' image utilities,
 open_clip, timm, ...), `apply_torchvision_shim` runs first, so a CUDA torchvision build on a CPU
-torch cannot break those imports (see playscout/indexer/embed/_torch_shim.py). The hook then
+torch cannot break those imports (see playscout/embed/_torch_shim.py). The hook then
 removes itself; it never changes which module is found.
 """
 
@@ -27,7 +27,7 @@ class _TorchvisionShimFinder(importlib.abc.MetaPathFinder):
         _remove_hook()
         # No torch, or a broken one: stay silent and let the real import report the problem.
         with contextlib.suppress(Exception):
-            from playscout.indexer.embed._torch_shim import apply_torchvision_shim
+            from playscout.embed._torch_shim import apply_torchvision_shim
 
             apply_torchvision_shim()
         return None  # the ordinary finders import torchvision itself

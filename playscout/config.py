@@ -14,6 +14,19 @@ import yaml
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+Mode = Literal["default", "oracle"]
+"""How clips are seen. `default`: by what the video shows and sounds like (video vectors fused
+with transcripts; frames to the VLM). `oracle`: by ground-truth captions (caption search; the
+captions instead of frames), the paper's upper bound. Never reads pixels or audio."""
+DEFAULT_MODE: Mode = "default"
+MODES: tuple[Mode, ...] = ("default", "oracle")
+
+Policy = Literal["llm", "workflow"]
+"""Who drives the run. `llm`: the ReAct agent over an OpenAI-compatible model (the product).
+`workflow`: the offline retrieve-then-read baseline that needs no model (demo, tests)."""
+DEFAULT_POLICY: Policy = "llm"
+POLICIES: tuple[Policy, ...] = ("llm", "workflow")
+
 
 class SearchSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PLAYSCOUT_SEARCH_", extra="forbid")

@@ -1,39 +1,29 @@
-"""The errors a user can cause. The CLI and the API print these as one line; anything else is
-a bug and keeps its traceback."""
+"""The one base of the errors playscout raises on purpose. It imports nothing from playscout,
+so every layer can raise it.
+
+`user_error` says who can fix it. True (the default): the user (a malformed corpus, an unknown
+id, a bad filter, a model server that is down); the CLI prints one line and exits 2, the API
+answers 4xx with the reason. False: playscout itself; the CLI keeps the traceback and the API
+answers 500. An exception that is not a `PlayscoutError` is always a bug.
+"""
 
 from __future__ import annotations
 
-import functools
+from typing import ClassVar
 
 
-@functools.cache
-def user_error_types() -> tuple[type[Exception], ...]:
-    """Imported on first use, so that a command that fails early does not load the agent."""
-    from playscout.agent.runner import AgentError
-    from playscout.agent.trajectory import TrajectoryError
-    from playscout.clients.base import ModelError
-    from playscout.indexer.build import IndexExistsError
-    from playscout.indexer.corpus.errors import CorpusError
-    from playscout.indexer.embed.base import EmbeddingError
-    from playscout.indexer.media.frames import MediaError
-    from playscout.indexer.search.base import IndexOpenError, SearchError
-    from playscout.indexer.video.errors import VideoError
-    from playscout.tools.errors import ToolError
+class PlayscoutError(Exception):
+    """Subclasses usually also derive from the builtin that fits (ValueError, ...), so callers
+    that catch builtins keep working."""
 
-    return (
-        AgentError,
-        CorpusError,
-        EmbeddingError,
-        IndexExistsError,
-        IndexOpenError,
-        MediaError,
-        ModelError,
-        SearchError,
-        ToolError,
-        TrajectoryError,
-        VideoError,
-    )
+    user_error: ClassVar[bool] = True
 
 
 def is_user_error(error: BaseException) -> bool:
-    return isinstance(error, user_error_types())
+    return isinstance(error, PlayscoutError) and error.user_error
+
+
+def one_line(error: BaseException, limit: int = 500) -> str:
+    """The message as one line (multi-line messages keep their first line's meaning)."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."

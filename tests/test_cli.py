@@ -7,8 +7,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from playscout.cli import app
-from tests.indexer.corpus.minicorpus import write_minicorpus
+from playscout.cli.main import app
+from tests.corpus.minicorpus import write_minicorpus
 
 runner = CliRunner()
 
@@ -115,7 +115,7 @@ def test_embed_then_build_from_precomputed_caption_vectors(tmp_path: Path) -> No
 
 
 def test_elastic_targets_are_urls() -> None:
-    from playscout.indexer.pipeline import elastic_target
+    from playscout.search import elastic_target
 
     assert elastic_target("http://127.0.0.1:9200/t9") == ("http://127.0.0.1:9200", "t9")
     assert elastic_target("https://es.example:443") == ("https://es.example:443", "playscout")

@@ -13,8 +13,8 @@ import json
 from collections.abc import Sequence
 from importlib import resources
 
-from playscout.indexer.corpus.models import DOC_TYPES, PERIOD_NAME
-from playscout.indexer.search.base import DocFilter
+from playscout.corpus.models import DOC_TYPES, PERIOD_NAME
+from playscout.search.base import DocFilter
 from playscout.tools.base import Tool, ToolContext
 
 SOURCE_TEXT: dict[str, str] = {

@@ -14,7 +14,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from pydantic import BaseModel, Field
 
@@ -43,14 +43,14 @@ from playscout.agent.trajectory import (
     TrajectoryWriter,
 )
 from playscout.clients.base import ChatClient
-from playscout.config import AgentSettings
+from playscout.config import DEFAULT_POLICY, AgentSettings, Policy
+from playscout.errors import PlayscoutError
 from playscout.tools.base import Tool, ToolContext
 
-PolicyName = Literal["llm", "workflow"]
 _VERSIONED = ("playscout", "langgraph", "langchain-core", "pydantic", "tokenizers")
 
 
-class AgentError(ValueError):
+class AgentError(PlayscoutError, ValueError):
     """A run that cannot start (no client for the llm policy, unknown policy): one line."""
 
 
@@ -98,7 +98,7 @@ class Agent:
         client: ChatClient | None = None,
         tools: Sequence[Tool] | None = None,
         settings: AgentSettings | None = None,
-        policy: PolicyName = "llm",
+        policy: Policy = DEFAULT_POLICY,
         tokenizer: Tokenizer | None = None,
         checkpointer: Any = None,
         threaded_tools: bool = True,
@@ -114,7 +114,7 @@ class Agent:
         self.client = client
         self.tools = tuple(tools if tools is not None else default_tools())
         self.settings = settings or AgentSettings()
-        self.policy_name: PolicyName = policy
+        self.policy_name: Policy = policy
         self.tokenizer = tokenizer or default_tokenizer(
             str(self.settings.tokenizer_path) if self.settings.tokenizer_path else None
         )

@@ -16,6 +16,8 @@ from typing import IO, Annotated, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
+from playscout.errors import PlayscoutError
+
 SCHEMA_VERSION = 1
 Status = Literal["answered", "no_answer", "error", "budget_exhausted"]
 ForcedFinal = Literal["max_calls", "context"]
@@ -186,7 +188,7 @@ class TrajectoryWriter:
             recorder.close()
 
 
-class TrajectoryError(ValueError):
+class TrajectoryError(PlayscoutError, ValueError):
     """A trajectory file that cannot be read (missing, not JSONL, newer schema)."""
 
 

@@ -12,6 +12,8 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
+from playscout.errors import PlayscoutError
+
 
 class ImagePart(BaseModel):
     """An image as a data URI (base64 JPEG) or URL, sent as an OpenAI `image_url` part."""
@@ -65,7 +67,7 @@ class ChatResponse(BaseModel):
     finish_reason: str | None = None
 
 
-class ModelError(RuntimeError):
+class ModelError(PlayscoutError, RuntimeError):
     """A model call that failed. `retryable` says whether trying again can help; messages are
     one line naming the server and the cause."""
 

@@ -20,9 +20,10 @@ from playscout.clients.base import (
     ToolCall,
     Usage,
 )
+from playscout.errors import PlayscoutError
 
 
-class WireError(ValueError):
+class WireError(PlayscoutError, ValueError):
     """A 2xx body that is not a chat completion; the message says what is wrong."""
 
 

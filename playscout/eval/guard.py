@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from playscout.indexer.corpus.models import ClipRecord, DocumentRecord
+from playscout.corpus.models import ClipRecord, DocumentRecord
 
 
 @dataclass

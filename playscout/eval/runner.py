@@ -25,9 +25,9 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, Field
 
-from playscout.agent.runner import PolicyName
-from playscout.config import EvalSettings, Settings
+from playscout.config import EvalSettings, Policy, Settings
 from playscout.eval.cache import CachingChatClient, ResponseCache
+from playscout.eval.errors import RunError
 from playscout.eval.store import RUN_JSON, TRAJECTORIES, results_store, write_json_atomic
 from playscout.eval.tasks import get_task
 from playscout.eval.tasks.base import Instance, TaskEnv
@@ -43,10 +43,6 @@ _VERSIONED = (
     "numpy",
     "matplotlib",
 )
-
-
-class RunError(ValueError):
-    """A run that cannot start or resume (mismatched run.json, missing index): one line."""
 
 
 class RunSummary(BaseModel):
@@ -77,7 +73,7 @@ def _wrap(client: Any, cache: ResponseCache | None) -> Any:
 def build_env(
     task_needs_index: bool,
     mode: str,
-    policy: PolicyName,
+    policy: Policy,
     settings: Settings,
     eval_settings: EvalSettings,
     client: Any = None,
@@ -85,19 +81,14 @@ def build_env(
     backend: Any = None,
 ) -> TaskEnv:
     from playscout.agent.context import default_tokenizer
-    from playscout.indexer.corpus import Corpus
+    from playscout.corpus import Corpus
+    from playscout.runtime import chat_client, open_index
     from playscout.tools.qa import models_from_settings
 
     if backend is None and task_needs_index:
-        from playscout.indexer.pipeline import elastic_target, open_backend
-
-        if not (elastic_target(settings.index) or Path(settings.index).exists()):
-            raise RunError(f"no index at {settings.index}: build one with `playscout index build`")
-        backend = open_backend(settings.index)
+        backend = open_index(settings.index)
     if client is None and policy == "llm" and settings.agent.llm.configured:
-        from playscout.clients.openai_chat import OpenAIChatClient
-
-        client = OpenAIChatClient.from_endpoint(settings.agent.llm)
+        client = chat_client(settings.agent.llm)
     models = models_from_settings(settings.qa)
     corpus = Corpus(settings.corpus_dir) if settings.corpus_dir else None
     return TaskEnv(
@@ -201,7 +192,7 @@ async def run_eval_async(
     task: str,
     mode: str = "oracle",
     sports: Sequence[str] = ("basketball",),
-    policy: PolicyName = "workflow",
+    policy: Policy = "workflow",
     concurrency: int = 8,
     out_dir: Path | str = "var/runs/run",
     settings: Settings | None = None,
@@ -271,7 +262,7 @@ def run_eval(
     task: str,
     mode: str = "oracle",
     sports: Sequence[str] = ("basketball",),
-    policy: PolicyName = "workflow",
+    policy: Policy = "workflow",
     concurrency: int = 8,
     out_dir: Path | str = "var/runs/run",
     settings: Settings | None = None,

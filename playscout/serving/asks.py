@@ -22,6 +22,7 @@ from playscout.agent.trajectory import (
     Observation,
     TrajectoryWriter,
 )
+from playscout.errors import PlayscoutError
 from playscout.serving.schemas import (
     AskRequest,
     AskResponse,
@@ -31,18 +32,17 @@ from playscout.serving.schemas import (
 )
 from playscout.serving.state import ServingState
 from playscout.serving.trajectories import CANCELLED, INTERRUPTED
-from playscout.tools.base import ToolContext
 
 EVIDENCE_LIMIT = 20
 CLIENT_GONE = "client disconnected"
 SHUTDOWN = "server shutdown"
 
 
-class AskRejected(ValueError):
+class AskRejected(PlayscoutError, ValueError):
     """A request this server cannot run (unknown sport, no LLM for the llm policy): 400."""
 
 
-class AskCancelled(Exception):
+class AskCancelled(PlayscoutError):
     """The run was stopped before it answered: 499 when its client left (nobody reads it),
     503 when the server shut down."""
 
@@ -91,23 +91,9 @@ def check_request(state: ServingState, req: AskRequest) -> None:
 
 
 def make_agent(state: ServingState, req: AskRequest) -> Agent:
-    ctx = ToolContext(
-        backend=state.backend,
-        sport=req.sport,
-        mode=req.mode,
-        search=state.settings.search,
-        qa=state.settings.qa,
-        corpus=state.corpus,
-        models=state.models,
-    )
-    return Agent(
-        ctx,
-        client=state.llm_client if req.policy == "llm" else None,
-        tools=state.tools,
-        settings=state.settings.agent,
-        policy=req.policy,
-        checkpointer=state.checkpointer,
-    )
+    runtime = state.runtime
+    ctx = runtime.tool_context(req.sport, req.mode)
+    return runtime.agent(ctx, req.policy, checkpointer=state.checkpointer)
 
 
 def _mark_stopped(path: Path, tracker: _Tracker, reason: str) -> None:

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import httpx
 
+from playscout.errors import PlayscoutError
 from playscout.serving.profiles import ServerProfile
 
 
-class ServerNotReady(RuntimeError):
+class ServerNotReady(PlayscoutError, RuntimeError):
     """One line: which server, how long we waited, the last thing we saw."""
 
 

@@ -7,10 +7,12 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
+from playscout.errors import PlayscoutError
+
 T = TypeVar("T")
 
 
-class Overloaded(Exception):
+class Overloaded(PlayscoutError):
     def __init__(self, retry_after_s: int) -> None:
         super().__init__(f"server busy: too many asks in flight; retry in {retry_after_s} s")
         self.retry_after_s = retry_after_s

@@ -17,12 +17,14 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from playscout.errors import PlayscoutError
+
 Role = Literal["agent", "vlm", "document_qa", "embedding"]
 VLLM_MODULE = ("-m", "vllm.entrypoints.openai.api_server")
 VIDEO_QA_FRAMES = 16
 
 
-class ProfileError(ValueError):
+class ProfileError(PlayscoutError, ValueError):
     """A profile that does not load or validate: one line naming the file and field."""
 
 

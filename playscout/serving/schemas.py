@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Mode, Policy
 from playscout.serving.security import ID_PATTERN
 
 
@@ -14,9 +15,10 @@ class AskRequest(BaseModel):
 
     question: str = Field(min_length=1, description="The question (max length: a setting).")
     sport: str = Field("basketball", description="A sport present in the index.")
-    mode: Literal["default", "oracle"] = "default"
-    policy: Literal["llm", "workflow"] = Field(
-        "llm", description="llm (needs a configured agent model) or workflow (offline baseline)."
+    mode: Mode = DEFAULT_MODE
+    policy: Policy = Field(
+        DEFAULT_POLICY,
+        description="llm (needs a configured agent model) or workflow (offline baseline).",
     )
     session_id: str | None = Field(
         None, pattern=ID_PATTERN, description="Continue an earlier conversation (llm policy)."

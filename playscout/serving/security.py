@@ -7,11 +7,14 @@ the checks run before any route code reads the body.
 from __future__ import annotations
 
 import hmac
-import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 import orjson
+
+from playscout.agent.ids import ID_PATTERN, valid_id
+
+__all__ = ["ID_PATTERN", "BearerAuthMiddleware", "BodyLimitMiddleware", "valid_id"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -19,17 +22,10 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-# Trajectory and session ids: a strict alphabet, so an id can never name a path outside its dir.
-ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$"
-_ID_RE = re.compile(ID_PATTERN)
 
 # Paths that carry no corpus data and must answer without a key (health checks, docs, viewer
 # shell; the viewer's data calls go through the API and need the key).
 PUBLIC_PREFIXES = ("/healthz", "/readyz", "/docs", "/redoc", "/openapi.json", "/viewer")
-
-
-def valid_id(value: str) -> bool:
-    return bool(_ID_RE.fullmatch(value))
 
 
 async def send_error(send: Send, status: int, message: str, headers: dict[str, str] | None = None):

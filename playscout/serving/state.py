@@ -1,5 +1,5 @@
-"""What the app shares across requests: one backend, one set of model clients, the limiter.
-Each ask still gets its own ToolContext (fresh SessionMemory), see `asks.py`."""
+"""What the app shares across requests: one Runtime (backend, model clients, corpus, tools) and
+the limiter. Each ask still gets its own ToolContext (fresh SessionMemory), see `asks.py`."""
 
 from __future__ import annotations
 
@@ -8,22 +8,25 @@ from typing import Any
 
 from playscout.clients.base import ChatClient
 from playscout.config import Settings
-from playscout.indexer.corpus import Corpus
-from playscout.indexer.search.base import SearchBackend
+from playscout.eval.run_service import RunService
+from playscout.runtime import Runtime
+from playscout.search import SearchBackend
 from playscout.serving.limits import AskLimiter
-from playscout.serving.runs import RunService
-from playscout.tools.base import ModelSet, Tool
 
 
 @dataclass
 class ServingState:
     settings: Settings
-    backend: SearchBackend
+    runtime: Runtime
     limiter: AskLimiter
-    models: ModelSet = field(default_factory=ModelSet)
-    llm_client: ChatClient | None = None
-    corpus: Corpus | None = None
-    tools: tuple[Tool, ...] | None = None
     run_service: RunService | None = None
     checkpointer: Any = None
     sports: list[str] = field(default_factory=list)
+
+    @property
+    def backend(self) -> SearchBackend:
+        return self.runtime.require_backend()
+
+    @property
+    def llm_client(self) -> ChatClient | None:
+        return self.runtime.llm

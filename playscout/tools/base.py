@@ -10,19 +10,17 @@ import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from playscout.clients.base import ChatClient
-from playscout.config import PerceptionSettings, QASettings, SearchSettings
-from playscout.indexer.corpus.loader import Corpus
-from playscout.indexer.search.base import SearchBackend
+from playscout.config import DEFAULT_MODE, Mode, PerceptionSettings, QASettings, SearchSettings
+from playscout.corpus.loader import Corpus
+from playscout.search.base import SearchBackend
 from playscout.tools.entities import EntityResolver
 from playscout.tools.errors import ToolError as ToolError  # re-exported: tools raise it
 from playscout.tools.session_memory import SessionMemory
-
-Mode = Literal["default", "oracle"]
 
 
 class ToolArgs(BaseModel):
@@ -58,7 +56,7 @@ class ToolContext:
 
     backend: SearchBackend
     sport: str
-    mode: Mode = "default"
+    mode: Mode = DEFAULT_MODE
     search: SearchSettings = field(default_factory=SearchSettings)
     qa: QASettings = field(default_factory=QASettings)
     corpus: Corpus | None = None  # media (clip files) for video_qa and perception tools

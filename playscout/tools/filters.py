@@ -11,7 +11,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 
-from playscout.indexer.corpus.models import DOC_TYPE_FAMILIES, DOC_TYPES, season_code_to_year
+from playscout.corpus.models import DOC_TYPE_FAMILIES, DOC_TYPES, season_code_to_year
 from playscout.tools.base import ToolError
 from playscout.tools.entities import EntityResolver
 

@@ -31,8 +31,8 @@ from playscout.clients.base import (
 )
 from playscout.clients.sync import run_sync
 from playscout.config import ModelEndpoint, QASettings
-from playscout.indexer.corpus.errors import CorpusError
-from playscout.indexer.search.base import SearchError
+from playscout.corpus.errors import CorpusError
+from playscout.search.base import SearchError
 from playscout.tools.base import Mode, ModelSet, ToolArgs, ToolContext, ToolError, ToolResult
 from playscout.tools.prompts import render
 from playscout.tools.readers import NO_EVIDENCE, extractive_answer
@@ -319,7 +319,7 @@ def _data_uri(jpeg: bytes) -> str:
 
 
 async def _ask_frames(ctx: ToolContext, client: ChatClient, query: str, item: QAItem) -> QAItem:
-    from playscout.indexer.media import MediaError, sample_frames
+    from playscout.media import MediaError, sample_frames
 
     assert ctx.corpus is not None
     try:

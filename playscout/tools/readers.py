@@ -120,7 +120,7 @@ def bm25_scores(
 
 @functools.cache
 def _embedder() -> Any:
-    from playscout.indexer.embed import make_embedder
+    from playscout.embed import make_embedder
 
     return make_embedder(MINILM_SPEC)
 

@@ -9,10 +9,9 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from playscout.indexer.corpus.errors import CorpusError
-from playscout.indexer.search.base import SearchError
-from playscout.tools.base import Tool, ToolContext, ToolError, ToolResult
-from playscout.tools.perception import PERCEPTION_TOOLS, UTILITY_TOOLS
+from playscout.errors import is_user_error
+from playscout.tools.base import Tool, ToolContext, ToolResult
+from playscout.tools.perception import PERCEPTION_TOOLS
 from playscout.tools.qa import DocumentQAArgs, VideoQAArgs, document_qa, video_qa
 from playscout.tools.search import (
     SearchDocumentsArgs,
@@ -20,6 +19,7 @@ from playscout.tools.search import (
     search_documents,
     search_videos,
 )
+from playscout.tools.utility import UTILITY_TOOLS
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +84,9 @@ def call_tool(tools: dict[str, Tool], ctx: ToolContext, name: str, raw: Any) -> 
         return tool.run(ctx, args)
     except ValidationError as e:
         return ToolResult.failure(name, _validation_message(e))
-    except (ToolError, SearchError, CorpusError) as e:
-        return ToolResult.failure(name, str(e))
-    except Exception as e:  # a bug in a tool must not end the agent's run; keep the traceback
+    except Exception as e:
+        if is_user_error(e):  # ToolError, SearchError, MediaError, EngineUnavailable, ...
+            return ToolResult.failure(name, str(e))
+        # a bug in a tool must not end the agent's run; keep the traceback
         log.exception("tool %s failed", name)
         return ToolResult.failure(name, f"internal error in {name}: {type(e).__name__}: {e}")

@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field, field_validator
 
-from playscout.indexer.corpus.models import PERIOD_NAME
-from playscout.indexer.search.base import (
+from playscout.corpus.models import PERIOD_NAME
+from playscout.search.base import (
     ClipChannel,
     ClipFilter,
     ClipHit,

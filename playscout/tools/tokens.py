@@ -15,10 +15,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from playscout.errors import PlayscoutError
+
 COUNT_CACHE = 1024  # texts whose token count is remembered (FIFO)
 
 
-class TokenizerError(RuntimeError):
+class TokenizerError(PlayscoutError, RuntimeError):
     """No usable tokenizer.json; the message says which file and why."""
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from playscout.clients.base import ChatMessage, ChatParams, ChatResponse, ToolCall, Usage
-from playscout.indexer.corpus import Corpus
+from playscout.corpus import Corpus
 from playscout.tools import SEARCH_TOOLS, ToolContext
 
 Reply = str | ChatResponse | BaseException | Callable[[list[ChatMessage]], Any]
@@ -85,8 +85,9 @@ class SynthIndex:
 
 @pytest.fixture(scope="session")
 def synth(tmp_path_factory: pytest.TempPathFactory) -> SynthIndex:
-    from playscout.indexer.pipeline import build_from_corpus, open_backend
-    from playscout.indexer.synth import generate_corpus, generate_questions
+    from playscout.indexer.build import build_from_corpus
+    from playscout.search import open_backend
+    from playscout.synthetic import generate_corpus, generate_questions
 
     root = tmp_path_factory.mktemp("agent-synth")
     corpus, index = root / "corpus", root / "index"

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from playscout.agent import Agent, read_trajectory, session_store, summarise
 from playscout.agent.trajectory import SCHEMA_VERSION, TrajectoryError
-from playscout.cli import app
+from playscout.cli.main import app
 from playscout.config import AgentSettings
 from playscout.tools.registry import ALL_TOOLS, SEARCH_TOOLS
 from tests.agent.conftest import ScriptedChatModel, text_call

@@ -12,8 +12,8 @@ from playscout.config import EvalSettings, Settings
 
 @pytest.fixture(scope="session")
 def synth(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    from playscout.indexer.pipeline import build_from_corpus
-    from playscout.indexer.synth import generate_corpus, generate_questions
+    from playscout.indexer.build import build_from_corpus
+    from playscout.synthetic import generate_corpus, generate_questions
 
     root = tmp_path_factory.mktemp("evalcorpus")
     corpus, index = root / "corpus", root / "index"
@@ -25,7 +25,7 @@ def synth(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 @pytest.fixture(scope="session")
 def backend(synth: tuple[Path, Path]):  # type: ignore[no-untyped-def]
-    from playscout.indexer.pipeline import open_backend
+    from playscout.search import open_backend
 
     return open_backend(str(synth[1]))
 

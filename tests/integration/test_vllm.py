@@ -104,8 +104,9 @@ def test_vllm_rejects_tools_without_parser() -> None:
 
 @pytest.fixture(scope="module")
 def synth_index(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    from playscout.indexer.pipeline import build_from_corpus, open_backend
-    from playscout.indexer.synth import generate_corpus, generate_questions
+    from playscout.indexer.build import build_from_corpus
+    from playscout.search import open_backend
+    from playscout.synthetic import generate_corpus, generate_questions
 
     root = tmp_path_factory.mktemp("vllm-synth")
     corpus, index = root / "corpus", root / "index"
@@ -127,8 +128,8 @@ def test_agent_llm_policy_text_protocol_end_to_end(synth_index: Any, tmp_path: P
 
     from playscout.agent import Agent, read_trajectory, summarise
     from playscout.agent.trajectory import ModelCall
-    from playscout.cli import app
-    from playscout.indexer.corpus import Corpus
+    from playscout.cli.main import app
+    from playscout.corpus import Corpus
     from playscout.tools import ToolContext
     from playscout.tools.registry import ALL_TOOLS
 
@@ -176,11 +177,11 @@ def test_agent_llm_policy_text_protocol_end_to_end(synth_index: Any, tmp_path: P
 
 @needs_vlm
 def test_video_qa_sends_16_frames_to_vlm(synth_index: Any) -> None:
-    from playscout.indexer.corpus import Corpus
+    from playscout.corpus import Corpus
     from playscout.tools import ToolContext
     from playscout.tools.base import ModelSet
     from playscout.tools.qa import QAResult, VideoQAArgs, video_qa
-    from tests.indexer.media.videos import write_video
+    from tests.media.videos import write_video
 
     corpus_dir, _, backend = synth_index
     corpus = Corpus(corpus_dir)

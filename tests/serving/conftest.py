@@ -18,7 +18,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from playscout.config import ServingSettings, Settings
-from playscout.indexer.search.base import SearchBackend
+from playscout.search.base import SearchBackend
 from playscout.serving.app import create_app
 
 
@@ -32,9 +32,10 @@ class Index:
 
 @pytest.fixture(scope="session")
 def synth_index(tmp_path_factory: pytest.TempPathFactory) -> Index:
-    from playscout.indexer.corpus import Corpus
-    from playscout.indexer.pipeline import build_from_corpus, open_backend
-    from playscout.indexer.synth import generate_corpus, generate_questions
+    from playscout.corpus import Corpus
+    from playscout.indexer.build import build_from_corpus
+    from playscout.search import open_backend
+    from playscout.synthetic import generate_corpus, generate_questions
 
     root = tmp_path_factory.mktemp("serving")
     corpus, index = root / "corpus", root / "index"

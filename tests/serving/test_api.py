@@ -140,7 +140,7 @@ def test_runs_use_a_service(app_factory):
 
     from fastapi.testclient import TestClient
 
-    from playscout.serving.runs import RunRequest, RunStatus
+    from playscout.eval.run_service import RunRequest, RunStatus
 
     class InMemoryRunService:
         """A RunService that only records submissions (the protocol, not a fake runner)."""

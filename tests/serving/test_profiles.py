@@ -13,7 +13,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from playscout.serving.cli import serve_app
+from playscout.cli.serve import serve_app
 from playscout.serving.launch import ServerNotReady, wait_ready
 from playscout.serving.profiles import (
     ProfileError,

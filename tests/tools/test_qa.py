@@ -18,11 +18,12 @@ from PIL import Image
 from playscout.clients.base import ImagePart, TextPart
 from playscout.clients.openai_chat import OpenAIChatClient
 from playscout.config import ModelEndpoint, QASettings
-from playscout.indexer.corpus.loader import Corpus
-from playscout.indexer.corpus.models import ClipRecord, DocumentRecord
-from playscout.indexer.pipeline import build_from_corpus, open_backend
-from playscout.indexer.search.base import DocFilter
-from playscout.indexer.synth import generate_corpus
+from playscout.corpus.loader import Corpus
+from playscout.corpus.models import ClipRecord, DocumentRecord
+from playscout.indexer.build import build_from_corpus
+from playscout.search import open_backend
+from playscout.search.base import DocFilter
+from playscout.synthetic import generate_corpus
 from playscout.tools.base import ModelSet, ToolContext, ToolError
 from playscout.tools.qa import (
     NO_CAPTION_LLM,
@@ -41,7 +42,7 @@ from playscout.tools.registry import ALL_TOOLS, QA_TOOLS, SEARCH_TOOLS, call_too
 from playscout.tools.tokens import token_counter
 from tests.clients.doubles import ScriptedChat, ScriptedVLM, image_count, message_text
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
-from tests.indexer.media.videos import write_video
+from tests.media.videos import write_video
 
 SPORT = "basketball"
 

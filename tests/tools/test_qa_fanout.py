@@ -11,7 +11,7 @@ import pytest
 
 from playscout.clients.openai_chat import OpenAIChatClient
 from playscout.config import ModelEndpoint
-from playscout.indexer.corpus.models import ClipRecord
+from playscout.corpus.models import ClipRecord
 from playscout.tools.base import ModelSet
 from playscout.tools.qa import VideoQAArgs, video_qa
 from tests.clients.fake_openai_server import FakeOpenAIServer

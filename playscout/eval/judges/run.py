@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from playscout.config import EvalSettings
+from playscout.eval.errors import RunError
 from playscout.eval.judges.base import Judge
 from playscout.eval.judges.equivalence import EquivalenceJudge
 from playscout.eval.judges.llm import LLMJudge
@@ -29,18 +30,18 @@ def make_judge(kind: str, settings: EvalSettings | None = None) -> Judge:
         return EquivalenceJudge()
     if kind == "llm":
         if not settings.judge.configured:
-            raise ValueError(
+            raise RunError(
                 "the llm judge needs a model: set PLAYSCOUT_EVAL_JUDGE__BASE_URL and "
                 "PLAYSCOUT_EVAL_JUDGE__MODEL, or use --judge equivalence"
             )
-        from playscout.clients.openai_chat import OpenAIChatClient
         from playscout.eval.cache import CachingChatClient, ResponseCache
+        from playscout.runtime import chat_client
 
-        client: Any = OpenAIChatClient.from_endpoint(settings.judge)
+        client: Any = chat_client(settings.judge)
         if settings.cache_db is not None:
             client = CachingChatClient(client, ResponseCache(settings.cache_db))
         return LLMJudge(client, settings.judge_max_tokens)
-    raise ValueError(f"unknown judge {kind!r}; use llm or equivalence")
+    raise RunError(f"unknown judge {kind!r}; use llm or equivalence")
 
 
 async def judge_run_async(run_dir: Path, judge: Judge, concurrency: int = 16) -> dict[str, int]:

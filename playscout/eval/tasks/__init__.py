@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from playscout.eval.errors import RunError
 from playscout.eval.tasks.base import Instance, Task, TaskEnv
 
 
@@ -26,7 +27,7 @@ def task_names() -> list[str]:
 def get_task(name: str) -> Task:
     reg = _registry()
     if name not in reg:
-        raise ValueError(f"unknown task {name!r}; one of: {', '.join(reg)}")
+        raise RunError(f"unknown task {name!r}; one of: {', '.join(reg)}")
     task: Task = reg[name]
     return task
 

@@ -6,13 +6,14 @@ trajectory and report machinery."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from playscout.agent.answer import is_fallback
-from playscout.agent.runner import Agent, PolicyName, package_versions
+from playscout.agent.runner import Agent, package_versions
 from playscout.agent.trajectory import (
     FinalAnswer,
     JsonlRecorder,
@@ -24,10 +25,12 @@ from playscout.agent.trajectory import (
     summarise,
 )
 from playscout.clients.base import ChatClient
-from playscout.config import EvalSettings, Settings
+from playscout.config import EvalSettings, Policy, Settings
+from playscout.corpus import Corpus
+from playscout.eval.errors import RunError
 from playscout.eval.guard import BackendView
-from playscout.indexer.corpus import Corpus
-from playscout.indexer.search.base import SearchBackend
+from playscout.runtime import Runtime
+from playscout.search.base import SearchBackend
 from playscout.tools.base import Mode, ModelSet, Tool, ToolContext
 
 
@@ -50,34 +53,30 @@ class TaskEnv:
     settings: Settings
     eval: EvalSettings
     mode: Mode
-    policy: PolicyName
+    policy: Policy
     corpus: Corpus | None
     backend: SearchBackend | None
     client: ChatClient | None = None
     models: ModelSet = field(default_factory=ModelSet)
     tokenizer: Any = None
 
+    @functools.cached_property
+    def runtime(self) -> Runtime:
+        return Runtime(
+            self.settings, self.backend, llm=self.client, models=self.models, corpus=self.corpus
+        )
+
     def ctx(self, sport: str, view: BackendView | None = None, **search: Any) -> ToolContext:
-        if self.backend is None:
-            raise ValueError("this task needs an index: pass --index (or settings.index)")
+        backend = self.runtime.require_backend()
         settings = (
             self.settings.search.model_copy(update=search) if search else self.settings.search
         )
-        backend: Any = view.wrap(self.backend) if view else self.backend
-        return ToolContext(
-            backend=backend,
-            sport=sport,
-            mode=self.mode,
-            search=settings,
-            qa=self.settings.qa,
-            corpus=self.corpus,
-            models=self.models,
-            perception=self.settings.perception,
-        )
+        narrowed: Any = view.wrap(backend) if view else backend  # a GuardedBackend
+        return self.runtime.tool_context(sport, self.mode, backend=narrowed, search=settings)
 
     def need_corpus(self) -> Corpus:
         if self.corpus is None:
-            raise ValueError("this task needs a corpus: pass --corpus (or settings.corpus_dir)")
+            raise RunError("this task needs a corpus: pass --corpus (or settings.corpus_dir)")
         return self.corpus
 
 

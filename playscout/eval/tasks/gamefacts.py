@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from playscout.corpus import Corpus
 from playscout.eval.tasks.synthetic import game_events
-from playscout.indexer.corpus import Corpus
-from playscout.indexer.synth.questions import _parse_stats
+from playscout.synthetic.questions import _parse_stats
 
 LEAD_STAT = {"basketball": "points", "hockey": "points", "soccer": "passes"}
 MARGIN = {"basketball": 10, "hockey": 2, "soccer": 1}

@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from playscout.indexer.corpus import Corpus
+from playscout.corpus import Corpus
+from playscout.eval.errors import RunError
 
 LETTERS = "ABCDE"
 
@@ -33,7 +34,7 @@ def rng_for(*parts: str) -> random.Random:
 def game_events(corpus: Corpus, sport: str, game_id: str) -> dict[str, Any]:
     path = corpus.game_path(sport, game_id, "play_by_play")
     if path is None or not path.is_file():
-        raise ValueError(f"{sport} game {game_id} has no play_by_play.json (synthetic corpora do)")
+        raise RunError(f"{sport} game {game_id} has no play_by_play.json (synthetic corpora do)")
     data: dict[str, Any] = corpus.read_json(path)
     return data
 

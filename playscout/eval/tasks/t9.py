@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from playscout.eval.errors import RunError
 from playscout.eval.tasks.base import Instance, TaskEnv, run_agent
 
 
@@ -23,7 +24,7 @@ class T9Task:
         for sport in sports:
             qs = corpus.questions(sport)
             if not qs:
-                raise ValueError(
+                raise RunError(
                     f"{corpus.root}: no questions for {sport}; run `playscout corpus questions`"
                 )
             for q in qs[:limit] if limit else qs:

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from playscout.config import PerceptionSettings
-from playscout.indexer.media.audio import SAMPLE_RATE
 from playscout.indexer.video.speech import (
     AudioSource,
     ModelUnavailableError,
@@ -28,8 +27,9 @@ from playscout.indexer.video.speech import (
     decode_game_audio,
     window_spans,
 )
-from playscout.tools.base import ToolError
-from playscout.tools.perception.audio_events import NOT_CONFIGURED, audio_model
+from playscout.media.audio import SAMPLE_RATE
+from playscout.perception.audio_events import NOT_CONFIGURED, audio_model
+from playscout.perception.errors import EngineUnavailable
 
 EVENTS_PROMPT = (
     "List the non-speech sounds in this sports broadcast audio (crowd cheering or booing, "
@@ -117,7 +117,7 @@ def _start(clip_ids: list[str], settings: PerceptionSettings) -> tuple[Any, Audi
         return None, AudioEventsRun(model=None, skipped=NOT_CONFIGURED, events=empty)
     try:
         model = audio_model(settings)
-    except ToolError as e:
+    except EngineUnavailable as e:
         raise ModelUnavailableError(str(e)) from None
     return model, AudioEventsRun(model=model.name, skipped=None, events=empty)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from playscout.indexer.video.pbp import PbpEvent, PbpGame
+from playscout.corpus.pbp import PbpEvent, PbpGame
 
 PAUSE_S = 0.6  # a silence this long separates two commentary lines
 MIN_ACTION = 0.6  # share of the event's action words (type) the utterance must contain

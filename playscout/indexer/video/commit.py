@@ -12,8 +12,8 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
-from playscout.indexer.embed.base import RUNTIME_OPTIONS, EmbedderSpec
-from playscout.indexer.embed.keyed import SPEC_FILE
+from playscout.embed.base import RUNTIME_OPTIONS, EmbedderSpec
+from playscout.embed.keyed import SPEC_FILE
 from playscout.indexer.video.errors import VideoError
 
 VISUAL_DIR = "embeds/videos"

@@ -3,13 +3,9 @@ pipeline raises them before anything is written to the corpus."""
 
 from __future__ import annotations
 
+from playscout.media.errors import BrokenVideoError, VideoError
 
-class VideoError(ValueError):
-    """Base: a video (or its play-by-play) that cannot be indexed."""
-
-
-class BrokenVideoError(VideoError):
-    """The file is missing, not a video, truncated or has no decodable video stream."""
+__all__ = ["BrokenVideoError", "NoScoreboardError", "PlayByPlayMismatchError", "VideoError"]
 
 
 class NoScoreboardError(VideoError):
@@ -18,7 +14,3 @@ class NoScoreboardError(VideoError):
 
 class PlayByPlayMismatchError(VideoError):
     """The play-by-play does not describe this video (other teams, scores or clock never seen)."""
-
-
-class PlayByPlayError(VideoError):
-    """The play-by-play file is malformed (not JSON, missing fields, bad clock values)."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from playscout.indexer.video.cut import Window
-from playscout.indexer.video.match_state import format_clock, remaining_and_elapsed
-from playscout.indexer.video.pbp import PbpGame
+from playscout.corpus.match_state import format_clock, remaining_and_elapsed
+from playscout.corpus.pbp import PbpGame
+from playscout.media.cut import Window
 
 
 def game_info(game: PbpGame) -> dict[str, Any]:

@@ -21,6 +21,7 @@ import numpy as np
 import orjson
 from pydantic import BaseModel, Field
 
+from playscout.corpus.pbp import PbpGame, load_pbp
 from playscout.indexer.video.commentary_align import refine_with_commentary
 from playscout.indexer.video.commit import (
     VISUAL_DIR,
@@ -28,7 +29,6 @@ from playscout.indexer.video.commit import (
     commit_staging,
     existing_games,
 )
-from playscout.indexer.video.cut import Window, cut_clips
 from playscout.indexer.video.errors import BrokenVideoError, VideoError
 from playscout.indexer.video.metadata import (
     clip_windows_file,
@@ -36,11 +36,11 @@ from playscout.indexer.video.metadata import (
     pbp_with_times,
     visible_between,
 )
-from playscout.indexer.video.pbp import PbpGame, load_pbp
-from playscout.indexer.video.probe import probe_video
 from playscout.indexer.video.shots import detect_shots
 from playscout.indexer.video.speech import decode_game_audio
 from playscout.indexer.video.windows import plan_windows
+from playscout.media.cut import Window, cut_clips
+from playscout.media.probe import probe_video
 
 VIDEO_SUFFIXES = (".mp4", ".mkv", ".mov", ".webm", ".avi", ".ts", ".m4v")
 
@@ -164,7 +164,7 @@ def index_videos(
 def _visual_embedder(opts: VideoIndexOptions) -> Any:
     if not opts.visual_model:
         return None
-    from playscout.indexer.embed import make_embedder
+    from playscout.embed import make_embedder
 
     return make_embedder(opts.visual_model)
 

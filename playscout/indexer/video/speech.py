@@ -16,10 +16,10 @@ from typing import Protocol
 import numpy as np
 
 from playscout.config import PerceptionSettings
-from playscout.indexer.media.audio import SAMPLE_RATE, AudioError, NoAudioStreamError, load_audio
 from playscout.indexer.video.errors import BrokenVideoError, VideoError
-from playscout.tools.base import ToolError
-from playscout.tools.perception.speech import whisper_model
+from playscout.media.audio import SAMPLE_RATE, AudioError, NoAudioStreamError, load_audio
+from playscout.perception.asr import whisper_model
+from playscout.perception.errors import EngineUnavailable
 
 Progress = Callable[[str, int, int | None], None]
 
@@ -117,7 +117,7 @@ def transcribe_game_run(
     seconds = audio.size / SAMPLE_RATE
     try:
         model, label = whisper_model(settings)
-    except ToolError as e:
+    except EngineUnavailable as e:
         raise ModelUnavailableError(str(e)) from None
     if language and language != "en" and not model.model.is_multilingual:
         raise ModelUnavailableError(

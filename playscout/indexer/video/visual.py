@@ -17,16 +17,16 @@ from typing import Any
 
 import numpy as np
 
-from playscout.indexer.corpus.models import ClipRecord
-from playscout.indexer.embed.base import (
+from playscout.corpus.models import ClipRecord
+from playscout.embed.base import (
     RUNTIME_OPTIONS,
     EmbedderSpec,
     EmbeddingError,
     ImageEmbedder,
     normalize_rows,
 )
-from playscout.indexer.embed.keyed import SPEC_FILE, write_spec
-from playscout.indexer.embed.precomputed import write_consolidated
+from playscout.embed.keyed import SPEC_FILE, write_spec
+from playscout.embed.precomputed import write_consolidated
 
 Progress = Callable[[str, int, int | None], None]
 
@@ -57,7 +57,7 @@ def clip_vector(embedder: ImageEmbedder, frames: Sequence[np.ndarray]) -> np.nda
 
 
 def decode_frames(images: Sequence[bytes]) -> list[np.ndarray]:
-    """JPEG/PNG bytes (e.g. `playscout.indexer.media.sample_frames`) -> HxWx3 uint8 RGB arrays."""
+    """JPEG/PNG bytes (e.g. `playscout.media.sample_frames`) -> HxWx3 uint8 RGB arrays."""
     from PIL import Image
 
     out = []
@@ -148,7 +148,7 @@ FramesOf = Callable[[ClipRecord, Path | None], Sequence[np.ndarray]]
 
 def video_frames(path: Path | str, n: int = 8) -> list[np.ndarray]:
     """n evenly spaced RGB frames of a clip video file (via media.sample_frames)."""
-    from playscout.indexer.media import sample_frames
+    from playscout.media import sample_frames
 
     return decode_frames(sample_frames(path, n=n))
 
@@ -168,7 +168,7 @@ def embed_corpus_clips(
     Frames come from `frames_of(clip, video_path)` or, by default, `frames_per_clip` evenly
     spaced frames of the clip's video file (`clip_paths`). A clip without a readable video is an
     error: the visual channel needs a vector for every clip."""
-    from playscout.indexer.corpus import Corpus
+    from playscout.corpus import Corpus
 
     corpus = Corpus(Path(corpus_dir))
     writer = VisualVectorWriter(out_dir, embedder.spec())

@@ -6,8 +6,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path
 
+from playscout.eval.run_service import NOT_AVAILABLE, RunRequest, RunStatus
 from playscout.serving.routes import get_state
-from playscout.serving.runs import NOT_AVAILABLE, RunRequest, RunStatus
 from playscout.serving.schemas import ErrorBody
 from playscout.serving.security import valid_id
 from playscout.serving.state import ServingState

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 
+from playscout.config import DEFAULT_MODE, Mode
 from playscout.serving.asks import AskRejected
 from playscout.serving.routes import get_state
 from playscout.serving.schemas import ErrorBody
@@ -28,17 +29,12 @@ Ids = Annotated[list[str] | None, Query(max_length=100)]
 Text = Annotated[str, Query(max_length=2000)]
 
 
-def _context(state: ServingState, sport: str, mode: str) -> ToolContext:
+def _context(state: ServingState, sport: str, mode: Mode = DEFAULT_MODE) -> ToolContext:
     if sport not in state.sports:
         raise AskRejected(
             f"unknown sport {sport!r}; this index has: {', '.join(state.sports) or 'none'}"
         )
-    return ToolContext(
-        backend=state.backend,
-        sport=sport,
-        mode="oracle" if mode == "oracle" else "default",
-        search=state.settings.search,
-    )
+    return state.runtime.tool_context(sport, mode)
 
 
 def _drop_none(**kwargs: Any) -> dict[str, Any]:
@@ -80,7 +76,7 @@ def documents(
 def videos(
     state: State,
     sport: str = "basketball",
-    mode: Annotated[str, Query(pattern="^(default|oracle)$")] = "default",
+    mode: Mode = DEFAULT_MODE,
     query: Text = "",
     game_ids: Ids = None,
     quarter: Annotated[list[int] | None, Query(max_length=10)] = None,

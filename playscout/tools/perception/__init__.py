@@ -1,17 +1,14 @@
-"""STARAgent's perception tools (scene text, speech, audio events) plus its calculator and
-memory utilities, as `Tool` entries for the registry.
+"""STARAgent's perception tools (scene text, speech, audio events) as `Tool` entries for the
+registry: thin adapters over the engines in `playscout.perception`.
 
 Heavy dependencies (PyAV, OCR engines, faster-whisper, transformers) import lazily inside the
 tools, so importing this package costs nothing and a missing engine is a one-line error when
 the tool is called."""
 
 from playscout.tools.base import Tool
-from playscout.tools.calculator import CalculatorArgs, calculator
-from playscout.tools.memory import MemoryArgs, memory
 from playscout.tools.perception.audio_events import DetectAudioEventsArgs, detect_audio_events
 from playscout.tools.perception.scene_text import ExtractSceneTextArgs, extract_scene_text
 from playscout.tools.perception.speech import TranscribeSpeechArgs, transcribe_speech
-from playscout.tools.session_memory import SessionMemory
 
 PERCEPTION_TOOLS: tuple[Tool, ...] = (
     Tool(
@@ -38,35 +35,12 @@ PERCEPTION_TOOLS: tuple[Tool, ...] = (
     ),
 )
 
-UTILITY_TOOLS: tuple[Tool, ...] = (
-    Tool(
-        "calculator",
-        "Exact arithmetic: + - * / // % ** with parentheses, comparisons, and round, abs, min, "
-        "max, sum. Use it for any sum, difference, ratio, average or percentage; ^ means power.",
-        CalculatorArgs,
-        calculator,
-    ),
-    Tool(
-        "memory",
-        "A notepad that survives the whole run: write short notes under a key (e.g. the target "
-        "game id, clip ids found, partial answers), read or delete them, or list all notes.",
-        MemoryArgs,
-        memory,
-    ),
-)
-
 __all__ = [
     "PERCEPTION_TOOLS",
-    "UTILITY_TOOLS",
-    "CalculatorArgs",
     "DetectAudioEventsArgs",
     "ExtractSceneTextArgs",
-    "MemoryArgs",
-    "SessionMemory",
     "TranscribeSpeechArgs",
-    "calculator",
     "detect_audio_events",
     "extract_scene_text",
-    "memory",
     "transcribe_speech",
 ]

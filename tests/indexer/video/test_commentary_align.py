@@ -6,9 +6,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from playscout.corpus.match_state import MatchState
+from playscout.corpus.pbp import PbpEvent, PbpGame
 from playscout.indexer.video.commentary_align import refine_with_commentary, utterances
-from playscout.indexer.video.match_state import MatchState
-from playscout.indexer.video.pbp import PbpEvent, PbpGame
 from playscout.indexer.video.scoreboard.models import AlignmentResult, EventAlignment
 from playscout.indexer.video.speech import Word
 

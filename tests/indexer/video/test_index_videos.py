@@ -10,17 +10,17 @@ from typing import Any
 import orjson
 import pytest
 
-from playscout.indexer.corpus import Corpus
-from playscout.indexer.synth import generate_corpus
+from playscout.corpus import Corpus
+from playscout.corpus.pbp import dump_pbp, load_pbp
 from playscout.indexer.video.errors import (
     BrokenVideoError,
     NoScoreboardError,
     PlayByPlayMismatchError,
     VideoError,
 )
-from playscout.indexer.video.pbp import dump_pbp, load_pbp
 from playscout.indexer.video.pipeline import VideoIndexOptions, index_videos
-from playscout.indexer.video.render import render_corpus
+from playscout.synthetic import generate_corpus
+from playscout.synthetic.broadcast import render_corpus
 
 from .conftest import write_shots_video
 
@@ -39,7 +39,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def tiny_clip(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    from playscout.indexer.embed.open_clip import make_tiny_weights
+    from playscout.embed.open_clip import make_tiny_weights
 
     path = tmp_path_factory.mktemp("clip") / "tiny.pt"
     make_tiny_weights(path, seed=0)
@@ -109,7 +109,8 @@ def test_commentary_is_transcribed_into_clips(indexed: tuple[Path, Any]) -> None
 def test_default_mode_search_runs_on_the_indexed_video(
     indexed: tuple[Path, Any], tmp_path: Path
 ) -> None:
-    from playscout.indexer.pipeline import build_from_corpus, open_backend
+    from playscout.indexer.build import build_from_corpus
+    from playscout.search import open_backend
 
     corpus_dir, _ = indexed
     vectors = corpus_dir / "embeds" / "videos"

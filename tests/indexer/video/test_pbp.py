@@ -7,8 +7,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from playscout.indexer.video.errors import PlayByPlayError
-from playscout.indexer.video.pbp import dump_pbp, load_pbp
+from playscout.corpus.errors import PlayByPlayError
+from playscout.corpus.pbp import dump_pbp, load_pbp
 
 GAME = {
     "game_id": "g1",

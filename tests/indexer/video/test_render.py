@@ -10,16 +10,16 @@ import numpy as np
 import orjson
 import pytest
 
-from playscout.indexer.synth import generate_corpus
-from playscout.indexer.video.errors import VideoError
-from playscout.indexer.video.match_state import team_codes
-from playscout.indexer.video.pbp import load_pbp
-from playscout.indexer.video.render import RenderError, render_corpus, render_game
-from playscout.indexer.video.render.commentary import available as espeak_available
-from playscout.indexer.video.render.plan import BREAK, REPLAY, plan_broadcast
-from playscout.indexer.video.render.scene import team_colors
-from playscout.indexer.video.render.scoreboard import ScoreboardPainter
-from playscout.indexer.video.render.timeline import GameClock, parse_clock
+from playscout.corpus.match_state import team_codes
+from playscout.corpus.pbp import load_pbp
+from playscout.media.errors import VideoError
+from playscout.synthetic import generate_corpus
+from playscout.synthetic.broadcast import RenderError, render_corpus, render_game
+from playscout.synthetic.broadcast.commentary import available as espeak_available
+from playscout.synthetic.broadcast.plan import BREAK, REPLAY, plan_broadcast
+from playscout.synthetic.broadcast.scene import team_colors
+from playscout.synthetic.broadcast.scoreboard import ScoreboardPainter
+from playscout.synthetic.broadcast.timeline import GameClock, parse_clock
 
 av = pytest.importorskip("av")
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from playscout.corpus.match_state import MatchState, format_clock
+from playscout.corpus.pbp import PbpGame
 from playscout.indexer.video.errors import PlayByPlayMismatchError
-from playscout.indexer.video.match_state import MatchState, format_clock
-from playscout.indexer.video.pbp import PbpGame
 from playscout.indexer.video.scoreboard import align_events
 from playscout.indexer.video.scoreboard.models import (
     Box,

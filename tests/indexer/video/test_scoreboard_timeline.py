@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from playscout.indexer.video.match_state import MatchState
+from playscout.corpus.match_state import MatchState
 from playscout.indexer.video.scoreboard.layout import (
     classify,
     read_clock,

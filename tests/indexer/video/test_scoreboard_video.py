@@ -11,20 +11,17 @@ import numpy as np
 import orjson
 import pytest
 
-from playscout.indexer.synth import generate_corpus
+from playscout.corpus.pbp import PbpGame, load_pbp
 from playscout.indexer.video.errors import (
     BrokenVideoError,
     NoScoreboardError,
     PlayByPlayMismatchError,
 )
-from playscout.indexer.video.pbp import PbpGame, load_pbp
+from playscout.synthetic import generate_corpus
 
 av = pytest.importorskip("av")
 pytest.importorskip("rapidocr_onnxruntime")
 
-from playscout.indexer.video.render import render_game  # noqa: E402
-from playscout.indexer.video.render.plan import REPLAY, plan_broadcast  # noqa: E402
-from playscout.indexer.video.render.timeline import GameClock  # noqa: E402
 from playscout.indexer.video.scoreboard import (  # noqa: E402
     AlignmentResult,
     StateTimeline,
@@ -32,6 +29,9 @@ from playscout.indexer.video.scoreboard import (  # noqa: E402
     evaluate_alignment,
     read_scoreboard,
 )
+from playscout.synthetic.broadcast import render_game  # noqa: E402
+from playscout.synthetic.broadcast.plan import REPLAY, plan_broadcast  # noqa: E402
+from playscout.synthetic.broadcast.timeline import GameClock  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

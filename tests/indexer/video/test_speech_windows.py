@@ -14,8 +14,6 @@ import numpy as np
 import pytest
 
 from playscout.config import PerceptionSettings
-from playscout.indexer.media.audio import SAMPLE_RATE
-from playscout.indexer.video.cut import Window
 from playscout.indexer.video.errors import BrokenVideoError
 from playscout.indexer.video.speech import (
     ModelUnavailableError,
@@ -24,6 +22,8 @@ from playscout.indexer.video.speech import (
     transcribe_game,
     transcribe_game_run,
 )
+from playscout.media.audio import SAMPLE_RATE
+from playscout.media.cut import Window
 from playscout.tools.perception.speech import Segment
 from tests.tools.perception import media
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from playscout.indexer.corpus import Corpus
-from playscout.indexer.corpus.models import ClipRecord
-from playscout.indexer.embed import (
+from playscout.corpus import Corpus
+from playscout.corpus.models import ClipRecord
+from playscout.embed import (
     TINY_MODEL,
     EmbeddingError,
     KeyedEmbedder,
@@ -23,9 +23,7 @@ from playscout.indexer.embed import (
     make_tiny_weights,
     write_consolidated,
 )
-from playscout.indexer.pipeline import build_from_corpus, open_backend
-from playscout.indexer.search.base import IndexOpenError, SearchError
-from playscout.indexer.synth import generate_corpus
+from playscout.indexer.build import build_from_corpus
 from playscout.indexer.video.visual import (
     VisualVectorWriter,
     clip_vector,
@@ -34,6 +32,9 @@ from playscout.indexer.video.visual import (
     video_frames,
     write_visual_vectors,
 )
+from playscout.search import open_backend
+from playscout.search.base import IndexOpenError, SearchError
+from playscout.synthetic import generate_corpus
 from playscout.tools import SEARCH_TOOLS, ToolContext, call_tool
 
 
@@ -211,10 +212,10 @@ def test_elasticsearch_path_takes_the_keyed_directory(
     """No cluster here: the ES build's bulk actions carry the vectors, its manifest entry is the
     open_clip spec, and the query embedders rebuilt from it (as open_backend does for ES) give
     the text tower."""
-    from playscout.indexer.pipeline import _query_embedders, _visual_source
-    from playscout.indexer.search.elastic.build import _spec_of
-    from playscout.indexer.search.elastic.ingest import SportStats, clip_actions
-    from playscout.indexer.search.elastic.mappings import VISUAL_VECTOR
+    from playscout.indexer.build import _query_embedders, _visual_source
+    from playscout.search.elastic.build import _spec_of
+    from playscout.search.elastic.ingest import SportStats, clip_actions
+    from playscout.search.elastic.mappings import VISUAL_VECTOR
 
     sport = "soccer"
     clips = list(corpus.iter_clips(sport))[:5]

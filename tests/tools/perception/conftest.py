@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from playscout.indexer.corpus import Corpus
-from playscout.indexer.pipeline import build_from_corpus, open_backend
-from playscout.indexer.synth import generate_corpus
+from playscout.corpus import Corpus
+from playscout.indexer.build import build_from_corpus
+from playscout.search import open_backend
+from playscout.synthetic import generate_corpus
 from playscout.tools.base import ToolContext
 from tests.tools.perception import media
 

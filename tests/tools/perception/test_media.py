@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from playscout.indexer.media.audio import SAMPLE_RATE, AudioError, load_audio
-from playscout.tools.perception.video import VideoError, even_times, frames_at
+from playscout.media.audio import SAMPLE_RATE, AudioError, load_audio
+from playscout.media.errors import VideoError
+from playscout.media.timed_frames import even_times, frames_at
 from tests.tools.perception.conftest import SPORT, MediaCorpus
 
 

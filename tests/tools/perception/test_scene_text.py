@@ -7,8 +7,10 @@ import time
 
 import pytest
 
-from playscout.tools.base import ToolContext, ToolError
-from playscout.tools.perception import PERCEPTION_TOOLS, ocr
+from playscout.perception import ocr
+from playscout.perception.errors import EngineUnavailable
+from playscout.tools.base import ToolContext
+from playscout.tools.perception import PERCEPTION_TOOLS
 from playscout.tools.perception.scene_text import ExtractSceneTextArgs, extract_scene_text
 from playscout.tools.registry import call_tool
 from tests.tools.perception.conftest import MediaCorpus
@@ -60,12 +62,12 @@ def test_missing_engines_are_named(
     ctx: ToolContext, media_corpus: MediaCorpus, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr(ocr, "ppocr_available", lambda: False)
-    with pytest.raises(ToolError, match=r"pip install rapidocr-onnxruntime==1\.4\.4"):
+    with pytest.raises(EngineUnavailable, match=r"pip install rapidocr-onnxruntime==1\.4\.4"):
         ocr.choose_engine("ppocr")
     monkeypatch.setattr(ocr, "tesseract_available", lambda: False)
-    with pytest.raises(ToolError, match="apt-get install tesseract-ocr tesseract-ocr-eng"):
+    with pytest.raises(EngineUnavailable, match="apt-get install tesseract-ocr tesseract-ocr-eng"):
         ocr.choose_engine("tesseract")
-    with pytest.raises(ToolError, match="no OCR engine is installed"):
+    with pytest.raises(EngineUnavailable, match="no OCR engine is installed"):
         ocr.choose_engine("auto")
 
 

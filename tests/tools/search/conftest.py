@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from playscout.indexer.corpus import Corpus
-from playscout.indexer.pipeline import build_from_corpus, open_backend
-from playscout.indexer.search.embedded import EmbeddedBackend
-from playscout.indexer.synth import generate_corpus, generate_questions
+from playscout.corpus import Corpus
+from playscout.indexer.build import build_from_corpus
+from playscout.search import open_backend
+from playscout.search.embedded import EmbeddedBackend
+from playscout.synthetic import generate_corpus, generate_questions
 
 
 @pytest.fixture(scope="session")

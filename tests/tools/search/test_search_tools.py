@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from playscout.indexer.corpus import Corpus
-from playscout.indexer.search.embedded import EmbeddedBackend
+from playscout.corpus import Corpus
+from playscout.search.embedded import EmbeddedBackend
 from playscout.tools import SEARCH_TOOLS, ToolContext, ToolResult, call_tool
 
 TOOLS = {t.name: t for t in SEARCH_TOOLS}

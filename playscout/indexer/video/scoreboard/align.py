@@ -18,9 +18,9 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
+from playscout.corpus.match_state import COUNTDOWN, MatchState, format_clock, period_label
+from playscout.corpus.pbp import PbpEvent, PbpGame
 from playscout.indexer.video.errors import PlayByPlayMismatchError
-from playscout.indexer.video.match_state import COUNTDOWN, MatchState, format_clock, period_label
-from playscout.indexer.video.pbp import PbpEvent, PbpGame
 from playscout.indexer.video.scoreboard.models import (
     AlignmentResult,
     ClockSpan,

@@ -11,8 +11,9 @@ from typing import Any
 
 import orjson
 
-from playscout.indexer.video.match_state import MatchState
+from playscout.corpus.match_state import MatchState
 from playscout.indexer.video.scoreboard.models import AlignmentResult, Reading, StateTimeline
+from playscout.media.errors import VideoError
 
 TOLERANCES = (0.5, 1.0, 2.0)
 _EPS = 2e-3  # s: truth times are rounded to 0.1 ms, frame times are exact multiples of 1/fps
@@ -127,5 +128,5 @@ def _load(truth: Path | str | dict[str, Any]) -> dict[str, Any]:
         return truth
     data = orjson.loads(Path(truth).read_bytes())
     if not isinstance(data, dict) or "events" not in data:
-        raise ValueError(f"{truth}: not a render truth file (no 'events')")
+        raise VideoError(f"{truth}: not a render truth file (no 'events')")
     return data

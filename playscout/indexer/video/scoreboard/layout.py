@@ -10,13 +10,13 @@ import re
 
 import numpy as np
 
-from playscout.indexer.video.match_state import (
+from playscout.corpus.match_state import (
     REGULATION_PERIODS,
     parse_clock,
     parse_period,
     period_label,
 )
-from playscout.indexer.video.scoreboard.ocr import as_digits, as_letters, clean
+from playscout.perception.crop_ocr import as_digits, as_letters, clean
 
 _CLOCK_TEXT = re.compile(r"(\d{1,3}):?([0-5]\d)$")
 

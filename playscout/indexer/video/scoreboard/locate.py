@@ -20,8 +20,8 @@ import numpy as np
 from playscout.indexer.video.errors import NoScoreboardError
 from playscout.indexer.video.scoreboard.layout import classify, ink_mask, read_code, words
 from playscout.indexer.video.scoreboard.models import Box, FieldName, ScoreboardLayout
-from playscout.indexer.video.scoreboard.ocr import get_detector, get_engine
-from playscout.indexer.video.scoreboard.video import sample_luma
+from playscout.media.luma import sample_luma
+from playscout.perception.crop_ocr import get_detector, get_engine
 
 _EDGE = 40  # luma step that counts as an edge
 _PERSIST = (0.45, 0.25)  # share of sampled frames a pixel is an edge in (tried in turn)

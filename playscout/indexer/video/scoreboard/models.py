@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from playscout.indexer.video.match_state import MatchState
+from playscout.corpus.match_state import MatchState
 
 FieldName = Literal["home_code", "home_score", "away_code", "away_score", "period", "clock"]
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from playscout.corpus.match_state import COUNTDOWN, MatchState
 from playscout.indexer.video.errors import BrokenVideoError
-from playscout.indexer.video.match_state import COUNTDOWN, MatchState
 from playscout.indexer.video.scoreboard.glyphs import GlyphBank
 from playscout.indexer.video.scoreboard.layout import (
     ink_mask,
@@ -31,9 +31,10 @@ from playscout.indexer.video.scoreboard.layout import (
 )
 from playscout.indexer.video.scoreboard.locate import Located, locate
 from playscout.indexer.video.scoreboard.models import ReaderStats, Reading, StateTimeline
-from playscout.indexer.video.scoreboard.ocr import get_engine
 from playscout.indexer.video.scoreboard.timeline import build_timeline
-from playscout.indexer.video.scoreboard.video import frame_time, luma, open_video
+from playscout.media.errors import VideoError
+from playscout.media.luma import decode_errors, frame_time, luma, open_video
+from playscout.perception.crop_ocr import get_engine
 
 _BATCH = 32  # OCR jobs per recogniser flush
 _DIFF = 48  # luma change that counts a pixel as changed
@@ -192,7 +193,7 @@ def read_scoreboard(
     Raises BrokenVideoError (unreadable file) or NoScoreboardError (nothing to read)."""
     path = Path(video_path)
     if sport not in COUNTDOWN:
-        raise ValueError(f"unknown sport {sport!r}")
+        raise VideoError(f"unknown sport {sport!r}")
     stats = ReaderStats()
     t0 = time.perf_counter()
     loc = locate(path, sport, engine=engine)
@@ -200,8 +201,6 @@ def read_scoreboard(
     stats.seconds["locate"] = round(t1 - t0, 3)
     rd = _Reader(loc, sport, engine, stats, glyphs=glyphs)
     step = 1.0 / sample_fps
-    import av
-
     with open_video(path) as (container, stream, duration):
         try:
             # B-frames are never needed at 5 fps: skipping them halves decoding when present
@@ -222,7 +221,7 @@ def read_scoreboard(
                 if progress is not None and t - last_report >= 30.0:
                     last_report = t
                     progress(t, duration)
-        except (av.FFmpegError, OSError, ValueError) as e:
+        except decode_errors() as e:
             raise BrokenVideoError(f"{path}: decoding failed at {t:.1f} s ({e})") from None
     t2 = time.perf_counter()
     ocr_in_loop = rd.ocr_seconds

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from playscout.indexer.video.match_state import COUNTDOWN, MatchState
+from playscout.corpus.match_state import COUNTDOWN, MatchState
 from playscout.indexer.video.scoreboard.models import ClockSpan, Reading, Segment
 
 LOOKBACK = 400  # runs; a stale or garbled stretch longer than this cannot be bridged

@@ -1,0 +1,83 @@
+"""`make demo`: the main job end to end on the embedded default, offline, in about a minute.
+
+Generates a small synthetic corpus with T9-style questions, builds the hybrid index, then runs
+the first hops an agent would make for one question per sport (find the game through its
+documents, then find the clip inside that game) and shows where the gold evidence ranked.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from playscout.config import Settings
+from playscout.corpus import Corpus, Question
+from playscout.indexer.build import build_from_corpus
+from playscout.runtime import Runtime
+from playscout.tools import SEARCH_TOOLS, call_tool
+
+ProgressFactory = Callable[[], AbstractContextManager[Callable[[str, int, int | None], None]]]
+
+
+def _rank(ids: list[str], gold: list[str]) -> int | None:
+    found = [i for i, x in enumerate(ids, 1) if x in gold]
+    return found[0] if found else None
+
+
+def run_demo(
+    out_dir: Path, games: int, seed: int, console: Console, progress: ProgressFactory
+) -> None:
+    from playscout.synthetic import generate_corpus, generate_questions
+
+    start = time.perf_counter()
+    corpus_dir, index_dir = out_dir / "corpus", out_dir / "index"
+    with progress() as update:
+        generate_corpus(corpus_dir, games=games, seed=seed, progress=update)
+        generate_questions(corpus_dir, per_sport=5, seed=seed)
+        summary = build_from_corpus(corpus_dir, index_dir, overwrite=True, progress=update)
+    console.print(
+        f"[bold]index[/bold] {index_dir}: {summary.size_bytes / 1e6:.1f} MB in {summary.seconds:.1f} s"
+    )
+    runtime = Runtime.from_settings(Settings(index=str(index_dir), corpus_dir=corpus_dir))
+    corpus = Corpus(corpus_dir)
+    tools = {t.name: t for t in SEARCH_TOOLS}
+    table = Table("sport", "question", "gold game doc rank", "gold clip rank in game")
+    for sport in corpus.sports():
+        questions = [q for q in corpus.questions(sport) if q.gold]
+        if not questions:
+            continue
+        q: Question = questions[0]
+        assert q.gold is not None
+        ctx = runtime.tool_context(sport, "oracle")  # a generated corpus has no video
+        console.rule(f"{sport}: {q.id}")
+        console.print(
+            f"[bold]Q:[/bold] {q.question}\n[bold]gold answer:[/bold] {q.answer}", highlight=False
+        )
+        docs = call_tool(tools, ctx, "search_documents", {"query": q.question})
+        console.print(_head(docs.observation, 8), highlight=False, markup=False, soft_wrap=True)
+        doc_ids = [h.doc_id for h in docs.data.hits] if docs.data else []
+        clips = call_tool(
+            tools, ctx, "search_videos", {"query": q.question, "game_ids": [q.gold.game_id]}
+        )
+        console.print(_head(clips.observation, 6), highlight=False, markup=False, soft_wrap=True)
+        clip_ids = [h.clip_id for h in clips.data.hits] if clips.data else []
+        table.add_row(
+            sport,
+            q.id,
+            str(_rank(doc_ids, q.gold.doc_ids) or "-"),
+            str(_rank(clip_ids, q.gold.clip_ids) or "-"),
+        )
+    console.print(table)
+    console.print(f"demo finished in {time.perf_counter() - start:.1f} s (corpus: {corpus_dir})")
+
+
+def _head(text: str, lines: int) -> str:
+    rows = text.splitlines()
+    return "\n".join(
+        rows[:lines] + ([f"... ({len(rows) - lines} more lines)"] if len(rows) > lines else [])
+    )

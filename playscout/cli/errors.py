@@ -1,0 +1,35 @@
+"""The CLI's one error policy: a user error (`PlayscoutError` with `user_error`) prints one
+line and exits 2; anything else is a bug and keeps its traceback."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from playscout.errors import is_user_error, one_line
+
+console = Console(stderr=True)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str) -> typer.Exit:
+    """Prints `error: message` (no markup, so brackets in the message stay literal)."""
+    console.print(f"error: {message}", highlight=False, markup=False, style="red")
+    return typer.Exit(2)
+
+
+def user_errors(fn: F) -> F:
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except Exception as e:
+            if not is_user_error(e):
+                raise
+            raise fail(one_line(e)) from None
+
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,124 @@
+"""`playscout eval ...`: run, judge, report, compare, tasks. A Typer sub-app the main CLI
+registers with `app.add_typer(eval_app, name="eval")`. User errors end in one line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+from playscout.cli.errors import user_errors
+
+eval_app = typer.Typer(no_args_is_help=True, help="Benchmark runs: run, judge, report, compare.")
+out = Console()
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@eval_app.command("run")
+@user_errors
+def run_cmd(
+    task: Annotated[str, typer.Option(help="Task name (see `playscout eval tasks`).")] = "t9",
+    mode: Annotated[str, typer.Option(help="default | oracle")] = "oracle",
+    sport: Annotated[str, typer.Option(help="Comma-separated sports.")] = "basketball",
+    policy: Annotated[str, typer.Option(help="llm | workflow (offline baseline)")] = "llm",
+    concurrency: Annotated[int, typer.Option(help="Questions in flight.")] = 8,
+    out_dir: Annotated[
+        Path, typer.Option("--out", help="Run directory (resumes if it exists).")
+    ] = Path("var/runs/run"),
+    index: Annotated[Path | None, typer.Option(help="Index directory.")] = None,
+    corpus: Annotated[Path | None, typer.Option(help="Corpus root.")] = None,
+    limit: Annotated[int | None, typer.Option(help="Questions per sport at most.")] = None,
+    retry_failed: Annotated[
+        bool, typer.Option(help="Re-run questions whose status is error.")
+    ] = False,
+    no_cache: Annotated[bool, typer.Option(help="Do not use the response cache.")] = False,
+) -> None:
+    """Run a task; killed runs continue where they stopped when run again with the same --out."""
+    from playscout.config import Settings
+    from playscout.eval.runner import run_eval
+
+    settings = Settings()
+    if index:
+        settings.index = str(index)
+    if corpus:
+        settings.corpus_dir = corpus
+    ev = settings.eval
+    if no_cache:
+        ev.cache_db = None
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=out,
+    ) as bar:
+        tid = bar.add_task(f"{task} {mode}", total=None)
+        summary = run_eval(
+            task, mode, [s.strip() for s in sport.split(",") if s.strip()], policy,  # type: ignore[arg-type]
+            concurrency, out_dir, settings, limit, retry_failed, eval_settings=ev,
+            progress=lambda d, t: bar.update(tid, completed=d, total=t),
+        )  # fmt: skip
+    out.print(
+        f"ran {summary.ran}, skipped {summary.skipped} (already done) of {summary.total}; "
+        f"statuses {summary.statuses}; {summary.wall_s:.1f}s; cache hits {summary.cache_hits}"
+    )
+    out.print(f"next: playscout eval judge {out_dir} && playscout eval report {out_dir}")
+
+
+@eval_app.command("judge")
+@user_errors
+def judge_cmd(
+    run_dir: Annotated[Path, typer.Argument(help="Run directory.")],
+    judge: Annotated[
+        str | None, typer.Option(help="llm | equivalence (default: llm if configured)")
+    ] = None,
+) -> None:
+    """Judge the answers of a run (re-runnable: only new or changed answers are judged)."""
+    from playscout.config import Settings
+    from playscout.eval.judges import judge_run, make_judge
+
+    ev = Settings().eval
+    kind = judge or ("llm" if ev.judge.configured else "equivalence")
+    stats = judge_run(run_dir, make_judge(kind, ev), ev.judge_concurrency)
+    out.print(f"judge {kind}: {stats}")
+
+
+@eval_app.command("report")
+@user_errors
+def report_cmd(
+    run_dirs: Annotated[list[Path], typer.Argument(help="One run, or several to compare.")],
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", help="Where to write (default: first run).")
+    ] = None,
+    judge: Annotated[str | None, typer.Option(help="Which judge's verdicts to use.")] = None,
+) -> None:
+    """Write report.md, report.json and PNG plots."""
+    from playscout.eval.report import write_report
+
+    res = write_report(run_dirs, out_dir, judge)
+    out.print(Path(res["out"], "report.md").read_text(), markup=False, highlight=False)
+    out.print(f"wrote {', '.join(res['files'])} to {res['out']}")
+
+
+@eval_app.command("compare")
+@user_errors
+def compare_cmd(
+    run_a: Annotated[Path, typer.Argument(help="First run (e.g. default).")],
+    run_b: Annotated[Path, typer.Argument(help="Second run (e.g. oracle).")],
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Where to write.")] = None,
+) -> None:
+    """Side-by-side table of two runs."""
+    report_cmd([run_a, run_b], out_dir or run_a.parent / f"compare_{run_a.name}_{run_b.name}", None)
+
+
+@eval_app.command("tasks")
+def tasks_cmd() -> None:
+    """List the registered tasks."""
+    from playscout.eval.tasks import get_task, task_names
+
+    for name in task_names():
+        out.print(f"{name:12s} {get_task(name).description}", highlight=False)

@@ -1,0 +1,153 @@
+"""`playscout serve ...`: the API (`serve api`, or plain `serve`), the model servers of a
+profile (`serve models`), and the compose services of a profile (`serve compose`).
+The lead registers `serve_app` on the main CLI; `python -m playscout.cli.serve` works too."""
+
+from __future__ import annotations
+
+import ipaddress
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+import yaml
+from rich.console import Console
+from rich.table import Table
+
+from playscout.cli.errors import fail, user_errors
+
+serve_app = typer.Typer(help="Run the HTTP API and the model servers.")
+console = Console(stderr=True)
+out = Console()
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@serve_app.callback(invoke_without_command=True)
+@user_errors
+def serve(
+    ctx: typer.Context,
+    host: Annotated[str | None, typer.Option(help="Bind address (default 127.0.0.1).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default 8000).")] = None,
+    index: Annotated[str | None, typer.Option(help="Index dir or Elasticsearch URL.")] = None,
+    corpus: Annotated[Path | None, typer.Option(help="Corpus root (clip media).")] = None,
+    allow_no_auth: Annotated[
+        bool, typer.Option(help="Bind beyond loopback without an API key (containers).")
+    ] = False,
+) -> None:
+    """Start the HTTP API (when no subcommand is given)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    import uvicorn
+
+    from playscout.config import Settings
+    from playscout.serving.app import create_app
+
+    settings = Settings()
+    updates = {"host": host, "port": port}
+    serving = settings.serving.model_copy(
+        update={k: v for k, v in updates.items() if v is not None}
+    )
+    top = {"serving": serving, "index": index, "corpus_dir": corpus}
+    settings = settings.model_copy(update={k: v for k, v in top.items() if v is not None})
+    if (
+        not _loopback(settings.serving.host)
+        and not settings.serving.api_key()
+        and not allow_no_auth
+    ):
+        raise fail(
+            f"refusing to bind {settings.serving.host} without an API key: set {settings.serving.api_key_env} "
+            "or pass --allow-no-auth"
+        )
+    from playscout.eval.service import EvalRunService
+
+    app = create_app(settings, run_service=EvalRunService(settings, settings.eval))
+    auth = "bearer key" if settings.serving.api_key() else "no auth"
+    console.print(
+        f"playscout API on http://{settings.serving.host}:{settings.serving.port} ({auth})"
+    )
+    uvicorn.run(
+        app,
+        host=settings.serving.host,
+        port=settings.serving.port,
+        log_level="info",
+        timeout_graceful_shutdown=int(settings.serving.shutdown_grace_s) or None,
+    )
+
+
+@serve_app.command("models")
+@user_errors
+def serve_models(
+    profile: Annotated[str, typer.Option(help="Built-in profile name or a YAML path.")],
+    dry_run: Annotated[bool, typer.Option(help="Print the commands only.")] = False,
+    only: Annotated[str | None, typer.Option(help="Comma-separated server keys.")] = None,
+    python: Annotated[str, typer.Option(help="Python with vLLM installed.")] = sys.executable,
+    timeout: Annotated[float, typer.Option(help="Seconds to wait per server.")] = 900.0,
+    log_dir: Annotated[Path, typer.Option(help="Server logs.")] = Path("var/logs/vllm"),
+) -> None:
+    """Start a profile's vLLM servers, wait for /v1/models, report ready times; Ctrl-C stops."""
+    import shlex
+
+    from playscout.serving.launch import ServerNotReady, start, stop, wait_ready
+    from playscout.serving.profiles import ProfileError, load_profile
+
+    try:
+        profiles = load_profile(profile)
+    except ProfileError as e:
+        raise fail(str(e)) from None
+    wanted = set(only.split(",")) if only else set(profiles.servers)
+    if unknown := wanted - set(profiles.servers):
+        raise fail(f"unknown servers {sorted(unknown)}; profile has {sorted(profiles.servers)}")
+    servers = {k: v for k, v in profiles.servers.items() if k in wanted}
+    if dry_run:
+        for key, server in servers.items():
+            typer.echo(f"# {key} ({server.role}) -> {server.health_url}")
+            typer.echo(shlex.join(server.command(python)))
+        return
+    running = []
+    table = Table("server", "role", "model", "url", "ready after s")
+    try:
+        for key, server in servers.items():
+            r = start(key, server, python, log_dir)
+            running.append(r)
+            waited = wait_ready(server.health_url, timeout, alive=r.is_alive, name=key)
+            table.add_row(
+                key, server.role, server.served_model_name, server.health_url, f"{waited:.1f}"
+            )
+        out.print(table)
+        console.print("all servers ready; Ctrl-C stops them")
+        while all(r.process.poll() is None for r in running):
+            time.sleep(1)
+        dead = [r.name for r in running if r.process.poll() is not None]
+        raise fail(f"server(s) exited: {', '.join(dead)}; see {log_dir}")
+    except ServerNotReady as e:
+        raise fail(str(e)) from None
+    except KeyboardInterrupt:
+        console.print("stopping model servers")
+    finally:
+        stop(running)
+
+
+@serve_app.command("compose")
+@user_errors
+def serve_compose(
+    profile: Annotated[str, typer.Option(help="Built-in profile name or a YAML path.")] = "qwen3",
+) -> None:
+    """Print the vLLM services of a profile as docker compose YAML (for docker/compose.yml)."""
+    from playscout.serving.profiles import ProfileError, compose_services, load_profile
+
+    try:
+        services = compose_services(load_profile(profile))
+    except ProfileError as e:
+        raise fail(str(e)) from None
+    typer.echo(yaml.safe_dump({"services": services}, sort_keys=False, width=1000))
+
+
+if __name__ == "__main__":
+    serve_app()

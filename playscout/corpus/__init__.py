@@ -1,0 +1,29 @@
+"""Corpus model and loader for the SVI-Bench T9 release layout."""
+
+from playscout.corpus.errors import CorpusError, Problem
+from playscout.corpus.loader import Corpus
+from playscout.corpus.models import (
+    DOC_TYPE_FAMILIES,
+    DOC_TYPES,
+    PERIOD_NAME,
+    SPORTS,
+    ClipRecord,
+    DocumentRecord,
+    Question,
+)
+from playscout.corpus.validate import ValidationReport, validate_corpus
+
+__all__ = [
+    "DOC_TYPES",
+    "DOC_TYPE_FAMILIES",
+    "PERIOD_NAME",
+    "SPORTS",
+    "ClipRecord",
+    "Corpus",
+    "CorpusError",
+    "DocumentRecord",
+    "Problem",
+    "Question",
+    "ValidationReport",
+    "validate_corpus",
+]

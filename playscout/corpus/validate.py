@@ -1,0 +1,105 @@
+"""`playscout corpus validate`: every problem of a corpus, each with its file and field.
+
+Uses the loader's own readers, so whatever validates here also loads; checks go on past the
+first problem so a user sees the whole list at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playscout.corpus.errors import CorpusError, Problem
+from playscout.corpus.loader import Corpus
+
+MAX_CLIP_SECONDS = 120.0
+
+
+@dataclass
+class ValidationReport:
+    root: str
+    problems: list[Problem] = field(default_factory=list)
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _collect(problems: list[Problem], fn: Callable[[], object]) -> object | None:
+    try:
+        return fn()
+    except CorpusError as e:
+        problems.extend(e.problems)
+        return None
+
+
+def _check_clips(corpus: Corpus, sport: str, game_id: str, problems: list[Problem]) -> int:
+    clips = _collect(problems, lambda: corpus.clips_of_game(sport, game_id))
+    if not isinstance(clips, list):
+        return 0
+    file = f"clips_metadata of {sport} game {game_id}"
+    seen: set[int] = set()
+    for c in clips:
+        if c.index in seen:
+            problems.append(Problem(file, c.clip_id, "duplicate window index"))
+        seen.add(c.index)
+        if c.video_start < 0 or c.video_end <= c.video_start:
+            problems.append(Problem(file, f"{c.clip_id}.video_window", "needs 0 <= start < end"))
+        elif c.video_end - c.video_start > MAX_CLIP_SECONDS:
+            problems.append(Problem(file, f"{c.clip_id}.video_window", "longer than 120 s"))
+    paths = _collect(problems, lambda: corpus.clip_paths(sport, game_id))
+    if isinstance(paths, dict):
+        unknown = set(paths) - {c.clip_id for c in clips}
+        if unknown:
+            problems.append(
+                Problem(
+                    f"clip_paths of {sport} game {game_id}",
+                    sorted(unknown)[0],
+                    f"{len(unknown)} clip ids have no clip window",
+                )
+            )
+    return len(clips)
+
+
+def validate_corpus(
+    root: Path | str, progress: Callable[[str, int, int], None] | None = None
+) -> ValidationReport:
+    report = ValidationReport(str(root))
+    try:
+        corpus = Corpus(root)
+    except CorpusError as e:
+        report.problems.extend(e.problems)
+        return report
+    sports = corpus.sports()
+    if not sports:
+        report.problems.append(Problem("data/", "", "no data/{sport}/metadata.json found"))
+    for sport in sports:
+        games = _collect(report.problems, lambda s=sport: corpus.games(s))  # type: ignore[misc]
+        if not isinstance(games, dict):
+            continue
+        n_clips = n_docs = 0
+        for i, game_id in enumerate(games):
+            _collect(report.problems, lambda s=sport, g=game_id: corpus.game_info(s, g))  # type: ignore[misc]
+            docs = _collect(report.problems, lambda s=sport, g=game_id: corpus.game_documents(s, g))  # type: ignore[misc]
+            n_docs += len(docs) if isinstance(docs, list) else 0
+            n_clips += _check_clips(corpus, sport, game_id, report.problems)
+            if progress and (i % 50 == 0 or i == len(games) - 1):
+                progress(sport, i + 1, len(games))
+        season = _collect(report.problems, lambda s=sport: list(corpus.season_documents(s)))  # type: ignore[misc]
+        n_docs += len(season) if isinstance(season, list) else 0
+        questions = _collect(report.problems, lambda s=sport: corpus.questions(s))  # type: ignore[misc]
+        if isinstance(questions, list):
+            ids = [q.id for q in questions]
+            if len(ids) != len(set(ids)):
+                report.problems.append(
+                    Problem(f"questions/{sport}.json", "id", "duplicate question ids")
+                )
+        report.counts[sport] = {
+            "games": len(games),
+            "clips": n_clips,
+            "documents": n_docs,
+            "questions": len(questions) if isinstance(questions, list) else 0,
+        }
+    return report

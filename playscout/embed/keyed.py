@@ -1,0 +1,66 @@
+"""Precomputed document-side vectors (looked up by id, e.g. made by a Ray job) paired with the
+live model that made them, which embeds queries. The pair records that model's spec, so the
+index refuses a query model that differs from the one behind the stored vectors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from playscout.embed.base import Embedder, EmbedderSpec, EmbeddingError
+from playscout.embed.factory import make_embedder
+from playscout.embed.precomputed import PrecomputedVectors
+
+SPEC_FILE = "embedder.json"
+
+
+class KeyedEmbedder:
+    def __init__(self, vectors: PrecomputedVectors, query: Embedder) -> None:
+        if vectors.dim != query.dim:
+            raise EmbeddingError(
+                f"stored vectors are {vectors.dim}-d but the query model gives {query.dim}-d"
+            )
+        self.vectors, self.query = vectors, query
+
+    @property
+    def dim(self) -> int:
+        return self.query.dim
+
+    def spec(self) -> EmbedderSpec:
+        return self.query.spec()
+
+    def vectors_for(self, sport: str, ids: Sequence[str]) -> np.ndarray:
+        return self.vectors.vectors_for(sport, ids)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self.query.embed_queries(texts)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        raise EmbeddingError("keyed vectors are looked up by id (vectors_for), not by text")
+
+
+def write_spec(out_dir: Path | str, spec: EmbedderSpec | dict[str, object]) -> None:
+    data = spec.model_dump(mode="json") if isinstance(spec, EmbedderSpec) else dict(spec)
+    (Path(out_dir) / SPEC_FILE).write_text(json.dumps(data, indent=1))
+
+
+def load_keyed(directory: Path | str) -> KeyedEmbedder:
+    """Vectors written by `playscout index embed` (or distributed.embed_corpus)."""
+    path = Path(directory) / SPEC_FILE
+    if not path.is_file():
+        raise EmbeddingError(
+            f"{directory}: no {SPEC_FILE}; write the vectors with `playscout index embed`"
+        )
+    return KeyedEmbedder(PrecomputedVectors(directory), make_embedder(json.loads(path.read_text())))
+
+
+def caption_vectors(
+    embedder: Embedder, sport: str, ids: Sequence[str], texts: Sequence[str]
+) -> np.ndarray:
+    """Vectors of a batch of records: looked up by id for keyed embedders, else embedded."""
+    if isinstance(embedder, KeyedEmbedder):
+        return embedder.vectors_for(sport, ids)
+    return np.asarray(embedder.embed_documents(texts))

@@ -1,0 +1,43 @@
+"""What the HTTP API needs from a batch runner (`RunService`), with its request and status
+bodies. `EvalRunService` implements it; a server without one answers 501 instead of pretending
+to run anything."""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from playscout.agent.ids import ID_PATTERN
+from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Mode, Policy
+
+NOT_AVAILABLE = "batch runs are not available: no RunService is configured in this server"
+
+
+class RunRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    task: str = Field("t9", description="Task name from the eval registry.")
+    sport: str | None = Field(None, description="One sport, or all when empty.")
+    mode: Mode = DEFAULT_MODE
+    policy: Policy = DEFAULT_POLICY
+    limit: int | None = Field(None, ge=1, description="Questions at most.")
+
+
+class RunStatus(BaseModel):
+    id: str = Field(pattern=ID_PATTERN)
+    state: Literal["queued", "running", "done", "failed", "cancelled"]
+    done: int = 0
+    total: int | None = None
+    created: float
+    message: str | None = None
+    results: dict[str, object] | None = None
+
+
+@runtime_checkable
+class RunService(Protocol):
+    """What the API needs from a batch runner: start one (returns at once), look one up."""
+
+    def submit(self, request: RunRequest) -> RunStatus: ...
+
+    def get(self, run_id: str) -> RunStatus | None: ...

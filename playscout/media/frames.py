@@ -1,0 +1,148 @@
+"""Evenly spaced JPEG frames from a clip, as the reference's video_qa sends them (§3.4):
+n frames over the whole clip, scaled down only so the long side is `long_side`, aspect kept.
+
+PyAV is imported lazily so that agents without video work never load FFmpeg (defect 27).
+Seeks land on keyframes, so after each seek frames are decoded forward to the target time.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from playscout.media.errors import MediaError
+
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png"})
+# A target further ahead than this is reached by seeking rather than decoding every frame.
+_SEEK_AHEAD_S = 2.0
+
+
+def clip_duration(container: Any) -> float:
+    """Seconds of the first video stream, else of the container (0 when neither says)."""
+    stream = container.streams.video[0]
+    if stream.duration is not None and stream.time_base is not None:
+        return float(stream.duration * stream.time_base)
+    if container.duration is not None:
+        return float(container.duration) / 1_000_000
+    return 0.0
+
+
+def _jpeg(image: Any, long_side: int, quality: int) -> bytes:
+    from PIL import Image
+
+    image = image.convert("RGB")
+    w, h = image.size
+    if max(w, h) > long_side:
+        scale = long_side / max(w, h)
+        image = image.resize(
+            (max(1, round(w * scale)), max(1, round(h * scale))), Image.Resampling.BICUBIC
+        )
+    buf = io.BytesIO()
+    image.save(buf, format="JPEG", quality=quality)
+    return buf.getvalue()
+
+
+def _image(path: Path, long_side: int, quality: int) -> list[bytes]:
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as img:
+            img.load()
+            return [_jpeg(img, long_side, quality)]
+    except (UnidentifiedImageError, OSError, ValueError) as e:
+        raise MediaError(f"{path}: cannot read image ({type(e).__name__}: {e})") from None
+
+
+def _targets(stream: Any, container: Any, n: int) -> list[float] | None:
+    """Times (seconds) of n frames spread from the first to the last frame, or None when
+    the file does not say how long it is."""
+    tb = stream.time_base
+    start = float(stream.start_time * tb) if stream.start_time is not None and tb else 0.0
+    if stream.duration and tb:
+        duration = float(stream.duration * tb)
+    elif container.duration:
+        duration = container.duration / 1_000_000
+    else:
+        return None
+    rate = stream.average_rate or stream.guessed_rate
+    frame_s = 1.0 / float(rate) if rate else 0.0
+    last = start + max(duration - frame_s, 0.0)
+    return [float(t) for t in np.linspace(start, last, n)]
+
+
+def _frame_time(frame: Any, index: int, fallback_rate: float) -> float:
+    if frame.time is not None:
+        return float(frame.time)
+    return index / fallback_rate
+
+
+def _by_time(container: Any, stream: Any, targets: list[float]) -> list[Any]:
+    rate = float(stream.average_rate or stream.guessed_rate or 25)
+    half = 0.5 / rate
+    chosen: list[Any] = []
+    frames = container.decode(stream)
+    current: Any = None
+    current_t = float("-inf")
+    count = 0
+    for target in targets:
+        if target - current_t > _SEEK_AHEAD_S and current is not None:
+            container.seek(int(target / stream.time_base), stream=stream, backward=True)
+            frames = container.decode(stream)
+            current, current_t = None, float("-inf")
+        while current_t < target - half:
+            try:
+                frame = next(frames)
+            except StopIteration:
+                break  # metadata promised more than the file holds: keep the last frame
+            current, current_t = frame, _frame_time(frame, count, rate)
+            count += 1
+        if current is not None:
+            chosen.append(current)
+    return chosen
+
+
+def _by_index(container: Any, stream: Any, n: int) -> list[Any]:
+    """No duration in the file: decode everything, pick by index (clips are short)."""
+    frames = list(container.decode(stream))
+    if not frames:
+        return []
+    picks = np.linspace(0, len(frames) - 1, n).round().astype(int)
+    return [frames[i] for i in picks]
+
+
+def sample_frames(
+    path: Path | str, n: int = 16, long_side: int = 336, quality: int = 90
+) -> list[bytes]:
+    """JPEG bytes of n frames evenly spaced over the clip; an image file gives one image."""
+    if n < 1 or long_side < 1 or not 1 <= quality <= 100:
+        raise ValueError("sample_frames: need n >= 1, long_side >= 1 and 1 <= quality <= 100")
+    path = Path(path)
+    if not path.is_file():
+        raise MediaError(f"{path}: file not found")
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return _image(path, long_side, quality)
+    import av
+
+    try:
+        with av.open(str(path)) as container:
+            if not container.streams.video:
+                raise MediaError(f"{path}: no video stream")
+            stream = container.streams.video[0]
+            stream.thread_type = "AUTO"
+            targets = _targets(stream, container, n)
+            frames = (
+                _by_time(container, stream, targets)
+                if targets is not None
+                else _by_index(container, stream, n)
+            )
+            if not frames:
+                raise MediaError(f"{path}: no decodable video frames")
+            return [_jpeg(f.to_image(), long_side, quality) for f in frames]
+    except MediaError:
+        raise
+    except (av.FFmpegError, OSError, ValueError) as e:
+        detail = " ".join(str(e).split()) or type(e).__name__
+        raise MediaError(f"{path}: cannot decode video ({detail})") from None

@@ -1,0 +1,149 @@
+"""The one factory that turns `Settings` into what a run needs: the search backend, the model
+clients, the media corpus, the tool context and the agent. The CLI, the API and eval all build
+through it, so a setting (perception limits, QA endpoints, search knobs) means the same thing
+wherever a run starts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playscout.agent import Agent
+from playscout.clients.base import ChatClient
+from playscout.config import (
+    DEFAULT_MODE,
+    DEFAULT_POLICY,
+    MODES,
+    POLICIES,
+    AgentSettings,
+    Mode,
+    ModelEndpoint,
+    Policy,
+    SearchSettings,
+    Settings,
+)
+from playscout.corpus import Corpus
+from playscout.errors import PlayscoutError
+from playscout.search import SearchBackend, elastic_target, open_backend
+from playscout.tools.base import ModelSet, Tool, ToolContext
+
+
+class SetupError(PlayscoutError, ValueError):
+    """A run that cannot be set up from these settings (no index, unknown mode): one line."""
+
+
+def parse_mode(value: str) -> Mode:
+    for mode in MODES:
+        if value == mode:
+            return mode
+    raise SetupError(f"mode must be one of {', '.join(MODES)}, not {value!r}")
+
+
+def parse_policy(value: str) -> Policy:
+    for policy in POLICIES:
+        if value == policy:
+            return policy
+    raise SetupError(f"policy must be one of {', '.join(POLICIES)}, not {value!r}")
+
+
+def chat_client(endpoint: ModelEndpoint) -> ChatClient:
+    from playscout.clients.openai_chat import OpenAIChatClient
+
+    return OpenAIChatClient.from_endpoint(endpoint)
+
+
+def open_index(target: Path | str) -> SearchBackend:
+    """The index named by `target` (a directory or an Elasticsearch URL), or a one-line error
+    saying how to build one."""
+    if not (elastic_target(target) or Path(target).exists()):
+        raise SetupError(f"no index at {target}: build one with `playscout index build`")
+    return open_backend(target)
+
+
+@dataclass
+class Runtime:
+    """Shared, read-only parts of runs. Each run still gets its own ToolContext (a fresh
+    session memory) from `tool_context`."""
+
+    settings: Settings
+    backend: SearchBackend | None
+    llm: ChatClient | None = None
+    models: ModelSet = field(default_factory=ModelSet)
+    corpus: Corpus | None = None
+    tools: tuple[Tool, ...] | None = None
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: Settings,
+        *,
+        backend: SearchBackend | None = None,
+        llm: ChatClient | None = None,
+        models: ModelSet | None = None,
+        tools: Sequence[Tool] | None = None,
+        need_index: bool = True,
+    ) -> Runtime:
+        """Anything passed in is used as is (tests, embedding apps); the rest comes from
+        `settings`. The agent's model is built only when it is configured."""
+        from playscout.tools.qa import models_from_settings
+
+        if backend is None and need_index:
+            backend = open_index(settings.index)
+        if llm is None and settings.agent.llm.configured:
+            llm = chat_client(settings.agent.llm)
+        return cls(
+            settings=settings,
+            backend=backend,
+            llm=llm,
+            models=models if models is not None else models_from_settings(settings.qa),
+            corpus=Corpus(settings.corpus_dir) if settings.corpus_dir else None,
+            tools=tuple(tools) if tools is not None else None,
+        )
+
+    def require_backend(self) -> SearchBackend:
+        if self.backend is None:
+            raise SetupError("this run needs an index: pass --index (or settings.index)")
+        return self.backend
+
+    def tool_context(
+        self,
+        sport: str,
+        mode: Mode = DEFAULT_MODE,
+        *,
+        backend: SearchBackend | None = None,
+        search: SearchSettings | None = None,
+    ) -> ToolContext:
+        """The only place a ToolContext is built. `backend` and `search` narrow this run (an
+        eval task's view of the index, a task's search overrides)."""
+        return ToolContext(
+            backend=backend if backend is not None else self.require_backend(),
+            sport=sport,
+            mode=mode,
+            search=search if search is not None else self.settings.search,
+            qa=self.settings.qa,
+            corpus=self.corpus,
+            models=self.models,
+            perception=self.settings.perception,
+        )
+
+    def agent(
+        self,
+        ctx: ToolContext,
+        policy: Policy = DEFAULT_POLICY,
+        *,
+        settings: AgentSettings | None = None,
+        llm: ChatClient | None = None,
+        checkpointer: Any = None,
+        tokenizer: Any = None,
+    ) -> Agent:
+        return Agent(
+            ctx,
+            client=(llm or self.llm) if policy == "llm" else None,
+            tools=self.tools,
+            settings=settings or self.settings.agent,
+            policy=policy,
+            tokenizer=tokenizer,
+            checkpointer=checkpointer,
+        )

@@ -1,0 +1,187 @@
+"""Build an embedded search index from per-sport record streams.
+
+The index is written into a temp directory next to `out_dir` and renamed into place only when
+everything succeeded, so a failed build never leaves a half-written index where a reader looks,
+and an existing index is replaced (atomically, via a rename) only with overwrite=True.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol
+
+import numpy as np
+
+from playscout.corpus.models import ClipRecord, DocumentRecord
+from playscout.errors import PlayscoutError
+from playscout.search.embedded.backend import EmbeddedBackend, open_index
+from playscout.search.embedded.columns import Vocab
+from playscout.search.embedded.layout import (
+    FORMAT,
+    MANIFEST,
+    SCHEMA_VERSION,
+    package_versions,
+)
+from playscout.search.embedded.spec import DocumentEmbedder, spec_dict
+from playscout.search.embedded.writers import ClipWriter, DocWriter, write_entities
+
+__all__ = [
+    "BuildSummary",
+    "EmbeddedBackend",
+    "IndexExistsError",
+    "Progress",
+    "SportSource",
+    "VisualVectorSource",
+    "build_index",
+    "open_index",
+]
+
+Progress = Callable[[str, int, int | None], None]
+
+
+class SportSource(NamedTuple):
+    sport: str
+    documents: Iterable[DocumentRecord]
+    clips: Iterable[ClipRecord]
+
+
+class VisualVectorSource(Protocol):
+    """Precomputed video vectors (L2-normalised float32), one per clip id, in request order."""
+
+    def spec(self) -> Any: ...
+
+    def vectors_for(self, sport: str, clip_ids: Sequence[str]) -> np.ndarray: ...
+
+
+class IndexExistsError(PlayscoutError, FileExistsError):
+    """out_dir already holds something and overwrite was not set."""
+
+
+@dataclass
+class BuildSummary:
+    path: Path
+    seconds: float
+    sports: dict[str, dict[str, Any]] = field(default_factory=dict)
+    size_bytes: int = 0
+
+
+def _spec_of(obj: Any) -> dict[str, Any]:
+    spec = obj.spec() if callable(getattr(obj, "spec", None)) else obj.spec
+    return spec_dict(spec)
+
+
+def _dir_size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def build_index(
+    out_dir: Path,
+    sources: Iterable[SportSource],
+    doc_embedder: DocumentEmbedder | None,
+    caption_embedder: DocumentEmbedder | None,
+    visual_vectors: VisualVectorSource | None = None,
+    progress: Progress | None = None,
+    overwrite: bool = False,
+) -> BuildSummary:
+    out_dir = Path(out_dir)
+    if out_dir.exists() and not overwrite:
+        raise IndexExistsError(f"{out_dir} exists; pass overwrite=True to replace it")
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.building-", dir=out_dir.parent))
+    try:
+        sports = _build_into(tmp, sources, doc_embedder, caption_embedder, visual_vectors, progress)
+        seconds = time.perf_counter() - started
+        manifest = {
+            "format": FORMAT,
+            "schema_version": SCHEMA_VERSION,
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+            "build_seconds": round(seconds, 3),
+            "packages": package_versions(),
+            "sports": sports,
+        }
+        (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2))
+        _swap_into_place(tmp, out_dir)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return BuildSummary(out_dir, seconds, sports, _dir_size(out_dir))
+
+
+def _swap_into_place(tmp: Path, out_dir: Path) -> None:
+    """rename() is atomic; an old index is first moved aside, then removed after the swap."""
+    if not out_dir.exists():
+        os.rename(tmp, out_dir)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
+    os.rename(out_dir, old / "index")
+    try:
+        os.rename(tmp, out_dir)
+    except BaseException:
+        os.rename(old / "index", out_dir)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _build_into(
+    root: Path,
+    sources: Iterable[SportSource],
+    doc_embedder: DocumentEmbedder | None,
+    caption_embedder: DocumentEmbedder | None,
+    visual: VisualVectorSource | None,
+    progress: Progress | None,
+) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for source in sources:
+        sport = source.sport
+        if sport in out:
+            raise ValueError(f"sport {sport!r} appears twice in the sources")
+        t0 = time.perf_counter()
+        sroot = root / sport
+        teams, players = Vocab(), Vocab()
+        dw = DocWriter(sroot / "docs", sport, teams, players, doc_embedder, progress)
+        for doc in source.documents:
+            dw.add(doc)
+        docs_info = dw.finish()
+        cw = ClipWriter(sroot / "clips", sport, teams, players, caption_embedder, visual, progress)
+        for clip in source.clips:
+            cw.add(clip)
+        clips_info = cw.finish()
+        write_entities(sroot, teams, players)
+        channels: dict[str, Any] = {}
+        if doc_embedder is not None:
+            channels["documents"] = {
+                "spec": _spec_of(doc_embedder),
+                "dim": doc_embedder.dim,
+                "ann": docs_info.pop("dense_ann", None),
+            }
+        if caption_embedder is not None:
+            channels["caption"] = {
+                "spec": _spec_of(caption_embedder),
+                "dim": caption_embedder.dim,
+                "ann": clips_info.pop("caption_ann", None),
+            }
+        if visual is not None:
+            dim = int(np.load(sroot / "clips/visual/dense/vectors.npy", mmap_mode="r").shape[1])
+            channels["visual"] = {
+                "spec": _spec_of(visual),
+                "dim": dim,
+                "ann": clips_info.pop("visual_ann", None),
+            }
+        out[sport] = {
+            **docs_info,
+            **clips_info,
+            "teams": len(teams.items),
+            "players": len(players.items),
+            "channels": channels,
+            "build_seconds": round(time.perf_counter() - t0, 3),
+        }
+    return out

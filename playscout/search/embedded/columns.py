@@ -1,0 +1,133 @@
+"""Numpy metadata columns: filters resolve to row sets here, without touching tantivy.
+
+Multi-valued fields (teams, players) are CSR pairs: `<name>_ptr` (n+1 offsets) and `<name>_idx`
+(vocabulary ids)."""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from playscout.search.base import SearchError
+from playscout.search.embedded.vectors import RowRange, RowSet
+
+_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+
+
+def date_to_int(value: str | None, what: str = "date") -> int:
+    """'YYYY-MM-DD' -> yyyymmdd; None -> -1. Anything else is a SearchError, not a silent miss."""
+    if value is None:
+        return -1
+    m = _DATE.match(value)
+    if not m:
+        raise SearchError(f"{what} {value!r} is not YYYY-MM-DD")
+    return int(m.group(1)) * 10000 + int(m.group(2)) * 100 + int(m.group(3))
+
+
+class Vocab:
+    """String <-> dense id, in first-seen order."""
+
+    def __init__(self, items: Iterable[str] = ()) -> None:
+        self.items: list[str] = []
+        self.ids: dict[str, int] = {}
+        for item in items:
+            self.add(item)
+
+    def add(self, item: str) -> int:
+        i = self.ids.get(item)
+        if i is None:
+            i = self.ids[item] = len(self.items)
+            self.items.append(item)
+        return i
+
+    def lookup(self, names: Sequence[str]) -> np.ndarray:
+        """Ids of the known names; unknown names simply match nothing."""
+        return np.asarray([self.ids[n] for n in names if n in self.ids], dtype=np.int32)
+
+
+class CsrBuilder:
+    """Compact (array-module) CSR accumulator: millions of rows without Python int objects."""
+
+    def __init__(self) -> None:
+        self.ptr = array("q", [0])
+        self.idx = array("i")
+
+    def append(self, ids: Iterable[int]) -> None:
+        self.idx.extend(ids)
+        self.ptr.append(len(self.idx))
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.frombuffer(self.ptr, dtype=np.int64).copy(), np.frombuffer(
+            self.idx, dtype=np.int32
+        ).copy()
+
+
+def permute_csr(
+    ptr: np.ndarray, idx: np.ndarray, perm: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """CSR of rows reordered so that new row i = old row perm[i]."""
+    lengths = (ptr[1:] - ptr[:-1])[perm]
+    new_ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    starts = ptr[:-1][perm]
+    pos = np.repeat(starts - new_ptr[:-1], lengths) + np.arange(int(new_ptr[-1]), dtype=np.int64)
+    return new_ptr, idx[pos]
+
+
+def save_columns(directory: Path, **arrays: np.ndarray) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, arr in arrays.items():
+        np.save(directory / f"{name}.npy", arr)
+
+
+def load_column(directory: Path, name: str) -> np.ndarray:
+    return np.load(directory / f"{name}.npy", mmap_mode="r")
+
+
+def materialise(rows: RowSet, n: int) -> np.ndarray:
+    if rows is None:
+        return np.arange(n, dtype=np.int64)
+    if isinstance(rows, RowRange):
+        return np.arange(rows.start, rows.stop, dtype=np.int64)
+    return rows
+
+
+def csr_any(ptr: np.ndarray, idx: np.ndarray, rows: RowSet, values: np.ndarray) -> np.ndarray:
+    """For each row of `rows` (None = all), whether any of its ids is in `values`."""
+    if rows is None or isinstance(rows, RowRange):
+        lo, hi = (0, len(ptr) - 1) if rows is None else (rows.start, rows.stop)
+        base = int(ptr[lo])
+        seg = np.asarray(ptr[lo : hi + 1]) - base
+        member = np.isin(idx[base : int(ptr[hi])], values)
+    else:
+        starts = np.asarray(ptr[rows], dtype=np.int64)
+        lengths = np.asarray(ptr[rows + 1], dtype=np.int64) - starts
+        seg = np.concatenate([[0], np.cumsum(lengths)])
+        pos = np.repeat(starts - seg[:-1], lengths) + np.arange(int(seg[-1]), dtype=np.int64)
+        member = np.isin(idx[pos], values)
+    counts = np.concatenate([[0], np.cumsum(member, dtype=np.int64)])
+    return counts[seg[1:]] > counts[seg[:-1]]
+
+
+def restrict(rows: RowSet, mask: np.ndarray, n: int) -> RowSet:
+    """Apply a boolean mask aligned with `rows`; a range that keeps every row stays a range."""
+    if mask.all():
+        return rows
+    return materialise(rows, n)[mask]
+
+
+def column_values(col: np.ndarray, rows: RowSet) -> np.ndarray:
+    if rows is None:
+        return np.asarray(col)
+    if isinstance(rows, RowRange):
+        return np.asarray(col[rows.start : rows.stop])
+    return np.asarray(col[rows])
+
+
+def intersect(a: RowSet, b: np.ndarray, n: int) -> RowSet:
+    if a is None:
+        return b
+    return np.intersect1d(materialise(a, n), b, assume_unique=True)

@@ -1,0 +1,101 @@
+"""BM25 over tantivy (en_stem analyser). Each tantivy document carries the `row` it stands for,
+so hits map straight to vector rows and metadata columns; filtering is done by row sets that the
+numpy columns resolved, never by tantivy stored fields."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+import tantivy
+
+from playscout.search.embedded.vectors import RowRange, RowSet
+
+# Letters and digits only: tantivy splits on "_" too, and a split word becomes a phrase
+# query, which this positions-free index cannot answer.
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+TERM_SET_MAX = 50_000  # above this, fetch more hits and post-filter instead
+
+
+def _schema() -> tantivy.Schema:
+    sb = tantivy.SchemaBuilder()
+    sb.add_text_field("text", stored=False, tokenizer_name="en_stem", index_option="freq")
+    sb.add_unsigned_field("row", stored=False, indexed=True, fast=True)
+    return sb.build()
+
+
+def build_text_index(directory: Path, texts: Iterable[tuple[int, str]], heap: int = 200_000_000):
+    """Index (row, text) pairs; rows with empty text are skipped."""
+    directory.mkdir(parents=True, exist_ok=True)
+    index = tantivy.Index(_schema(), path=str(directory))
+    writer = index.writer(heap_size=heap, num_threads=1)
+    for row, text in texts:
+        if not text:
+            continue
+        doc = tantivy.Document()
+        doc.add_text("text", text)
+        doc.add_unsigned("row", int(row))
+        writer.add_document(doc)
+    writer.commit()
+    writer.wait_merging_threads()
+
+
+def query_text(query: str) -> str:
+    """Words only, lowercased: user text must never be read as query syntax (AND, -, field:)."""
+    return " ".join(w.lower() for w in _WORD.findall(query))
+
+
+class TextIndex:
+    def __init__(self, directory: Path) -> None:
+        self.index = tantivy.Index.open(str(directory))
+        self.schema = self.index.schema
+        self.searcher = self.index.searcher()
+
+    def search(self, query: str, k: int, rows: RowSet = None) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k (rows, bm25 scores) restricted to `rows`; ties broken by row."""
+        text = query_text(query)
+        if not text or k <= 0 or (rows is not None and len(rows) == 0):
+            return np.zeros(0, np.int64), np.zeros(0, np.float32)
+        parsed = self.index.parse_query(text, ["text"])
+        restrict: tantivy.Query | None = None
+        if isinstance(rows, RowRange):
+            restrict = tantivy.Query.range_query(
+                self.schema, "row", tantivy.FieldType.Unsigned, rows.start, rows.stop - 1
+            )
+        elif rows is not None and len(rows) <= TERM_SET_MAX:
+            restrict = tantivy.Query.term_set_query(self.schema, "row", [int(r) for r in rows])
+        if restrict is not None:
+            parsed = tantivy.Query.boolean_query(
+                [
+                    (tantivy.Occur.Must, parsed),
+                    (tantivy.Occur.Must, tantivy.Query.const_score_query(restrict, 0.0)),
+                ]
+            )
+            return self._collect(parsed, k, None)
+        assert not isinstance(rows, RowRange)
+        return self._collect(parsed, k, rows)
+
+    def _collect(
+        self, query: tantivy.Query, k: int, post: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        limit = k if post is None else k * 4
+        while True:
+            # one extra hit so ties at the cut can be ordered by row
+            res = self.searcher.search(query, limit + 1, count=False)
+            hits = res.hits
+            rows = np.asarray(
+                self.searcher.fast_field_values("row", [a for _, a in hits]), dtype=np.int64
+            )
+            scores = np.asarray([s for s, _ in hits], dtype=np.float32)
+            exhausted = len(hits) <= limit
+            if post is not None:
+                pos = np.searchsorted(post, rows)
+                pos[pos >= len(post)] = 0
+                keep = post[pos] == rows
+                rows, scores = rows[keep], scores[keep]
+            if exhausted or len(rows) > k:
+                order = np.lexsort((rows, -scores))[:k]
+                return rows[order], scores[order]
+            limit *= 4

@@ -1,0 +1,354 @@
+"""Per-sport writers. Records stream in (any order) to arrival-order temp files; `finish` sorts
+them into storage order (docs by date then doc_id; clips by game then video start), so a game is
+a contiguous row range and filter-only browsing is a scan in row order."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from array import array
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from playscout.corpus.models import DOC_TYPES, ClipRecord, DocumentRecord, observed_text
+from playscout.embed.keyed import caption_vectors
+from playscout.search.embedded.blobs import BlobReader, BlobWriter, reorder_blob
+from playscout.search.embedded.columns import (
+    CsrBuilder,
+    Vocab,
+    date_to_int,
+    permute_csr,
+    save_columns,
+)
+from playscout.search.embedded.passages import split_passages
+from playscout.search.embedded.spec import DocumentEmbedder
+from playscout.search.embedded.text import build_text_index
+from playscout.search.embedded.vectors import VectorWriter, build_ann
+
+Progress = Callable[[str, int, int | None], None]
+BATCH = 512
+
+
+def _arr(kind: str, values: Any) -> np.ndarray:
+    return np.frombuffer(values, dtype=kind).copy() if len(values) else np.zeros(0, kind)
+
+
+def reorder_vectors(src: Path, dst_dir: Path, perm: np.ndarray | None, dim: int) -> None:
+    """Write dst_dir/vectors.npy with row i = src row perm[i] (None = same order, a rename)."""
+    dst_dir.mkdir(parents=True, exist_ok=True)
+    if perm is None:
+        src.rename(dst_dir / "vectors.npy")
+        return
+    matrix = np.load(src, mmap_mode="r")
+    writer = VectorWriter(dst_dir / "vectors.npy", dim)
+    for s in range(0, len(perm), 65_536):
+        writer.append(
+            np.asarray(matrix[np.sort(perm[s : s + 65_536])])[
+                np.argsort(np.argsort(perm[s : s + 65_536]))
+            ]
+        )
+    writer.close()
+    del matrix
+    src.unlink()
+
+
+def _identity_or(perm: np.ndarray) -> np.ndarray | None:
+    return None if np.array_equal(perm, np.arange(len(perm))) else perm
+
+
+class _VectorChannel:
+    """Arrival-order vector temp file for one channel."""
+
+    def __init__(self, tmp: Path, dim: int) -> None:
+        self.path = tmp
+        self.dim = dim
+        self.writer = VectorWriter(tmp, dim)
+
+    def append(self, block: np.ndarray) -> None:
+        norms = np.linalg.norm(block, axis=1)
+        if block.shape[0] and not np.allclose(norms[norms > 0], 1.0, atol=1e-3):
+            raise ValueError("embedder returned vectors that are not L2-normalised")
+        self.writer.append(block)
+
+
+class DocWriter:
+    def __init__(
+        self,
+        root: Path,
+        sport: str,
+        teams: Vocab,
+        players: Vocab,
+        embedder: DocumentEmbedder | None,
+        progress: Progress | None,
+    ) -> None:
+        self.root, self.sport, self.teams, self.players = root, sport, teams, players
+        self.embedder, self.progress = embedder, progress
+        root.mkdir(parents=True)
+        self.records = BlobWriter(root, "records.tmp")
+        self.doc_ids: dict[str, int] = {}
+        self.keys: list[tuple[str, str]] = []
+        self.games = Vocab()
+        self.game, self.dtype, self.season, self.date = (
+            array("i"),
+            array("b"),
+            array("i"),
+            array("i"),
+        )
+        self.team_csr, self.player_csr = CsrBuilder(), CsrBuilder()
+        self.pass_count, self.pass_span = array("q"), array("q")
+        self.dense = _VectorChannel(root / "dense.tmp.npy", embedder.dim) if embedder else None
+        self._pending: list[str] = []
+
+    def add(self, doc: DocumentRecord) -> None:
+        if doc.sport != self.sport:
+            raise ValueError(f"document {doc.doc_id} has sport {doc.sport!r}, not {self.sport!r}")
+        if doc.doc_id in self.doc_ids:
+            raise ValueError(f"duplicate doc_id {doc.doc_id!r} in sport {self.sport}")
+        self.doc_ids[doc.doc_id] = len(self.keys)
+        self.keys.append((doc.date or "9999-99-99", doc.doc_id))
+        self.records.append(doc.model_dump(mode="json"))
+        self.game.append(self.games.add(doc.game_id) if doc.game_id is not None else -1)
+        self.dtype.append(DOC_TYPES.index(doc.doc_type))
+        self.season.append(doc.season if doc.season is not None else -1)
+        self.date.append(date_to_int(doc.date))
+        self.team_csr.append(self.teams.add(t) for t in doc.teams)
+        self.player_csr.append(self.players.add(p) for p in doc.players)
+        spans = split_passages(doc.text)
+        self.pass_count.append(len(spans))
+        for s, e in spans:
+            self.pass_span.extend((s, e))
+            self._pending.append(doc.text[s:e])
+        if len(self._pending) >= BATCH:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self.dense is not None and self._pending:
+            assert self.embedder is not None
+            self.dense.append(np.asarray(self.embedder.embed_documents(self._pending)))
+        self._pending = []
+        if self.progress:
+            self.progress(f"{self.sport} documents", len(self.keys), None)
+
+    def finish(self) -> dict[str, Any]:
+        self._flush()
+        self.records.close()
+        n = len(self.keys)
+        perm = np.asarray(sorted(range(n), key=self.keys.__getitem__), dtype=np.int64)
+        counts = _arr("q", self.pass_count)
+        old_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        team_ptr, team_idx = permute_csr(*self.team_csr.arrays(), perm)
+        player_ptr, player_idx = permute_csr(*self.player_csr.arrays(), perm)
+        pass_ptr, pass_rows = permute_csr(old_ptr, np.arange(old_ptr[-1], dtype=np.int64), perm)
+        spans = _arr("q", self.pass_span).reshape(-1, 2)[pass_rows]
+        cols = self.root / "cols"
+        save_columns(
+            cols,
+            game=_arr("i", self.game)[perm],
+            doc_type=_arr("b", self.dtype)[perm],
+            season=_arr("i", self.season)[perm],
+            date=_arr("i", self.date)[perm],
+            team_ptr=team_ptr,
+            team_idx=team_idx,
+            player_ptr=player_ptr,
+            player_idx=player_idx,
+            pass_ptr=pass_ptr,
+            pass_span=spans,
+            pass_doc=np.repeat(np.arange(n, dtype=np.int32), np.diff(pass_ptr)),
+        )
+        (self.root / "games.json").write_text(json.dumps(self.games.items))
+        doc_ids = sorted(self.doc_ids, key=lambda d: self.keys[self.doc_ids[d]])
+        (self.root / "doc_ids.json").write_text(json.dumps(doc_ids))
+        reorder_blob(self.root, "records.tmp", "records", perm)
+        for ext in ("bin", "off.npy"):
+            (self.root / f"records.tmp.{ext}").unlink()
+        build_text_index(self.root / "bm25", _passage_texts(self.root, pass_ptr, spans))
+        info: dict[str, Any] = {"documents": n, "passages": len(spans)}
+        if self.dense is not None:
+            self.dense.writer.close()
+            reorder_vectors(
+                self.dense.path, self.root / "dense", _identity_or(pass_rows), self.dense.dim
+            )
+            info["dense_ann"] = build_ann(self.root / "dense", progress=self.progress)
+        return info
+
+
+class ClipWriter:
+    def __init__(
+        self,
+        root: Path,
+        sport: str,
+        teams: Vocab,
+        players: Vocab,
+        caption_embedder: DocumentEmbedder | None,
+        visual: Any | None,
+        progress: Progress | None,
+    ) -> None:
+        self.root, self.sport, self.teams, self.players = root, sport, teams, players
+        self.caption_embedder, self.visual, self.progress = caption_embedder, visual, progress
+        root.mkdir(parents=True)
+        self.records = BlobWriter(root, "records.tmp")
+        self.captions = BlobWriter(root, "captions.tmp")
+        self.games = Vocab()
+        self.game_date: dict[int, str] = {}
+        self.game, self.index, self.period = array("i"), array("q"), array("h")
+        self.vstart, self.vend = array("d"), array("d")
+        self.team_csr, self.player_csr = CsrBuilder(), CsrBuilder()
+        self.caption_dense: _VectorChannel | None = None
+        self.visual_dense: _VectorChannel | None = None
+        self._batch: list[ClipRecord] = []
+        self.count = 0
+        self.observed = 0  # clips with transcript or audio-event text
+
+    def add(self, clip: ClipRecord) -> None:
+        if clip.sport != self.sport:
+            raise ValueError(f"clip {clip.clip_id} has sport {clip.sport!r}, not {self.sport!r}")
+        self._batch.append(clip)
+        if len(self._batch) >= BATCH * 4:
+            self._flush()
+
+    def _flush(self) -> None:
+        batch, self._batch = self._batch, []
+        if not batch:
+            return
+        for clip in batch:
+            g = self.games.add(clip.game_id)
+            if clip.date:
+                self.game_date.setdefault(g, clip.date)
+            self.game.append(g)
+            self.index.append(clip.index)
+            self.period.append(clip.period)
+            self.vstart.append(clip.video_start)
+            self.vend.append(clip.video_end)
+            self.team_csr.append(self.teams.add(t) for t in clip.teams)
+            self.player_csr.append(self.players.add(p) for p in clip.players)
+            self.records.append(clip.model_dump(mode="json", exclude={"caption"}))
+            self.captions.append(clip.caption)
+            self.observed += bool(clip.observed_text())
+        if self.caption_embedder is not None:
+            vecs = caption_vectors(
+                self.caption_embedder,
+                self.sport,
+                [c.clip_id for c in batch],
+                [c.caption for c in batch],
+            )
+            if self.caption_dense is None:
+                self.caption_dense = _VectorChannel(self.root / "caption.tmp.npy", vecs.shape[1])
+            self.caption_dense.append(vecs)
+        if self.visual is not None:
+            vecs = np.asarray(self.visual.vectors_for(self.sport, [c.clip_id for c in batch]))
+            if vecs.shape[0] != len(batch):
+                raise ValueError(
+                    f"visual source gave {vecs.shape[0]} vectors for {len(batch)} clips"
+                )
+            if self.visual_dense is None:
+                self.visual_dense = _VectorChannel(self.root / "visual.tmp.npy", vecs.shape[1])
+            self.visual_dense.append(vecs)
+        self.count += len(batch)
+        if self.progress:
+            self.progress(f"{self.sport} clips", self.count, None)
+
+    def finish(self) -> dict[str, Any]:
+        self._flush()
+        self.records.close()
+        self.captions.close()
+        n = self.count
+        game = _arr("i", self.game)
+        index = _arr("q", self.index)
+        vstart = _arr("d", self.vstart)
+        order = sorted(
+            range(len(self.games.items)),
+            key=lambda g: (self.game_date.get(g, "9999"), self.games.items[g]),
+        )
+        rank = np.empty(len(order), dtype=np.int32)
+        rank[np.asarray(order, dtype=np.int64)] = np.arange(len(order), dtype=np.int32)
+        new_game = rank[game] if n else game
+        perm = np.lexsort((index, vstart, new_game)).astype(np.int64)
+        sgame, sindex = new_game[perm], index[perm]
+        dup = np.flatnonzero((sgame[1:] == sgame[:-1]) & (sindex[1:] == sindex[:-1]))
+        if len(dup):
+            gid = self.games.items[order[int(sgame[dup[0]])]]
+            raise ValueError(f"duplicate clip id {gid}_{int(sindex[dup[0]])} in sport {self.sport}")
+        game_ptr = np.searchsorted(sgame, np.arange(len(order) + 1)).astype(np.int64)
+        team_ptr, team_idx = permute_csr(*self.team_csr.arrays(), perm)
+        player_ptr, player_idx = permute_csr(*self.player_csr.arrays(), perm)
+        save_columns(
+            self.root / "cols",
+            game=sgame,
+            index=sindex,
+            period=_arr("h", self.period)[perm],
+            vstart=vstart[perm].astype(np.float64),
+            vend=_arr("d", self.vend)[perm],
+            team_ptr=team_ptr,
+            team_idx=team_idx,
+            player_ptr=player_ptr,
+            player_idx=player_idx,
+            game_ptr=game_ptr,
+        )
+        (self.root / "games.json").write_text(json.dumps([self.games.items[g] for g in order]))
+        same = _identity_or(perm)
+        for name in ("records", "captions"):
+            if same is None:
+                for ext in ("bin", "off.npy"):
+                    (self.root / f"{name}.tmp.{ext}").rename(self.root / f"{name}.{ext}")
+            else:
+                reorder_blob(self.root, f"{name}.tmp", name, perm)
+                for ext in ("bin", "off.npy"):
+                    (self.root / f"{name}.tmp.{ext}").unlink()
+        info: dict[str, Any] = {"clips": n, "games": len(order)}
+        if self.caption_embedder is not None:
+            caps = BlobReader(self.root, "captions")
+            build_text_index(self.root / "caption" / "bm25", ((i, caps.get(i)) for i in range(n)))
+            if self.caption_dense is None:  # no clips at all
+                self.caption_dense = _VectorChannel(
+                    self.root / "caption.tmp.npy", self.caption_embedder.dim
+                )
+            self._finish_dense(self.caption_dense, self.root / "caption" / "dense", same)
+            info["caption_ann"] = build_ann(self.root / "caption" / "dense", progress=self.progress)
+        if self.observed:  # BM25 side of the visual channel: what was heard, never captions
+            recs = BlobReader(self.root, "records")
+            build_text_index(
+                self.root / "visual" / "bm25",
+                ((i, observed_text(**_heard(recs.get(i)))) for i in range(n)),
+            )
+        info["observed_clips"] = self.observed
+        if self.visual is not None:
+            if self.visual_dense is None:
+                raise ValueError(f"no clips for sport {self.sport}: visual channel has no vectors")
+            self._finish_dense(self.visual_dense, self.root / "visual" / "dense", same)
+            info["visual_ann"] = build_ann(self.root / "visual" / "dense", progress=self.progress)
+        return info
+
+    @staticmethod
+    def _finish_dense(channel: _VectorChannel, dst: Path, perm: np.ndarray | None) -> None:
+        channel.writer.close()
+        reorder_vectors(channel.path, dst, perm, channel.dim)
+
+
+def _heard(record: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "transcript": record.get("transcript", ""),
+        "audio_events": record.get("audio_events", []),
+    }
+
+
+def write_entities(root: Path, teams: Vocab, players: Vocab) -> None:
+    (root / "entities.json").write_text(
+        json.dumps({"teams": teams.items, "players": players.items}, ensure_ascii=False)
+    )
+
+
+def remove_tree(path: Path) -> None:
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _passage_texts(
+    root: Path, pass_ptr: np.ndarray, spans: np.ndarray
+) -> Iterator[tuple[int, str]]:
+    reader = BlobReader(root, "records")
+    for doc in range(len(pass_ptr) - 1):
+        text = reader.get(doc)["text"]
+        for row in range(int(pass_ptr[doc]), int(pass_ptr[doc + 1])):
+            yield row, text[int(spans[row, 0]) : int(spans[row, 1])]

@@ -1,0 +1,228 @@
+"""The embedded backend: conformance suite plus what only this backend has (ANN vs exact, index
+files, spec checks)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from playscout.search.base import ClipFilter, IndexOpenError, SearchBackend, SearchError
+from playscout.search.embedded import vectors as vec
+from playscout.search.embedded.backend import EmbeddedBackend, open_index
+from playscout.search.embedded.build import IndexExistsError, SportSource, build_index
+from playscout.search.embedded.vectors import RowRange, VectorStore, VectorWriter
+from tests.search import corpus
+from tests.search.conformance import (
+    BackendConformance,
+    Source,
+    all_captions,
+)
+
+
+class EmbeddedFactory:
+    def __init__(self, minilm: Any) -> None:
+        self.minilm = minilm
+        self.visual = corpus.CaptionVideoVectors(minilm, all_captions())
+        self.tower = corpus.VideoTextTower(minilm)
+
+    def build(self, path: Path, sources: Iterable[Source], overwrite: bool = False) -> None:
+        build_index(
+            path,
+            (SportSource(*s) for s in sources),
+            doc_embedder=self.minilm,
+            caption_embedder=self.minilm,
+            visual_vectors=self.visual,
+            overwrite=overwrite,
+        )
+
+    def open(self, path: Path) -> SearchBackend:
+        embedders = {"documents": self.minilm, "caption": self.minilm, "visual": self.tower}
+        return open_index(path, embedders)
+
+    def close(self, backend: SearchBackend) -> None:
+        assert isinstance(backend, EmbeddedBackend)
+        backend.close()
+
+    def leftovers(self, path: Path) -> list[str]:
+        return sorted(p.name for p in path.parent.iterdir() if p.name.startswith("."))
+
+
+class TestEmbeddedConformance(BackendConformance):
+    @pytest.fixture(scope="class")
+    @classmethod
+    def factory(cls, minilm: Any) -> EmbeddedFactory:
+        return EmbeddedFactory(minilm)
+
+    def test_visual_never_reads_captions(self, backend: SearchBackend, monkeypatch: Any) -> None:
+        assert isinstance(backend, EmbeddedBackend)
+
+        def forbidden(*_: Any) -> Any:
+            raise AssertionError("visual path read caption text")
+
+        for sport in backend.sports():
+            clips = backend._sport(sport).clips
+            monkeypatch.setattr(clips.captions, "get", forbidden)
+            monkeypatch.setattr(clips.captions, "raw", forbidden)
+        assert backend.search_clips("basketball", "layup", ClipFilter(periods=[2]))
+        assert backend.search_clips("basketball", None, ClipFilter(game_ids=["401001"]))
+        assert backend.get_clips("basketball", ["401001_1"])[0] is not None
+
+    def test_layout_and_manifest(self, index_path: Path) -> None:
+        m = json.loads((index_path / "manifest.json").read_text())
+        assert m["schema_version"] == 1 and m["build_seconds"] > 0
+        bb = m["sports"]["basketball"]
+        assert (bb["documents"], bb["clips"], bb["games"]) == (15, 120, 3)
+        assert bb["passages"] > bb["documents"]  # reports span several passages
+        assert bb["channels"]["documents"]["spec"]["kind"] == "minilm"
+        assert bb["channels"]["visual"]["spec"]["model"] == "conformance-video"
+        assert "tantivy" in m["packages"]
+        game_ptr = np.load(index_path / "basketball/clips/cols/game_ptr.npy")
+        assert game_ptr.tolist() == [0, 40, 80, 120]  # games are contiguous row ranges
+        vstart = np.load(index_path / "basketball/clips/cols/vstart.npy")
+        assert (np.diff(vstart[:40]) > 0).all()  # input was shuffled; storage is time order
+
+    def test_game_filter_is_a_row_range(self, backend: SearchBackend) -> None:
+        assert isinstance(backend, EmbeddedBackend)
+        clips = backend._sport("basketball").clips
+        assert clips.resolve(ClipFilter(game_ids=["401002"])) == RowRange(40, 80)
+
+
+def _tiny_sources(with_clips: bool = True) -> list[SportSource]:
+    return [
+        SportSource(
+            "basketball",
+            corpus.documents("basketball")[:6],
+            corpus.clips("basketball")[:30] if with_clips else [],
+        )
+    ]
+
+
+def test_spec_mismatch_and_bad_index(minilm: Any, tmp_path: Path) -> None:
+    path = tmp_path / "idx"
+    build_index(path, _tiny_sources(), minilm, None)
+    assert open_index(path, {"documents": minilm}).channels("basketball") == []
+
+    class Other:
+        dim = 384
+
+        def spec(self) -> dict[str, Any]:
+            return {"kind": "minilm", "model": "some-other-model", "dim": 384}
+
+        def embed_queries(self, texts: Any) -> np.ndarray:
+            raise AssertionError
+
+    with pytest.raises(IndexOpenError, match="does not match"):
+        open_index(path, {"documents": Other()})
+    b = open_index(path)  # no embedder: bm25 works, dense says why it cannot
+    assert b.search_documents("basketball", "Lakers", mode="bm25")
+    with pytest.raises(SearchError, match="no query embedder"):
+        b.search_documents("basketball", "Lakers", mode="dense")
+    with pytest.raises(SearchError, match="not in the basketball index"):
+        b.search_clips("basketball", "dunk", channel="caption", mode="bm25")
+
+    with pytest.raises(IndexExistsError):
+        build_index(path, _tiny_sources(), minilm, None)
+    with pytest.raises(IndexOpenError, match="does not exist"):
+        open_index(tmp_path / "missing")
+    manifest = json.loads((path / "manifest.json").read_text())
+    (path / "manifest.json").write_text(json.dumps({**manifest, "schema_version": 99}))
+    with pytest.raises(IndexOpenError, match="schema version 99"):
+        open_index(path)
+    (path / "manifest.json").write_text("{not json")
+    with pytest.raises(IndexOpenError, match="corrupt"):
+        open_index(path)
+
+
+def test_overwrite_replaces_atomically(minilm: Any, tmp_path: Path) -> None:
+    path = tmp_path / "idx"
+    build_index(path, _tiny_sources(), None, None)
+    build_index(path, _tiny_sources(with_clips=False), None, None, overwrite=True)
+    b = open_index(path)
+    assert b.get_clips("basketball", ["401001_0"]) == [None]
+    assert b.get_documents("basketball", ["401001_espn_report"])[0] is not None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["idx"]
+
+
+def test_duplicate_ids_fail_the_build(tmp_path: Path) -> None:
+    docs = corpus.documents("basketball")[:2]
+    with pytest.raises(ValueError, match="duplicate doc_id"):
+        build_index(tmp_path / "a", [SportSource("basketball", docs + docs[:1], [])], None, None)
+    clips = corpus.clips("basketball")[:3]
+    with pytest.raises(ValueError, match="duplicate clip id"):
+        build_index(tmp_path / "b", [SportSource("basketball", [], clips + clips[:1])], None, None)
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- vectors: ANN vs exact -------------------------------------------------------------------
+
+
+def _clustered(n: int, dim: int, centres: int, seed: int) -> np.ndarray:
+    """Gaussian mixture on the sphere; the centres depend only on `centres`."""
+    c = np.random.default_rng(centres).standard_normal((centres, dim)).astype(np.float32)
+    rng = np.random.default_rng(seed)
+    x = c[rng.integers(0, centres, n)] + 0.35 * rng.standard_normal((n, dim)).astype(np.float32)
+    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
+
+
+@pytest.fixture(scope="module")
+def ann_store(tmp_path_factory: Any) -> tuple[VectorStore, np.ndarray]:
+    d = tmp_path_factory.mktemp("ann")
+    x = _clustered(6000, 64, 40, 0)[:6000]
+    w = VectorWriter(d / "vectors.npy", 64)
+    w.append(x)
+    w.close()
+    assert vec.build_ann(d, min_rows=1000) is not None
+    return VectorStore(d), x
+
+
+def _brute(x: np.ndarray, q: np.ndarray, k: int, rows: np.ndarray | None = None) -> set[int]:
+    ids = np.arange(len(x)) if rows is None else rows
+    s = x[ids] @ q
+    return set(ids[np.argsort(-s)[:k]].tolist())
+
+
+def test_ann_recall_at_100(ann_store: tuple[VectorStore, np.ndarray], monkeypatch: Any) -> None:
+    store, x = ann_store
+    monkeypatch.setattr(vec, "EXACT_MAX_ROWS", 100)
+    qs = _clustered(30, 64, 40, 1)
+    recalls = []
+    for q in qs:
+        rows, scores = store.search(q, 100)
+        assert store.last_path == "ann"
+        assert np.allclose(scores, x[rows] @ q, atol=1e-5)  # reported scores are exact
+        recalls.append(len(set(rows.tolist()) & _brute(x, q, 100)) / 100)
+    assert np.mean(recalls) >= 0.95
+
+
+def test_exact_path_for_narrow_filters(ann_store: tuple[VectorStore, np.ndarray]) -> None:
+    store, x = ann_store
+    q = _clustered(1, 64, 40, 2)[0]
+    narrow = np.arange(0, 6000, 7, dtype=np.int64)
+    rows, _ = store.search(q, 50, narrow)
+    assert store.last_path == "exact" and set(rows.tolist()) == _brute(x, q, 50, narrow)
+    rows, _ = store.search(q, 50, RowRange(1000, 1300))
+    assert store.last_path == "exact" and set(rows.tolist()) == _brute(
+        x, q, 50, np.arange(1000, 1300)
+    )
+
+
+def test_ann_post_filter_and_fallback(
+    ann_store: tuple[VectorStore, np.ndarray], monkeypatch: Any
+) -> None:
+    store, x = ann_store
+    monkeypatch.setattr(vec, "EXACT_MAX_ROWS", 100)
+    q = x[0]
+    wide = np.arange(0, 6000, 2, dtype=np.int64)
+    rows, _ = store.search(q, 20, wide)
+    assert store.last_path == "ann" and set(rows.tolist()) <= set(wide.tolist())
+    assert len(set(rows.tolist()) & _brute(x, q, 20, wide)) >= 19
+    # rows far from q: the probed lists hold none of them, so ANN falls back to exact
+    far = np.argsort(x @ q)[:300].astype(np.int64)
+    far.sort()
+    rows, _ = store.search(q, 20, far)
+    assert store.last_path == "exact" and set(rows.tolist()) == _brute(x, q, 20, far)
