@@ -212,10 +212,11 @@ def test_elasticsearch_path_takes_the_keyed_directory(
     """No cluster here: the ES build's bulk actions carry the vectors, its manifest entry is the
     open_clip spec, and the query embedders rebuilt from it (as open_backend does for ES) give
     the text tower."""
-    from playscout.indexer.build import _query_embedders, _visual_source
+    from playscout.indexer.build import _visual_source
     from playscout.search.elastic.build import _spec_of
     from playscout.search.elastic.ingest import SportStats, clip_actions
     from playscout.search.elastic.mappings import VISUAL_VECTOR
+    from playscout.search.open import _query_embedders
 
     sport = "soccer"
     clips = list(corpus.iter_clips(sport))[:5]
