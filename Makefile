@@ -26,6 +26,7 @@ lint: install
 	$(PY) -m ruff check playscout tests benchmarks scripts
 	$(PY) -m ruff format --check playscout tests benchmarks scripts
 	$(PY) -m mypy playscout
+	$(VENV)/bin/lint-imports
 
 test: system-deps lint
 	$(PY) -m pytest -q -m "not integration and not gpu"

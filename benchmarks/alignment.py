@@ -29,7 +29,7 @@ from rich.table import Table
 from playscout.corpus.models import SPORTS
 from playscout.corpus.pbp import load_pbp
 from playscout.indexer.video.scoreboard import align_events, evaluate_alignment, read_scoreboard
-from playscout.perception.crop_ocr import get_engine
+from playscout.perception.ocr import get_engine
 
 
 def _render(args: argparse.Namespace, out: Path, con: Console) -> list[Path]:
@@ -112,7 +112,7 @@ def main() -> None:
     ap.add_argument("--start", type=float, default=600.0, help="excerpt start (s of game video)")
     ap.add_argument("--duration", type=float, default=600.0, help="excerpt length (s)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--engine", default="rapidocr", choices=("rapidocr", "tesseract"))
+    ap.add_argument("--engine", default="ppocr", choices=("ppocr", "tesseract"))
     ap.add_argument("--sample-fps", type=float, default=5.0)
     ap.add_argument("--no-glyphs", action="store_true", help="OCR every changed field")
     ap.add_argument(

@@ -260,7 +260,7 @@ def index_videos_cmd(
     audio_events: Annotated[
         bool, typer.Option(help="Caption audio events (Audio Flamingo; needs its weights).")
     ] = False,
-    ocr: Annotated[str, typer.Option(help="rapidocr | tesseract")] = "rapidocr",
+    ocr: Annotated[str, typer.Option(help="ppocr | tesseract")] = "ppocr",
     sample_fps: Annotated[float, typer.Option(help="Scoreboard frames read per second.")] = 5.0,
     overwrite: Annotated[bool, typer.Option(help="Replace games already in the corpus.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,

@@ -53,7 +53,7 @@ def _image(path: Path, long_side: int, quality: int) -> list[bytes]:
             img.load()
             return [_jpeg(img, long_side, quality)]
     except (UnidentifiedImageError, OSError, ValueError) as e:
-        raise MediaError(f"{path}: cannot read image ({type(e).__name__}: {e})") from None
+        raise MediaError(f"{path.name}: cannot read image ({type(e).__name__}: {e})") from None
 
 
 def _targets(stream: Any, container: Any, n: int) -> list[float] | None:
@@ -121,7 +121,7 @@ def sample_frames(
         raise ValueError("sample_frames: need n >= 1, long_side >= 1 and 1 <= quality <= 100")
     path = Path(path)
     if not path.is_file():
-        raise MediaError(f"{path}: file not found")
+        raise MediaError(f"{path.name}: file not found")
     if path.suffix.lower() in IMAGE_SUFFIXES:
         return _image(path, long_side, quality)
     import av
@@ -129,7 +129,7 @@ def sample_frames(
     try:
         with av.open(str(path)) as container:
             if not container.streams.video:
-                raise MediaError(f"{path}: no video stream")
+                raise MediaError(f"{path.name}: no video stream")
             stream = container.streams.video[0]
             stream.thread_type = "AUTO"
             targets = _targets(stream, container, n)
@@ -139,10 +139,10 @@ def sample_frames(
                 else _by_index(container, stream, n)
             )
             if not frames:
-                raise MediaError(f"{path}: no decodable video frames")
+                raise MediaError(f"{path.name}: no decodable video frames")
             return [_jpeg(f.to_image(), long_side, quality) for f in frames]
     except MediaError:
         raise
     except (av.FFmpegError, OSError, ValueError) as e:
         detail = " ".join(str(e).split()) or type(e).__name__
-        raise MediaError(f"{path}: cannot decode video ({detail})") from None
+        raise MediaError(f"{path.name}: cannot decode video ({detail})") from None

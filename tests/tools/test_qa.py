@@ -369,6 +369,7 @@ def test_default_mode_missing_video_and_unknown_clip(
     ids = [no_file.clip_id, chosen[0].clip_id, "123_9"]
     items = data(video_qa(ctx, VideoQAArgs(video_ids=ids, query="q"))).items
     assert items[0].error and "file not found" in items[0].error
+    assert str(corpus_dir) not in items[0].error  # the model sees the file name, not our disk
     assert items[1].answer == "saw 4 images"
     assert items[2].error and "clip 123_9 not found" in items[2].error
     assert len(vlm.calls) == 1

@@ -51,7 +51,7 @@ class VideoIndexOptions(BaseModel):
     """What `index videos` does; the defaults are what a full run uses."""
 
     sample_fps: float = Field(5.0, gt=0, le=30, description="Scoreboard frames read per second.")
-    ocr_engine: str = Field("rapidocr", description="rapidocr (PP-OCR) or tesseract.")
+    ocr_engine: str = Field("ppocr", description="ppocr (PP-OCR) or tesseract.")
     shot_threshold: float = Field(27.0, gt=0, description="PySceneDetect ContentDetector.")
     window_min_s: float = 10.0
     window_max_s: float = 15.0

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from playscout.perception import ocr
 from playscout.perception.errors import EngineUnavailable
+from playscout.perception.ocr import lines as ocr
 from playscout.tools.base import ToolContext
 from playscout.tools.perception import PERCEPTION_TOOLS
 from playscout.tools.perception.scene_text import ExtractSceneTextArgs, extract_scene_text

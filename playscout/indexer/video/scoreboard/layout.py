@@ -16,7 +16,7 @@ from playscout.corpus.match_state import (
     parse_period,
     period_label,
 )
-from playscout.perception.crop_ocr import as_digits, as_letters, clean
+from playscout.indexer.video.scoreboard.text import as_digits, as_letters, clean
 
 _CLOCK_TEXT = re.compile(r"(\d{1,3}):?([0-5]\d)$")
 

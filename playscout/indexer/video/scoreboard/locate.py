@@ -21,7 +21,7 @@ from playscout.indexer.video.errors import NoScoreboardError
 from playscout.indexer.video.scoreboard.layout import classify, ink_mask, read_code, words
 from playscout.indexer.video.scoreboard.models import Box, FieldName, ScoreboardLayout
 from playscout.media.luma import sample_luma
-from playscout.perception.crop_ocr import get_detector, get_engine
+from playscout.perception.ocr import get_detector, get_engine
 
 _EDGE = 40  # luma step that counts as an edge
 _PERSIST = (0.45, 0.25)  # share of sampled frames a pixel is an edge in (tried in turn)
@@ -169,7 +169,7 @@ def _dark_box(tmpl: np.ndarray, text: tuple[int, int, int, int]) -> tuple[int, i
     return x0, y0, x1, y1
 
 
-def locate(path: Path, sport: str, *, engine: str = "rapidocr", n_frames: int = 48) -> Located:
+def locate(path: Path, sport: str, *, engine: str = "ppocr", n_frames: int = 48) -> Located:
     """Locate the scoreboard of `path` and learn its field layout; NoScoreboardError otherwise."""
     frames, _duration = sample_luma(path, n_frames)
     if len(frames) < 3:

@@ -34,7 +34,7 @@ from playscout.indexer.video.scoreboard.models import ReaderStats, Reading, Stat
 from playscout.indexer.video.scoreboard.timeline import build_timeline
 from playscout.media.errors import VideoError
 from playscout.media.luma import decode_errors, frame_time, luma, open_video
-from playscout.perception.crop_ocr import get_engine
+from playscout.perception.ocr import get_engine
 
 _BATCH = 32  # OCR jobs per recogniser flush
 _DIFF = 48  # luma change that counts a pixel as changed
@@ -182,7 +182,7 @@ def read_scoreboard(
     sport: str,
     *,
     sample_fps: float = 5.0,
-    engine: str = "rapidocr",
+    engine: str = "ppocr",
     progress: Progress | None = None,
     glyphs: bool = True,
 ) -> StateTimeline:

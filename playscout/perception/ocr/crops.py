@@ -1,6 +1,6 @@
-"""OCR engines for scoreboard fields, loaded once per process.
+"""OCR of small crops (scoreboard fields), engines loaded once per process.
 
-`rapidocr` (default) runs PP-OCRv4 recognition directly on its ONNX session with the input width
+`ppocr` (default; the rapidocr-onnxruntime package) runs PP-OCRv4 recognition directly on its ONNX session with the input width
 fitted to the crop: RapidOCR's own entry pads every crop to 320 px, which makes a 5-character
 clock cost as much as the whole scoreboard (~15 ms instead of ~5 ms). `tesseract` (--psm 7,
 whitelisted) is the alternative; at ~90 ms a line it is too slow to be the default.
@@ -10,14 +10,14 @@ Detection (full OCR) is only used by the locator, a handful of times per video.
 from __future__ import annotations
 
 import functools
-import re
 from typing import Any, Protocol
 
 import numpy as np
 
 from playscout.perception.errors import EngineUnavailable
 
-ENGINES = ("rapidocr", "tesseract")
+ENGINES = ("ppocr", "tesseract")
+_ALIASES = {"rapidocr": "ppocr"}  # the engine's package name, accepted on input
 _REC_H = 48
 _PAD = 4  # background pixels added around a field crop; recognisers dislike glyphs at the edge
 
@@ -44,7 +44,7 @@ def _padded(crop: np.ndarray) -> np.ndarray:
 class RapidRecognizer:
     """PP-OCR recognition only, batched, width fitted to each batch's widest crop."""
 
-    name = "rapidocr"
+    name = "ppocr"
 
     def __init__(self) -> None:
         import cv2
@@ -159,39 +159,20 @@ class TesseractRecognizer:
 @functools.lru_cache(maxsize=4)
 def get_engine(name: str) -> Any:
     """The recogniser `name`, built once per process (model load dominates a short video)."""
-    if name == "rapidocr":
+    name = _ALIASES.get(name, name)
+    if name == "ppocr":
         return RapidRecognizer()
     if name == "tesseract":
         return TesseractRecognizer()
-    raise ValueError(f"unknown OCR engine {name!r}; choose one of {', '.join(ENGINES)}")
+    raise EngineUnavailable(f"unknown OCR engine {name!r}; choose one of {', '.join(ENGINES)}")
 
 
 @functools.lru_cache(maxsize=1)
 def get_detector() -> RapidRecognizer:
     """Full OCR with detection (the locator uses it whatever the field engine is)."""
     try:
-        engine = get_engine("rapidocr")
+        engine = get_engine("ppocr")
     except ImportError as e:  # pragma: no cover - the perception extra is missing
         raise EngineUnavailable(f"scoreboard OCR needs rapidocr-onnxruntime ({e})") from None
     assert isinstance(engine, RapidRecognizer)
     return engine
-
-
-_CLEAN = re.compile(r"[^0-9A-Z:]")
-# common recogniser confusions in digit-only and letter-only fields
-_TO_DIGIT = str.maketrans(
-    {"O": "0", "D": "0", "Q": "0", "I": "1", "L": "1", "Z": "2", "S": "5", "B": "8", "G": "6"}
-)
-_TO_ALPHA = str.maketrans({"0": "O", "1": "I", "5": "S", "8": "B", "2": "Z"})
-
-
-def clean(text: str) -> str:
-    return _CLEAN.sub("", text.upper())
-
-
-def as_digits(text: str) -> str:
-    return clean(text).translate(_TO_DIGIT)
-
-
-def as_letters(text: str) -> str:
-    return clean(text).translate(_TO_ALPHA)

@@ -1,0 +1,35 @@
+"""Settings reach every tool however a run starts: an ask over HTTP builds its tool context
+through the same Runtime as the CLI and eval, so `perception.max_clips` is the server's value,
+not the tool's default (8)."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from playscout.corpus import Corpus
+from tests.agent.conftest import ScriptedChatModel, text_call
+
+from .conftest import Index
+
+
+def three_clip_ids(index: Index) -> list[str]:
+    clips = Corpus(index.corpus).iter_clips("basketball")
+    return [next(clips).clip_id for _ in range(3)]
+
+
+def test_api_ask_applies_the_servers_perception_limit(app_factory, synth_index: Index) -> None:
+    ids = three_clip_ids(synth_index)
+    model = ScriptedChatModel(
+        [text_call("extract_scene_text", video_ids=ids), "<answer>unknown</answer>"]
+    )
+    app = app_factory(
+        llm_client=model,
+        settings={"perception": {"max_clips": 2}, "corpus_dir": synth_index.corpus},
+    )
+    with TestClient(app) as client:
+        r = client.post(
+            "/v1/ask", json={"question": synth_index.question, "policy": "llm", "mode": "default"}
+        )
+    assert r.status_code == 200, r.text
+    observation = model.requests[1].messages[-1].content
+    assert "3 video ids given; at most 2 per call" in str(observation)
