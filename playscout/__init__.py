@@ -1,51 +1,41 @@
-"""playscout: agentic sports-video analysis.
+"""playscout: agentic question answering over sports video and documents at corpus scale.
 
-Importing the package stays cheap (no torch). It installs one import hook: on the first import of
-`torchvision` anywhere in the process (by sentence-transformers, transformers' image utilities,
-open_clip, timm, ...), `apply_torchvision_shim` runs first, so a CUDA torchvision build on a CPU
-torch cannot break those imports (see playscout/embed/_torch_shim.py). The hook then
-removes itself; it never changes which module is found.
+The entry points, imported on first use so that `import playscout` stays cheap (no torch):
+
+- `Settings`: every knob, from the environment (`PLAYSCOUT_...`) or a file.
+- `open_backend(target)`: open an index (a directory, or an Elasticsearch URL).
+- `Runtime.from_settings(settings)`: backend, model clients and corpus; `runtime.tool_context`
+  and `runtime.agent` make a run.
+- `Agent`: the LangGraph ReAct agent (`await agent.run(question)`, or `agent.run_sync`).
+- `run_eval(...)`: a benchmark task through the agent, resumable.
+- `create_app(settings)`: the HTTP API.
+
+The layers and what each may import are in docs/architecture.md.
 """
 
 from __future__ import annotations
 
-import contextlib
-import importlib.abc
-import sys
-from collections.abc import Sequence
-from types import ModuleType
+import importlib
+from typing import Any
+
+from playscout import _torchvision_hook
+
+_torchvision_hook.install()
+
+_EXPORTS = {
+    "Settings": "playscout.config",
+    "open_backend": "playscout.search",
+    "Runtime": "playscout.runtime",
+    "Agent": "playscout.agent",
+    "run_eval": "playscout.eval",
+    "create_app": "playscout.serving.app",
+}
+__all__ = sorted(_EXPORTS)
 
 
-class _TorchvisionShimFinder(importlib.abc.MetaPathFinder):
-    """Runs the torchvision shim just before torchvision is first imported, then steps aside."""
-
-    def find_spec(
-        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> None:
-        if fullname != "torchvision":
-            return None
-        _remove_hook()
-        # No torch, or a broken one: stay silent and let the real import report the problem.
-        with contextlib.suppress(Exception):
-            from playscout.embed._torch_shim import apply_torchvision_shim
-
-            apply_torchvision_shim()
-        return None  # the ordinary finders import torchvision itself
-
-
-_HOOK = _TorchvisionShimFinder()
-
-
-def _remove_hook() -> None:
-    with contextlib.suppress(ValueError):
-        sys.meta_path.remove(_HOOK)
-
-
-def _install_hook() -> None:
-    if "torchvision" in sys.modules:
-        return  # imported before playscout: too late to help, and nothing to do
-    if not any(isinstance(f, _TorchvisionShimFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, _HOOK)
-
-
-_install_hook()
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'playscout' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    globals()[name] = value
+    return value
