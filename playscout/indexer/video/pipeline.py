@@ -36,11 +36,11 @@ from playscout.indexer.video.metadata import (
     pbp_with_times,
     visible_between,
 )
-from playscout.indexer.video.shots import detect_shots
 from playscout.indexer.video.speech import decode_game_audio
 from playscout.indexer.video.windows import plan_windows
 from playscout.media.cut import Window, cut_clips
 from playscout.media.probe import probe_video
+from playscout.media.shots import detect_shots
 
 VIDEO_SUFFIXES = (".mp4", ".mkv", ".mov", ".webm", ".avi", ".ts", ".m4v")
 

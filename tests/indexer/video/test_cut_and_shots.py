@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from playscout.indexer.video.errors import BrokenVideoError
-from playscout.indexer.video.shots import detect_shots
 from playscout.media.audio import load_audio
 from playscout.media.cut import Window, cut_clips
 from playscout.media.probe import probe_video
+from playscout.media.shots import detect_shots
 
 
 def test_probe_reads_the_stream(three_shots: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playscout.indexer.video.errors import BrokenVideoError
+from playscout.media.errors import BrokenVideoError
 
 
 def detect_shots(
