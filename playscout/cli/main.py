@@ -345,20 +345,17 @@ def index_embed(
 # ------------------------------------------------------------------ search
 
 
-def _runtime(index: str | None, corpus: Path | None = None) -> Any:
-    """The run's Runtime: settings from the environment, with the command's --index/--corpus."""
-    from playscout.runtime import Runtime
-
-    settings = _settings()
+def _settings_for(index: str | None, corpus: Path | None = None) -> Settings:
+    """Settings from the environment, with the command's --index/--corpus when given."""
     updates = {"index": index, "corpus_dir": corpus}
-    settings = settings.model_copy(update={k: v for k, v in updates.items() if v is not None})
-    return Runtime.from_settings(settings)
+    return _settings().model_copy(update={k: v for k, v in updates.items() if v is not None})
 
 
 def _context(index: str | None, sport: str, mode: str) -> Any:
-    from playscout.runtime import parse_mode
+    from playscout.runtime import Runtime, parse_mode
 
-    return _runtime(index).tool_context(sport, parse_mode(mode))
+    runtime = Runtime.from_settings(_settings_for(index))
+    return runtime.tool_context(sport, parse_mode(mode))
 
 
 def _run_search_tool(
@@ -481,11 +478,11 @@ def ask(
 ) -> None:
     """Answer a question with the agent; prints the answer, its evidence and a summary."""
     from playscout.agent import AgentError, summarise
-    from playscout.runtime import chat_client, parse_mode, parse_policy
+    from playscout.runtime import Runtime, parse_mode, parse_policy
 
     run_mode, run_policy = parse_mode(mode), parse_policy(policy)
-    runtime = _runtime(index, corpus)
-    agent_settings = runtime.settings.agent.model_copy(deep=True)
+    settings = _settings_for(index, corpus)
+    agent_settings = settings.agent.model_copy(deep=True)
     if llm_url:
         agent_settings.llm.base_url = llm_url
     if llm_model:
@@ -495,12 +492,9 @@ def ask(
     if tool_protocol:
         if tool_protocol not in ("native", "text", "auto"):
             raise AgentError(f"--tool-protocol must be native, text or auto, not {tool_protocol!r}")
-        agent_settings.tool_protocol = tool_protocol
-    llm = None
-    if run_policy == "llm" and agent_settings.llm.configured and (llm_url or llm_model):
-        llm = chat_client(agent_settings.llm)
-    ctx = runtime.tool_context(sport, run_mode)
-    agent = runtime.agent(ctx, run_policy, settings=agent_settings, llm=llm)
+        agent_settings.tool_protocol = tool_protocol  # type: ignore[assignment]  # checked above
+    runtime = Runtime.from_settings(settings.model_copy(update={"agent": agent_settings}))
+    agent = runtime.agent(runtime.tool_context(sport, run_mode), run_policy)
     result = agent.run_sync(question, trajectory=trajectory)
     if result.note:
         out.print(f"[yellow]{result.note}[/yellow]")
