@@ -18,7 +18,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def fail(message: str) -> typer.Exit:
     """Prints `error: message` (no markup, so brackets in the message stay literal)."""
-    console.print(f"error: {message}", highlight=False, markup=False, style="red")
+    console.print(f"error: {message}", highlight=False, markup=False, style="red", soft_wrap=True)
     return typer.Exit(2)
 
 

@@ -1,0 +1,83 @@
+"""The CLI's one error policy, for every sub-app: a user error is one line and exit 2; a bug
+keeps its traceback. And `ask`/`search` through the runtime on a real index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from playscout.cli.errors import user_errors
+from playscout.cli.main import app
+from playscout.search.base import SearchError
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from playscout.indexer.build import build_from_corpus
+    from playscout.synthetic import generate_corpus, generate_questions
+
+    root = tmp_path_factory.mktemp("cli")
+    generate_corpus(root / "corpus", games=2, seed=3, sports=["basketball"])
+    generate_questions(root / "corpus", per_sport=2, seed=3)
+    build_from_corpus(root / "corpus", root / "index", sports=["basketball"])
+    return root / "index"
+
+
+def test_user_error_is_one_line_and_a_bug_keeps_its_traceback() -> None:
+    probe = typer.Typer()
+
+    @probe.command()
+    @user_errors
+    def go(bug: bool = False) -> None:
+        if bug:
+            raise ValueError("a plain ValueError is a bug here")
+        raise SearchError("unknown team 'Lakrs' [try: Lakers]")
+
+    user = runner.invoke(probe, [])
+    assert user.exit_code == 2
+    assert user.output.strip() == "error: unknown team 'Lakrs' [try: Lakers]"  # no markup eaten
+    bug = runner.invoke(probe, ["--bug"])
+    assert bug.exit_code == 1 and isinstance(bug.exception, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["ask", "q", "--mode", "video"], "mode must be one of default, oracle, not 'video'"),
+        (["ask", "q", "--policy", "human"], "policy must be one of llm, workflow, not 'human'"),
+        (["search", "videos", "x", "--mode", "captions"], "mode must be one of default, oracle"),
+        (["eval", "run", "--task", "t99"], "unknown task 't99'"),
+    ],
+)
+def test_bad_flags_are_one_line(args: list[str], message: str, index: Path) -> None:
+    if args[0] != "eval":
+        args = [*args, "--index", str(index)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    [error] = [line for line in result.output.splitlines() if line.startswith("error: ")]
+    assert message in error and "Traceback" not in result.output
+
+
+def test_missing_index_names_the_fix(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["search", "documents", "x", "--index", str(tmp_path / "none")])
+    assert result.exit_code == 2
+    assert "no index at" in result.output and "playscout index build" in result.output
+
+
+def test_ask_workflow_oracle_answers_through_the_runtime(index: Path, tmp_path: Path) -> None:
+    from playscout.corpus import Corpus
+
+    question = Corpus(index.parent / "corpus").questions("basketball")[0].question
+    traj = tmp_path / "t.jsonl"
+    result = runner.invoke(
+        app,
+        ["ask", question, "--index", str(index), "--mode", "oracle", "--policy", "workflow"]
+        + ["--trajectory", str(traj)],
+    )
+    assert result.exit_code == 0, result.output
+    assert "status: answered" in result.output and traj.is_file()
