@@ -16,7 +16,7 @@ import numpy as np
 from playscout.corpus import Corpus
 from playscout.embed import EmbedderSpec, make_embedder, write_consolidated
 from playscout.embed.keyed import write_spec
-from playscout.search.embedded.passages import split_passages
+from playscout.search.core.passages import split_passages
 
 What = Literal["captions", "documents"]
 

@@ -148,22 +148,3 @@ def rrf_fuse(ranked_lists: Iterable[Sequence[str]], k: int = RRF_K) -> list[tupl
         for rank, key in enumerate(ids, start=1):
             fused[key] = fused.get(key, 0.0) + 1.0 / (k + rank)
     return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
-
-
-def visual_mode(mode: SearchMode, *, text: bool, vectors: bool, embedder: bool) -> SearchMode:
-    """The branches a visual-channel search runs. Hybrid runs whichever side this index has
-    (observed text, video vectors with a query text tower), so an index with only one of them
-    still answers default-mode searches; an explicit mode that cannot run is an error."""
-    if mode == "bm25" and not text:
-        raise SearchError(
-            "BM25 is unavailable on the visual channel (no transcript or audio-event text)"
-        )
-    if mode == "hybrid" and not (vectors and embedder):
-        mode = "bm25" if text else "dense"
-    if mode == "dense" and not vectors:
-        raise SearchError("the visual channel has no video vectors: use mode='bm25'")
-    if mode == "dense" and not embedder:
-        raise SearchError("no query embedder was given for clip channel 'visual' at open")
-    if mode == "hybrid" and not text:
-        mode = "dense"
-    return mode

@@ -1,20 +1,29 @@
 """Backend conformance suite: every SearchBackend must pass it on the corpus in corpus.py.
 
-Use: subclass `BackendConformance` in a test module and provide a class-scoped fixture
-`factory` returning a `BackendFactory` (how to build, open and close that backend; the build
-takes `Sources` and the embedders the factory holds). The embedded backend runs it in
-test_embedded.py; the Elasticsearch backend is meant to run it unchanged.
+Two levels, because one ES stand-in (osmem) cannot store vectors:
+- `RulesConformance`: the shared request rules (search/core: argument checks and their exact
+  error texts, the empty-query rule, mode selection without embedders, filter-only browse
+  order, BM25 evidence, record reads). It holds on any index built from the corpus, with
+  document vectors or without (then with video vectors only, or ES' osmem stand-in).
+- `BackendConformance(RulesConformance)`: everything, on an index with all vectors.
+
+Use: subclass one of them in a test module and provide a class-scoped fixture `factory`
+returning a `BackendFactory` (how to build, open and close that backend; the build takes
+`Sources` and the embedders the factory holds). Runs: embedded (test_embedded.py, both
+levels), Elasticsearch on osmem (test_elastic_osmem.py, rules) and on a real cluster
+(test_elastic_conformance.py, both levels; needs PLAYSCOUT_ES_URL).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
 import pytest
 
-from playscout.corpus.models import ClipRecord, DocumentRecord
+from playscout.corpus.models import DOC_TYPES, ClipRecord, DocumentRecord
 from playscout.search.base import (
     HIGHLIGHT_MAX_CHARS,
     HIGHLIGHT_SEP,
@@ -23,6 +32,7 @@ from playscout.search.base import (
     DocFilter,
     SearchBackend,
     SearchError,
+    SearchMode,
     rrf_fuse,
 )
 from tests.search import corpus
@@ -32,15 +42,26 @@ Source = tuple[str, Iterable[DocumentRecord], Iterable[ClipRecord]]
 
 
 class BackendFactory(Protocol):
+    # Whether the index it builds has document (passage) vectors; without them it must still
+    # have a "visual" clip channel (video vectors) so that clip rules can be exercised.
+    doc_vectors: bool
+
     def build(self, path: Path, sources: Iterable[Source], overwrite: bool = False) -> None: ...
 
-    def open(self, path: Path) -> SearchBackend: ...
+    def open(self, path: Path, query_embedders: bool = True) -> SearchBackend:
+        """query_embedders=False: open with no query embedder at all."""
+        ...
 
     def close(self, backend: SearchBackend) -> None: ...
 
     def leftovers(self, path: Path) -> list[str]:
         """Temporary artefacts a finished or failed build left behind (must be none)."""
         ...
+
+
+def exactly(message: str) -> str:
+    """A `pytest.raises(match=...)` pattern for exactly this message."""
+    return f"^{re.escape(message)}$"
 
 
 def corpus_sources() -> list[Source]:
@@ -168,8 +189,8 @@ CLIP_FILTER_CASES: list[tuple[str, ClipFilter, Callable[[ClipRecord], bool]]] = 
 ]
 
 
-class BackendConformance:
-    """Behaviour every SearchBackend must show. Needs a class-scoped `factory` fixture."""
+class RulesConformance:
+    """The shared rules, through the public interface. Needs a class-scoped `factory`."""
 
     @pytest.fixture(scope="class")
     @classmethod
@@ -185,43 +206,181 @@ class BackendConformance:
         yield b
         factory.close(b)
 
-    # -- basics ----------------------------------------------------------------
-    def test_sports_channels_entities(self, backend: SearchBackend) -> None:
+    @pytest.fixture(scope="class")
+    @classmethod
+    def bare(cls, factory: BackendFactory, index_path: Path) -> Iterator[SearchBackend]:
+        """The same index opened without query embedders."""
+        b = factory.open(index_path, query_embedders=False)
+        yield b
+        factory.close(b)
+
+    def test_sports_and_entities(self, backend: SearchBackend) -> None:
         assert backend.sports() == list(SPORTS)
-        assert set(backend.channels("basketball")) == {"visual", "caption"}
+        assert "visual" in backend.channels("basketball")
         teams, players = backend.entities("basketball")
         assert "Boston Celtics" in teams and "Arsenal" not in teams
         assert "Stephen Curry" in players
 
-    def test_unknown_sport_and_channel(self, backend: SearchBackend) -> None:
-        with pytest.raises(SearchError):
-            backend.search_documents("curling", "stone")
-        with pytest.raises(SearchError):
-            backend.search_clips("basketball", "dunk", channel="audio")  # type: ignore[arg-type]
-        with pytest.raises(SearchError):
+    def test_unknown_sport_error_text(self, backend: SearchBackend) -> None:
+        want = exactly("unknown sport 'curling'; this index has ['basketball', 'soccer']")
+        for call in (
+            lambda: backend.search_documents("curling", "stone"),
+            lambda: backend.search_documents("curling", None),
+            lambda: backend.search_clips("curling", "stone"),
+            lambda: backend.get_documents("curling", ["x"]),
+            lambda: backend.get_clips("curling", ["x_1"]),
+            lambda: backend.channels("curling"),
+            lambda: backend.entities("curling"),
+        ):
+            with pytest.raises(SearchError, match=want):
+                call()
+
+    def test_sizes_must_be_positive(self, backend: SearchBackend) -> None:
+        text = "top_k and window must be positive (got {}, {})"
+        with pytest.raises(SearchError, match=exactly(text.format(0, 200))):
+            backend.search_documents("basketball", "points", top_k=0)
+        with pytest.raises(SearchError, match=exactly(text.format(20, -1))):
+            backend.search_documents("basketball", None, DocFilter(season=2019), window=-1)
+        with pytest.raises(SearchError, match=exactly(text.format(100, 0))):
+            backend.search_clips("basketball", "dunk", window=0)
+
+    @pytest.mark.parametrize("query", [None, "", "  \n\t"])
+    def test_empty_query_needs_a_filter(self, backend: SearchBackend, query: str | None) -> None:
+        want = exactly("an empty query needs at least one filter")
+        for doc_filter in (None, DocFilter()):
+            with pytest.raises(SearchError, match=want):
+                backend.search_documents("basketball", query, doc_filter)
+        for clip_filter in (None, ClipFilter()):
+            with pytest.raises(SearchError, match=want):
+                backend.search_clips("basketball", query, clip_filter)
+
+    def test_blank_query_with_a_filter_browses(self, backend: SearchBackend) -> None:
+        f = DocFilter(game_ids=["401001"])
+        got = [h.doc_id for h in backend.search_documents("basketball", "   ", f, top_k=1000)]
+        assert got == expected_docs("basketball", lambda d: d.game_id == "401001")
+
+    def test_unknown_channel_error_text(self, backend: SearchBackend) -> None:
+        have = backend.channels("basketball")
+        for channel in ("audio", "caption", "visual"):
+            if channel in have:
+                continue
+            want = exactly(f"clip channel {channel!r} is not in the basketball index; have {have}")
+            for query in ("dunk", None):
+                with pytest.raises(SearchError, match=want):
+                    backend.search_clips("basketball", query, ClipFilter(periods=[1]), 10, channel)  # type: ignore[arg-type]
+
+    @pytest.mark.parametrize("query", [None, "points"])
+    def test_bad_filter_error_texts(self, backend: SearchBackend, query: str | None) -> None:
+        cases = [
+            (DocFilter(date_from="12/01/2019"), "date_from '12/01/2019' is not YYYY-MM-DD"),
+            (DocFilter(date_to="2019-1-1"), "date_to '2019-1-1' is not YYYY-MM-DD"),
+            (
+                DocFilter(doc_types=["report", "espn_report"]),
+                f"unknown doc type(s) ['report']; known: {list(DOC_TYPES)}",
+            ),
+        ]
+        for flt, want in cases:
+            with pytest.raises(SearchError, match=exactly(want)):
+                backend.search_documents("basketball", query, flt, mode="bm25")
+
+    def test_visual_bm25_needs_heard_text(self, backend: SearchBackend) -> None:
+        want = "BM25 is unavailable on the visual channel (no transcript or audio-event text)"
+        with pytest.raises(SearchError, match=exactly(want)):  # the corpus has no transcripts
             backend.search_clips("basketball", "dunk", channel="visual", mode="bm25")
 
-    def test_empty_query_without_filters_is_an_error(self, backend: SearchBackend) -> None:
-        with pytest.raises(SearchError):
-            backend.search_documents("basketball", "  ")
-        with pytest.raises(SearchError):
-            backend.search_clips("basketball", None, ClipFilter())
+    @pytest.mark.parametrize("mode", ["dense", "hybrid"])
+    def test_dense_needs_vectors_and_a_query_embedder(
+        self, factory: BackendFactory, bare: SearchBackend, mode: SearchMode
+    ) -> None:
+        docs = (
+            "no query embedder was given for documents at open"
+            if factory.doc_vectors
+            else "this index has no document vectors: use mode='bm25'"
+        )
+        with pytest.raises(SearchError, match=exactly(docs)):
+            bare.search_documents("basketball", "points", mode=mode)
+        visual = "no query embedder was given for clip channel 'visual' at open"
+        with pytest.raises(SearchError, match=exactly(visual)):
+            bare.search_clips("basketball", "dunk", mode=mode)
+        assert bare.search_documents("basketball", "overtime", mode="bm25")
 
-    def test_bad_filter_values(self, backend: SearchBackend) -> None:
-        with pytest.raises(SearchError):
-            backend.search_documents("basketball", None, DocFilter(date_from="12/01/2019"))
-        with pytest.raises(SearchError):
-            backend.search_documents("basketball", None, DocFilter(doc_types=["report"]))
-
-    # -- documents -------------------------------------------------------------
-    def test_bm25_exact_term_hit(self, backend: SearchBackend) -> None:
+    def test_bm25_term_hit_and_evidence(self, backend: SearchBackend) -> None:
         only = backend.search_documents("basketball", "overtime", mode="bm25")
         assert [h.doc_id for h in only] == ["401003_espn_report"]
         hits = backend.search_documents("basketball", "double overtime", mode="bm25")
         assert hits[0].doc_id == "401003_espn_report"  # "triple-double" matches only one term
         assert hits[0].scores.bm25 is not None and hits[0].scores.bm25_rank == 1
         assert hits[0].scores.dense is None
+        hits = backend.search_documents("basketball", "rebounds", mode="bm25", top_k=20)
+        assert [h.scores.bm25_rank for h in hits[:3]] == [1, 2, 3]
+        assert all(h.scores.dense is None and h.score == h.scores.bm25 for h in hits)
+        assert all(h.scores.rrf is None for h in hits)
+        scores = [h.score or 0.0 for h in hits]
+        assert scores == sorted(scores, reverse=True)
+        for h in hits:
+            joined = HIGHLIGHT_SEP.join(h.highlights)
+            assert 0 < len(joined) <= HIGHLIGHT_MAX_CHARS
+            assert "rebound" in joined.lower()
+        assert len(backend.search_documents("basketball", "rebounds", mode="bm25", top_k=2)) == 2
 
+    @pytest.mark.parametrize(
+        ("name", "flt", "pred"), DOC_FILTER_CASES, ids=[c[0] for c in DOC_FILTER_CASES]
+    )
+    def test_doc_filters_browse_and_bm25(
+        self,
+        backend: SearchBackend,
+        name: str,
+        flt: DocFilter,
+        pred: Callable[[DocumentRecord], bool],
+    ) -> None:
+        want = expected_docs("basketball", pred)
+        browse = backend.search_documents("basketball", None, flt, top_k=1000)
+        assert [h.doc_id for h in browse] == want  # filter-only: date then doc_id order
+        assert all(h.score is None and h.highlights == [] for h in browse)
+        hits = backend.search_documents("basketball", "points", flt, 1000, "bm25", 1000)
+        assert {h.doc_id for h in hits} <= set(want)
+
+    @pytest.mark.parametrize(
+        ("name", "flt", "pred"), CLIP_FILTER_CASES, ids=[c[0] for c in CLIP_FILTER_CASES]
+    )
+    def test_clip_filters_browse(
+        self, backend: SearchBackend, name: str, flt: ClipFilter, pred: Callable[[ClipRecord], bool]
+    ) -> None:
+        want = expected_clips("basketball", pred)
+        browse = backend.search_clips("basketball", None, flt, top_k=1000)
+        assert [h.clip_id for h in browse] == want  # filter-only: game then video start
+        assert all(h.score is None and h.record.caption == "" for h in browse)
+        assert [h.clip_id for h in backend.search_clips("basketball", None, flt, 3)] == want[:3]
+
+    def test_get_documents(self, backend: SearchBackend) -> None:
+        src = {d.doc_id: d for d in corpus.documents("basketball")}
+        got = backend.get_documents(
+            "basketball", ["401002_espn_report", "nope", "401001_game_stat_player"]
+        )
+        assert got[1] is None
+        assert got[0] is not None and got[0] == src["401002_espn_report"]
+        assert got[2] is not None and got[2].text == src["401001_game_stat_player"].text
+        assert backend.get_documents("soccer", ["401002_espn_report"]) == [None]
+
+    def test_get_clips(self, backend: SearchBackend) -> None:
+        src = {c.clip_id: c for c in corpus.clips("basketball")}
+        got = backend.get_clips("basketball", ["401001_5", "401001_40", "bad", "401002_17"])
+        assert got[1] is None and got[2] is None
+        assert got[0] is not None and got[0] == src["401001_5"].model_copy(update={"caption": ""})
+        with_caps = backend.get_clips("basketball", ["401002_17"], include_caption=True)
+        assert with_caps[0] == src["401002_17"]
+
+
+class BackendConformance(RulesConformance):
+    """Behaviour every SearchBackend must show on an index with every vector channel (and the
+    rules above). Needs a class-scoped `factory` fixture with doc_vectors=True."""
+
+    # -- basics ----------------------------------------------------------------
+    def test_all_channels(self, factory: BackendFactory, backend: SearchBackend) -> None:
+        assert factory.doc_vectors
+        assert set(backend.channels("basketball")) == {"visual", "caption"}
+
+    # -- documents -------------------------------------------------------------
     def test_dense_paraphrase_hit(self, backend: SearchBackend) -> None:
         assert backend.search_documents("basketball", "athlete injured", mode="bm25") == []
         hits = backend.search_documents("basketball", "athlete injured", mode="dense")
@@ -260,10 +419,7 @@ class BackendConformance:
         flt: DocFilter,
         pred: Callable[[DocumentRecord], bool],
     ) -> None:
-        want = expected_docs("basketball", pred)
-        browse = backend.search_documents("basketball", None, flt, top_k=1000)
-        assert [h.doc_id for h in browse] == want  # filter-only: date then doc_id order
-        assert all(h.score is None for h in browse)
+        want = expected_docs("basketball", pred)  # browse order: RulesConformance
         dense = backend.search_documents("basketball", "points", flt, 1000, "dense", 1000)
         assert sorted(h.doc_id for h in dense) == sorted(want)
 
@@ -273,29 +429,13 @@ class BackendConformance:
         assert len(backend.search_clips("basketball", "layup", top_k=5, channel="caption")) == 5
         assert len(backend.search_clips("basketball", "layup", top_k=7)) == 7
 
-    def test_highlights(self, backend: SearchBackend) -> None:
-        hits = backend.search_documents("basketball", "rebounds", mode="bm25", top_k=20)
-        assert hits
-        for h in hits:
-            joined = HIGHLIGHT_SEP.join(h.highlights)
-            assert 0 < len(joined) <= HIGHLIGHT_MAX_CHARS
-            assert "rebound" in joined.lower()
+    def test_hybrid_highlights_fit(self, backend: SearchBackend) -> None:
         long = backend.search_documents(
             "basketball",
             "Lakers Warriors points Curry James",
             DocFilter(doc_ids=["401003_espn_report"]),
         )
         assert len(HIGHLIGHT_SEP.join(long[0].highlights)) <= HIGHLIGHT_MAX_CHARS
-
-    def test_get_documents(self, backend: SearchBackend) -> None:
-        src = {d.doc_id: d for d in corpus.documents("basketball")}
-        got = backend.get_documents(
-            "basketball", ["401002_espn_report", "nope", "401001_game_stat_player"]
-        )
-        assert got[1] is None
-        assert got[0] is not None and got[0] == src["401002_espn_report"]
-        assert got[2] is not None and got[2].text == src["401001_game_stat_player"].text
-        assert backend.get_documents("soccer", ["401002_espn_report"]) == [None]
 
     # -- clips -----------------------------------------------------------------
     @pytest.mark.parametrize(
@@ -304,9 +444,7 @@ class BackendConformance:
     def test_clip_filters_exact(
         self, backend: SearchBackend, name: str, flt: ClipFilter, pred: Callable[[ClipRecord], bool]
     ) -> None:
-        want = expected_clips("basketball", pred)
-        browse = backend.search_clips("basketball", None, flt, top_k=1000)
-        assert [h.clip_id for h in browse] == want  # filter-only: game then video start
+        want = expected_clips("basketball", pred)  # browse order: RulesConformance
         for channel in ("visual", "caption"):
             hits = backend.search_clips("basketball", "shot", flt, 1000, channel, "dense", 1000)
             assert sorted(h.clip_id for h in hits) == sorted(want)
@@ -332,14 +470,6 @@ class BackendConformance:
         assert [h.score for h in hy] == pytest.approx([v for _, v in fused])
         for h in hy:
             assert h.record.caption  # oracle channel returns captions
-
-    def test_get_clips(self, backend: SearchBackend) -> None:
-        src = {c.clip_id: c for c in corpus.clips("basketball")}
-        got = backend.get_clips("basketball", ["401001_5", "401001_40", "bad", "401002_17"])
-        assert got[1] is None and got[2] is None
-        assert got[0] is not None and got[0] == src["401001_5"].model_copy(update={"caption": ""})
-        with_caps = backend.get_clips("basketball", ["401002_17"], include_caption=True)
-        assert with_caps[0] == src["401002_17"]
 
     # -- lifecycle -------------------------------------------------------------
     def test_reopen_gives_same_results(

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from playscout.search.base import ClipFilter, SearchBackend
+from playscout.search.core.build import SportSource
 from playscout.search.elastic import (
     ElasticsearchBackend,
     build_elasticsearch,
@@ -23,7 +24,6 @@ from playscout.search.elastic import (
     open_elasticsearch,
     orphan_indices,
 )
-from playscout.search.embedded.build import SportSource
 from tests.search import corpus
 from tests.search.conformance import BackendConformance, Source, all_captions
 
@@ -35,6 +35,8 @@ pytestmark = pytest.mark.skipif(
 
 class ElasticFactory:
     """One index prefix per conformance index path; every index it made is deleted at the end."""
+
+    doc_vectors = True
 
     def __init__(self, minilm: Any) -> None:
         assert ES_URL is not None
@@ -62,8 +64,10 @@ class ElasticFactory:
             client=self.es,
         )
 
-    def open(self, path: Path) -> SearchBackend:
-        embedders = {"documents": self.minilm, "caption": self.minilm, "visual": self.tower}
+    def open(self, path: Path, query_embedders: bool = True) -> SearchBackend:
+        embedders: dict[str, Any] = {}
+        if query_embedders:
+            embedders = {"documents": self.minilm, "caption": self.minilm, "visual": self.tower}
         return open_elasticsearch(self.url, self.prefix(path), embedders, client=self.es)
 
     def close(self, backend: SearchBackend) -> None:

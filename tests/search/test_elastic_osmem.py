@@ -1,14 +1,17 @@
 """The real elasticsearch-py wire path (bulk, aliases, search, mget) against osmem-server, an
 in-memory OpenSearch-compatible *emulator* started on 127.0.0.1 (no real ES can run here,
-docs/environment.md §1). osmem has no dense_vector/knn, so indices are built without vectors
-and only BM25, filters, browse order, mget, manifest and the alias swap are exercised here;
-vector search is covered by the request-body tests and by the conformance suite on a real
-cluster (PLAYSCOUT_ES_URL)."""
+docs/environment.md §1). osmem has no dense_vector/knn, so indices are built without vectors:
+the rules level of the conformance suite (BM25, filters, browse order, mget, error texts) runs
+here as it does on the embedded backend, plus manifest, paging and the alias swap; vector search
+is covered by the request-body tests and by the full conformance suite on a real cluster
+(PLAYSCOUT_ES_URL)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,25 +22,23 @@ from elasticsearch import Elasticsearch  # noqa: E402
 
 from playscout.search.base import (  # noqa: E402
     ClipFilter,
-    DocFilter,
     IndexOpenError,
+    SearchBackend,
     SearchError,
 )
+from playscout.search.core.build import IndexExistsError, SportSource  # noqa: E402
 from playscout.search.elastic import (  # noqa: E402
     ElasticsearchBackend,
     build_elasticsearch,
     open_elasticsearch,
     orphan_indices,
 )
-from playscout.search.embedded.build import IndexExistsError, SportSource  # noqa: E402
 from tests.search import corpus  # noqa: E402
 from tests.search.conformance import (  # noqa: E402
-    CLIP_FILTER_CASES,
-    DOC_FILTER_CASES,
-    SPORTS,
+    RulesConformance,
+    Source,
     corpus_sources,
     expected_clips,
-    expected_docs,
 )
 
 _COMPAT = re.compile(r"application/vnd\.elasticsearch\+([a-z-]+); compatible-with=\d+")
@@ -90,13 +91,56 @@ def built(es: Elasticsearch, osmem: Any) -> ElasticsearchBackend:
     return open_elasticsearch(osmem.url, prefix="ostest", client=es)
 
 
+def with_visual_channel(backend: ElasticsearchBackend) -> ElasticsearchBackend:
+    """osmem cannot store vectors, so the index has no clip channel; filter-only browsing never
+    reads vectors, so a "visual" channel entry is added to the loaded manifest to reach it
+    (the index then has the shape of an embedded index with video vectors only)."""
+    for sport in backend.sports():
+        backend.manifest["sports"][sport]["channels"]["visual"] = {"spec": {}, "dim": 0}
+    return backend
+
+
 @pytest.fixture(scope="module")
 def backend(built: ElasticsearchBackend) -> ElasticsearchBackend:
-    """osmem cannot store vectors, so the index has no clip channel; filter-only browsing never
-    reads vectors, so a "visual" channel entry is added to the loaded manifest to reach it."""
-    for sport in SPORTS:
-        built.manifest["sports"][sport]["channels"]["visual"] = {"spec": {}, "dim": 0}
-    return built
+    return with_visual_channel(built)
+
+
+class OsmemFactory:
+    """Builds without vectors (osmem has none) and opens without query embedders."""
+
+    doc_vectors = False
+
+    def __init__(self, es: Elasticsearch, url: str) -> None:
+        self.es, self.url = es, url
+
+    @staticmethod
+    def prefix(path: Path) -> str:
+        return "rules-" + hashlib.sha1(str(path).encode()).hexdigest()[:10]
+
+    def build(self, path: Path, sources: Iterable[Source], overwrite: bool = False) -> None:
+        srcs = [SportSource(*s) for s in sources]
+        prefix = self.prefix(path)
+        build_elasticsearch(
+            self.url, srcs, None, None, prefix=prefix, client=self.es, overwrite=overwrite
+        )
+
+    def open(self, path: Path, query_embedders: bool = True) -> SearchBackend:
+        b = open_elasticsearch(self.url, prefix=self.prefix(path), client=self.es)
+        return with_visual_channel(b)
+
+    def close(self, backend: SearchBackend) -> None:
+        assert isinstance(backend, ElasticsearchBackend)
+        backend.close()
+
+    def leftovers(self, path: Path) -> list[str]:
+        return orphan_indices(self.es, self.prefix(path))
+
+
+class TestOsmemRules(RulesConformance):
+    @pytest.fixture(scope="class")
+    @classmethod
+    def factory(cls, es: Elasticsearch, osmem: Any) -> OsmemFactory:
+        return OsmemFactory(es, osmem.url)
 
 
 def test_aliases_mappings_and_manifest(es: Elasticsearch, built: ElasticsearchBackend) -> None:
@@ -116,40 +160,6 @@ def test_aliases_mappings_and_manifest(es: Elasticsearch, built: ElasticsearchBa
     assert "Stephen Curry" in built.entities("basketball")[1]
 
 
-def test_bm25_term_hit_and_scores(backend: ElasticsearchBackend) -> None:
-    only = backend.search_documents("basketball", "overtime", mode="bm25")
-    assert [h.doc_id for h in only] == ["401003_espn_report"]
-    hits = backend.search_documents("basketball", "rebounds", mode="bm25", top_k=20)
-    assert hits and [h.scores.bm25_rank for h in hits[:3]] == [1, 2, 3]
-    assert all(h.scores.dense is None and h.score == h.scores.bm25 for h in hits)
-    for h in hits:
-        assert "rebound" in "\n... ".join(h.highlights).lower()
-        assert len("\n... ".join(h.highlights)) <= 500
-
-
-@pytest.mark.parametrize(
-    ("name", "flt", "pred"), DOC_FILTER_CASES, ids=[c[0] for c in DOC_FILTER_CASES]
-)
-def test_doc_filters_browse_and_bm25(
-    backend: ElasticsearchBackend, name: str, flt: Any, pred: Any
-) -> None:
-    want = expected_docs("basketball", pred)
-    browse = backend.search_documents("basketball", None, flt, top_k=1000)
-    assert [h.doc_id for h in browse] == want  # date then doc_id
-    assert all(h.score is None for h in browse)
-    hits = backend.search_documents("basketball", "points", flt, 1000, "bm25", 1000)
-    assert {h.doc_id for h in hits} <= set(want)
-
-
-@pytest.mark.parametrize(
-    ("name", "flt", "pred"), CLIP_FILTER_CASES, ids=[c[0] for c in CLIP_FILTER_CASES]
-)
-def test_clip_filters_browse(backend: ElasticsearchBackend, name: str, flt: Any, pred: Any) -> None:
-    want = expected_clips("basketball", pred)
-    browse = backend.search_clips("basketball", None, flt, top_k=1000)
-    assert [h.clip_id for h in browse] == want  # game order, then video start
-
-
 def test_browse_pages_with_search_after(backend: ElasticsearchBackend, monkeypatch: Any) -> None:
     from playscout.search.elastic import backend as mod
 
@@ -158,35 +168,6 @@ def test_browse_pages_with_search_after(backend: ElasticsearchBackend, monkeypat
     got = backend.search_clips("basketball", None, ClipFilter(periods=[1, 2, 3, 4]), top_k=1000)
     assert [h.clip_id for h in got] == want and len(want) == 120
     assert len(backend.search_clips("basketball", None, ClipFilter(periods=[1]), top_k=9)) == 9
-
-
-def test_get_documents_and_clips(backend: ElasticsearchBackend) -> None:
-    src = {d.doc_id: d for d in corpus.documents("basketball")}
-    got = backend.get_documents("basketball", ["401002_espn_report", "nope"])
-    assert got == [src["401002_espn_report"], None]
-    assert backend.get_documents("soccer", ["401002_espn_report"]) == [None]
-    clips = {c.clip_id: c for c in corpus.clips("basketball")}
-    plain = backend.get_clips("basketball", ["401001_5", "bad", "401002_17"])
-    assert plain[0] == clips["401001_5"].model_copy(update={"caption": ""}) and plain[1] is None
-    assert (
-        backend.get_clips("basketball", ["401002_17"], include_caption=True)[0]
-        == clips["401002_17"]
-    )
-
-
-def test_errors(backend: ElasticsearchBackend) -> None:
-    with pytest.raises(SearchError, match="no document vectors"):
-        backend.search_documents("basketball", "points", mode="dense")
-    with pytest.raises(SearchError, match="unknown sport"):
-        backend.search_documents("curling", "stone")
-    with pytest.raises(SearchError, match="YYYY-MM-DD"):
-        backend.search_documents("basketball", None, DocFilter(date_from="12/01/2019"))
-    with pytest.raises(SearchError, match="unknown doc type"):
-        backend.search_documents("basketball", None, DocFilter(doc_types=["report"]))
-    with pytest.raises(SearchError, match="at least one filter"):
-        backend.search_clips("basketball", None, ClipFilter())
-    with pytest.raises(SearchError, match="not in the basketball index"):
-        backend.search_clips("basketball", "free kick", channel="caption", mode="bm25")
 
 
 def _tiny(docs: Any = None, clips: Any = None) -> list[SportSource]:

@@ -9,10 +9,11 @@ import pytest
 
 from playscout.corpus.models import ClipRecord
 from playscout.search.base import ClipFilter, DocFilter, HitScores, SearchError
+from playscout.search.core.fusion import fuse
 from playscout.search.elastic import mappings as mp
 from playscout.search.elastic import queries as q
 from playscout.search.elastic.backend import CLIP_FIELDS, CLIP_FIELDS_ORACLE
-from playscout.search.elastic.fusion import fuse, knn_cosine
+from playscout.search.elastic.fusion import knn_cosine, ranked
 from playscout.search.elastic.ingest import SportStats, bulk_error, clip_actions, game_key
 
 DOC_CASES: list[tuple[DocFilter, list[dict[str, Any]]]] = [
@@ -244,10 +245,12 @@ def test_mappings() -> None:
 
 def test_fusion_is_rrf_of_own_ranks() -> None:
     assert knn_cosine(1.0) == 1.0 and knn_cosine(0.5) == 0.0
-    bm25 = [("b", 3.0), ("a", 3.0), ("c", 1.0)]  # tie: broken by key, as embedded
-    dense = [("c", 0.9), ("a", 0.1)]
+    # ES hits as they come back (ties in ES's internal order), re-ranked as the backend does
+    bm25 = ranked([("b", 3.0, "pb"), ("a", 3.0, "pa"), ("c", 1.0, "pc")])  # tie: by key
+    dense = ranked([("c", 0.9, "pc"), ("a", 0.1, "pa")])
+    assert [h[0] for h in bm25] == ["a", "b", "c"]
     f = fuse("hybrid", bm25, dense)
-    assert f.keys == ["a", "c", "b"]
+    assert f.keys == ["a", "c", "b"] and f.payloads == ["pa", "pc", "pb"]
     assert f.scores[0] == HitScores(
         rrf=1 / 61 + 1 / 62, bm25=3.0, bm25_rank=1, dense=0.1, dense_rank=2
     )

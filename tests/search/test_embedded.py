@@ -1,4 +1,5 @@
-"""The embedded backend: conformance suite plus what only this backend has (ANN vs exact, index
+"""The embedded backend: conformance suite (full, and the rules on an index without document
+vectors, the shape the osmem ES run has) plus what only this backend has (ANN vs exact, index
 files, spec checks)."""
 
 from __future__ import annotations
@@ -19,29 +20,36 @@ from playscout.search.embedded.vectors import RowRange, VectorStore, VectorWrite
 from tests.search import corpus
 from tests.search.conformance import (
     BackendConformance,
+    RulesConformance,
     Source,
     all_captions,
 )
 
 
 class EmbeddedFactory:
-    def __init__(self, minilm: Any) -> None:
+    """doc_vectors=False builds video vectors only (no document or caption channel)."""
+
+    def __init__(self, minilm: Any, doc_vectors: bool = True) -> None:
         self.minilm = minilm
+        self.doc_vectors = doc_vectors
         self.visual = corpus.CaptionVideoVectors(minilm, all_captions())
         self.tower = corpus.VideoTextTower(minilm)
 
     def build(self, path: Path, sources: Iterable[Source], overwrite: bool = False) -> None:
+        text_embedder = self.minilm if self.doc_vectors else None
         build_index(
             path,
             (SportSource(*s) for s in sources),
-            doc_embedder=self.minilm,
-            caption_embedder=self.minilm,
+            doc_embedder=text_embedder,
+            caption_embedder=text_embedder,
             visual_vectors=self.visual,
             overwrite=overwrite,
         )
 
-    def open(self, path: Path) -> SearchBackend:
-        embedders = {"documents": self.minilm, "caption": self.minilm, "visual": self.tower}
+    def open(self, path: Path, query_embedders: bool = True) -> SearchBackend:
+        embedders: dict[str, Any] = {"visual": self.tower} if query_embedders else {}
+        if query_embedders and self.doc_vectors:
+            embedders |= {"documents": self.minilm, "caption": self.minilm}
         return open_index(path, embedders)
 
     def close(self, backend: SearchBackend) -> None:
@@ -90,6 +98,15 @@ class TestEmbeddedConformance(BackendConformance):
         assert isinstance(backend, EmbeddedBackend)
         clips = backend._sport("basketball").clips
         assert clips.resolve(ClipFilter(game_ids=["401002"])) == RowRange(40, 80)
+
+
+class TestEmbeddedRules(RulesConformance):
+    """The shared rules on an index with video vectors only (as the osmem ES index)."""
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def factory(cls, minilm: Any) -> EmbeddedFactory:
+        return EmbeddedFactory(minilm, doc_vectors=False)
 
 
 def _tiny_sources(with_clips: bool = True) -> list[SportSource]:

@@ -13,6 +13,16 @@ from typing import Any
 
 from elasticsearch import ApiError, Elasticsearch, NotFoundError, TransportError
 
+from playscout.search.core.build import (
+    IndexExistsError,
+    Progress,
+    SportSource,
+    VisualVectorSource,
+    channel_entry,
+    check_new_sport,
+    no_visual_vectors,
+)
+from playscout.search.core.spec import DocumentEmbedder
 from playscout.search.elastic import mappings as mp
 from playscout.search.elastic.client import make_client
 from playscout.search.elastic.ingest import SportStats, bulk_load, clip_actions, doc_actions
@@ -25,13 +35,6 @@ from playscout.search.elastic.manifest import (
     read_manifest_or_none,
 )
 from playscout.search.elastic.names import Names, check_prefix, check_sport, new_build_id
-from playscout.search.embedded.build import (
-    IndexExistsError,
-    Progress,
-    SportSource,
-    VisualVectorSource,
-)
-from playscout.search.embedded.spec import DocumentEmbedder, spec_dict
 
 
 @dataclass
@@ -71,10 +74,6 @@ class _Build:
         self.es.indices.refresh(index=index)
 
 
-def _spec_of(obj: Any) -> dict[str, Any]:
-    return spec_dict(obj.spec() if callable(getattr(obj, "spec", None)) else obj.spec)
-
-
 def _load_sport(
     b: _Build,
     source: SportSource,
@@ -104,16 +103,16 @@ def _load_sport(
     acts = clip_actions(sport, _chain(first, clips_iter), clips, caption_embedder, visual, stats)
     bulk_load(b.es, acts, sport, f"{sport} clips", b.progress, b.chunk_size)
     if visual is not None and visual_dim is None:
-        raise ValueError(f"no clips for sport {sport}: visual channel has no vectors")
+        raise no_visual_vectors(sport)
     for index in (docs, passages, clips):
         b.finish_index(index)
     channels: dict[str, Any] = {}
     if doc_embedder is not None:
-        channels["documents"] = {"spec": _spec_of(doc_embedder), "dim": doc_embedder.dim}
+        channels["documents"] = channel_entry(doc_embedder, doc_embedder.dim)
     if caption_embedder is not None:
-        channels["caption"] = {"spec": _spec_of(caption_embedder), "dim": caption_embedder.dim}
+        channels["caption"] = channel_entry(caption_embedder, caption_embedder.dim)
     if visual is not None:
-        channels["visual"] = {"spec": _spec_of(visual), "dim": visual_dim}
+        channels["visual"] = channel_entry(visual, visual_dim)
     info = {
         "documents": stats.documents,
         "passages": stats.passages,
@@ -213,8 +212,7 @@ def build_elasticsearch(
     stats: dict[str, SportStats] = {}
     try:
         for source in sources:
-            if source.sport in sports:
-                raise ValueError(f"sport {source.sport!r} appears twice in the sources")
+            check_new_sport(source.sport, sports)
             sports[source.sport], stats[source.sport] = _load_sport(
                 b, source, doc_embedder, caption_embedder, visual_vectors
             )

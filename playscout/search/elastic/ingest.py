@@ -5,7 +5,7 @@ corpus is; `op_type=create` turns a duplicate id into a 409 and so into a loud e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,14 @@ from elasticsearch import Elasticsearch, helpers
 
 from playscout.corpus.models import ClipRecord, DocumentRecord
 from playscout.embed.keyed import caption_vectors
+from playscout.search.core.build import (
+    MISSING_DATE,
+    Progress,
+    check_record_sport,
+    duplicate_clip,
+    duplicate_doc,
+)
+from playscout.search.core.passages import split_passages
 from playscout.search.elastic.client import RETRY_STATUS
 from playscout.search.elastic.mappings import (
     CAPTION_VECTOR,
@@ -21,13 +29,10 @@ from playscout.search.elastic.mappings import (
     OBSERVED_TEXT,
     VISUAL_VECTOR,
 )
-from playscout.search.embedded.passages import split_passages
 
-Progress = Callable[[str, int, int | None], None]
 Action = dict[str, Any]
 PASSAGE_BATCH = 512
 CLIP_BATCH = 2048
-MISSING_DATE = "9999-99-99"
 
 
 @dataclass
@@ -93,8 +98,7 @@ def doc_actions(
         pending.clear()
 
     for doc in docs:
-        if doc.sport != sport:
-            raise ValueError(f"document {doc.doc_id} has sport {doc.sport!r}, not {sport!r}")
+        check_record_sport("document", doc.doc_id, doc.sport, sport)
         stats.documents += 1
         stats.note(doc.teams, doc.players)
         src = doc.model_dump(mode="json")
@@ -146,8 +150,7 @@ def clip_actions(
         batch.clear()
 
     for clip in clips:
-        if clip.sport != sport:
-            raise ValueError(f"clip {clip.clip_id} has sport {clip.sport!r}, not {sport!r}")
+        check_record_sport("clip", clip.clip_id, clip.sport, sport)
         stats.clips += 1
         stats.games.add(clip.game_id)
         stats.note(clip.teams, clip.players)
@@ -164,9 +167,9 @@ def bulk_error(item: dict[str, Any], sport: str) -> Exception:
     status, _id, index = op.get("status"), str(op.get("_id")), str(op.get("_index"))
     if status == 409:
         if f"-{sport}-clips-" in index:
-            return ValueError(f"duplicate clip id {_id} in sport {sport}")
+            return duplicate_clip(_id, sport)
         doc_id = _id.rpartition("#")[0] if f"-{sport}-passages-" in index else _id
-        return ValueError(f"duplicate doc_id {doc_id!r} in sport {sport}")
+        return duplicate_doc(doc_id, sport)
     return RuntimeError(
         f"bulk indexing into {index} failed for {_id!r}: {status} {op.get('error')}"
     )

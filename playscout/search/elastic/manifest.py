@@ -3,14 +3,14 @@ sport; it is read once at open and checked like the embedded index manifest."""
 
 from __future__ import annotations
 
-from importlib import metadata
 from typing import Any
 
 from elasticsearch import ApiError, Elasticsearch, NotFoundError, TransportError
 
 from playscout.search.base import IndexOpenError
+from playscout.search.core.build import check_schema_version
+from playscout.search.core.build import package_versions as _versions
 from playscout.search.elastic.names import Names
-from playscout.search.embedded.spec import check_embedders as check_embedders
 
 FORMAT = "playscout-elasticsearch-index"
 SCHEMA_VERSION = 1
@@ -22,13 +22,7 @@ def entities_id(sport: str) -> str:
 
 
 def package_versions() -> dict[str, str]:
-    out = {}
-    for name in ("playscout", "elasticsearch", "elastic-transport", "numpy", "pydantic"):
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "unknown"
-    return out
+    return _versions(("playscout", "elasticsearch", "elastic-transport", "numpy", "pydantic"))
 
 
 def read_manifest_or_none(es: Elasticsearch, names: Names) -> dict[str, Any] | None:
@@ -52,10 +46,4 @@ def read_manifest(es: Elasticsearch, names: Names, url: str) -> dict[str, Any]:
         )
     if manifest.get("format") != FORMAT:
         raise IndexOpenError(f"{names.meta()} at {url} is not a {FORMAT} index")
-    version = manifest.get("schema_version")
-    if version != SCHEMA_VERSION:
-        raise IndexOpenError(
-            f"index at {where} has schema version {version}, this code reads {SCHEMA_VERSION}: "
-            "rebuild it"
-        )
-    return manifest
+    return check_schema_version(manifest, SCHEMA_VERSION, where)

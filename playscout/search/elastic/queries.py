@@ -5,15 +5,13 @@ Filters become `bool.filter` clauses (no scoring, cacheable); the same clauses g
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from playscout.corpus.models import DOC_TYPES
 from playscout.search.base import ClipChannel, ClipFilter, DocFilter, SearchError
+from playscout.search.core.rules import check_date, check_doc_types
 from playscout.search.elastic.mappings import OBSERVED_TEXT
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 KNN_MAX = 10_000  # ES limit on num_candidates (and so on k)
 
 DOC_SORT: list[dict[str, Any]] = [
@@ -32,42 +30,48 @@ Clauses = list[dict[str, Any]]
 CLIP_TEXT_FIELD: dict[ClipChannel, str] = {"caption": "caption", "visual": OBSERVED_TEXT}
 
 
-def _terms(field: str, values: Sequence[Any]) -> dict[str, Any]:
-    """An empty list is kept as `terms: []`, which matches nothing (base.py semantics)."""
-    return {"terms": {field: list(values)}}
+# List filter fields -> keyword fields, in clause order (a `terms` clause each).
+_DOC_TERMS = {
+    "game_ids": "game_id",
+    "doc_ids": "doc_id",
+    "doc_types": "doc_type",
+    "teams": "teams",
+    "players": "players",
+}
+_CLIP_TERMS = {
+    "game_ids": "game_id",
+    "clip_ids": "clip_id",
+    "periods": "period",
+    "teams": "teams",
+    "players": "players",
+}
 
 
-def _date(value: str, what: str) -> str:
-    if not _DATE.match(value):
-        raise SearchError(f"{what} {value!r} is not YYYY-MM-DD")
-    return value
+def _terms(f: DocFilter | ClipFilter, fields: dict[str, str]) -> Clauses:
+    """One `terms` clause per set list field. An empty list is kept as `terms: []`, which
+    matches nothing (base.py semantics)."""
+    out: Clauses = []
+    for name, field in fields.items():
+        values: Sequence[Any] | None = getattr(f, name)
+        if values is not None:
+            out.append({"terms": {field: list(values)}})
+    return out
 
 
 def doc_filter_clauses(f: DocFilter | None) -> Clauses:
     if f is None:
         return []
-    out: Clauses = []
-    if f.game_ids is not None:
-        out.append(_terms("game_id", f.game_ids))
-    if f.doc_ids is not None:
-        out.append(_terms("doc_id", f.doc_ids))
     if f.doc_types is not None:
-        bad = [t for t in f.doc_types if t not in DOC_TYPES]
-        if bad:
-            raise SearchError(f"unknown doc type(s) {bad}; known: {list(DOC_TYPES)}")
-        out.append(_terms("doc_type", f.doc_types))
-    if f.teams is not None:
-        out.append(_terms("teams", f.teams))
-    if f.players is not None:
-        out.append(_terms("players", f.players))
+        check_doc_types(f.doc_types)
+    out = _terms(f, _DOC_TERMS)
     if f.season is not None:
         out.append({"term": {"season": f.season}})
     if f.date_from is not None or f.date_to is not None:
         rng: dict[str, Any] = {"format": "strict_date"}
         if f.date_from is not None:
-            rng["gte"] = _date(f.date_from, "date_from")
+            rng["gte"] = check_date(f.date_from, "date_from")
         if f.date_to is not None:
-            rng["lte"] = _date(f.date_to, "date_to")
+            rng["lte"] = check_date(f.date_to, "date_to")
         out.append({"range": {"date": rng}})
     return out
 
@@ -75,17 +79,7 @@ def doc_filter_clauses(f: DocFilter | None) -> Clauses:
 def clip_filter_clauses(f: ClipFilter | None) -> Clauses:
     if f is None:
         return []
-    out: Clauses = []
-    if f.game_ids is not None:
-        out.append(_terms("game_id", f.game_ids))
-    if f.clip_ids is not None:
-        out.append(_terms("clip_id", f.clip_ids))
-    if f.periods is not None:
-        out.append(_terms("period", f.periods))
-    if f.teams is not None:
-        out.append(_terms("teams", f.teams))
-    if f.players is not None:
-        out.append(_terms("players", f.players))
+    out = _terms(f, _CLIP_TERMS)
     # overlap with [time_start, time_end): start < video_end and end > video_start
     if f.time_start is not None:
         out.append({"range": {"video_end": {"gt": f.time_start}}})
@@ -110,7 +104,7 @@ def num_candidates_for(k: int, factor: float, floor: int = 100) -> int:
 
 def knn_body(
     field: str,
-    vector: Sequence[float],
+    vector: Iterable[float],
     filters: Clauses,
     k: int,
     num_candidates: int,

@@ -1,4 +1,7 @@
-"""EmbeddedBackend: the default, server-less SearchBackend over an index directory."""
+"""EmbeddedBackend: the default, server-less SearchBackend over an index directory.
+
+The search methods are BackendCore's; this module answers its engine calls from the sport's
+DocIndex/ClipIndex (numpy filter columns, tantivy BM25, memory-mapped vectors)."""
 
 from __future__ import annotations
 
@@ -7,51 +10,40 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from playscout.corpus.models import ClipRecord, DocumentRecord
-from playscout.search.base import (
-    ClipChannel,
-    ClipFilter,
-    ClipHit,
-    DocFilter,
-    DocHit,
-    IndexOpenError,
-    SearchError,
-    SearchMode,
-)
+from playscout.search.base import ClipChannel, ClipFilter, DocFilter, IndexOpenError
+from playscout.search.core import rules
+from playscout.search.core.backend import BackendCore
+from playscout.search.core.fusion import Candidate
+from playscout.search.core.spec import EMBEDDER_KEYS as EMBEDDER_KEYS
+from playscout.search.core.spec import QueryEmbedder
 from playscout.search.embedded.clips import ClipIndex
 from playscout.search.embedded.columns import Vocab
 from playscout.search.embedded.docs import DocIndex
 from playscout.search.embedded.layout import read_manifest
-from playscout.search.embedded.spec import EMBEDDER_KEYS as EMBEDDER_KEYS
-from playscout.search.embedded.spec import QueryEmbedder, check_embedders
-
-# Embedder keys: one query embedder per vector channel.
-
-
-def _empty(query: str | None) -> bool:
-    return query is None or not query.strip()
+from playscout.search.embedded.vectors import RowSet
 
 
 class _Sport:
-    def __init__(self, root: Path, embedders: Mapping[str, QueryEmbedder | None]) -> None:
+    def __init__(self, root: Path) -> None:
         ent = json.loads((root / "entities.json").read_text())
         self.teams, self.players = Vocab(ent["teams"]), Vocab(ent["players"])
-        self.docs = DocIndex(root / "docs", self.teams, self.players, embedders.get("documents"))
-        self.clips = ClipIndex(root / "clips", self.teams, self.players, dict(embedders))
+        self.docs = DocIndex(root / "docs", self.teams, self.players)
+        self.clips = ClipIndex(root / "clips", self.teams, self.players)
 
 
-class EmbeddedBackend:
+class EmbeddedBackend(BackendCore):
     """Reads an index built by playscout.search.embedded.build.build_index. Thread-compatible for reads."""
 
     def __init__(self, path: Path, embedders: Mapping[str, QueryEmbedder] | None = None) -> None:
         self.path = Path(path)
-        self.manifest = read_manifest(self.path)
-        given = dict(embedders or {})
-        check_embedders(self.manifest, given)
+        super().__init__(read_manifest(self.path), embedders)
         self._sports: dict[str, _Sport] = {}
         for sport in self.manifest["sports"]:
             try:
-                self._sports[sport] = _Sport(self.path / sport, given)
+                self._sports[sport] = _Sport(self.path / sport)
             except (OSError, ValueError, KeyError) as exc:
                 raise IndexOpenError(f"corrupt index at {self.path / sport}: {exc}") from exc
         self._exact = False
@@ -74,60 +66,16 @@ class EmbeddedBackend:
     def _sport(self, sport: str) -> _Sport:
         s = self._sports.get(sport)
         if s is None:
-            raise SearchError(f"unknown sport {sport!r}; this index has {self.sports()}")
+            raise rules.unknown_sport(sport, self.sports())
         return s
 
-    # -- SearchBackend ---------------------------------------------------------
-    def sports(self) -> list[str]:
-        return sorted(self.manifest["sports"])
-
+    # -- SearchBackend reads -----------------------------------------------------
     def channels(self, sport: str) -> list[ClipChannel]:
         return self._sport(sport).clips.channels()
 
     def entities(self, sport: str) -> tuple[list[str], list[str]]:
         s = self._sport(sport)
         return sorted(s.teams.items), sorted(s.players.items)
-
-    def search_documents(
-        self,
-        sport: str,
-        query: str | None,
-        filters: DocFilter | None = None,
-        top_k: int = 20,
-        mode: SearchMode = "hybrid",
-        window: int = 200,
-    ) -> list[DocHit]:
-        docs = self._sport(sport).docs
-        _check_sizes(top_k, window)
-        if _empty(query):
-            if filters is None or filters.is_empty():
-                raise SearchError("an empty query needs at least one filter")
-            return docs.browse(filters, top_k)
-        assert query is not None
-        return docs.search(query, filters, top_k, mode, max(window, top_k))
-
-    def search_clips(
-        self,
-        sport: str,
-        query: str | None,
-        filters: ClipFilter | None = None,
-        top_k: int = 100,
-        channel: ClipChannel = "visual",
-        mode: SearchMode = "hybrid",
-        window: int = 500,
-    ) -> list[ClipHit]:
-        clips = self._sport(sport).clips
-        _check_sizes(top_k, window)
-        if channel not in clips.channels():
-            raise SearchError(
-                f"clip channel {channel!r} is not in the {sport} index; have {clips.channels()}"
-            )
-        if _empty(query):
-            if filters is None or filters.is_empty():
-                raise SearchError("an empty query needs at least one filter")
-            return clips.browse(filters, top_k, include_caption=channel == "caption")
-        assert query is not None
-        return clips.search(query, filters, top_k, channel, mode, max(window, top_k))
 
     def get_documents(self, sport: str, doc_ids: Sequence[str]) -> list[DocumentRecord | None]:
         docs = self._sport(sport).docs
@@ -143,10 +91,62 @@ class EmbeddedBackend:
         found = iter(clips.get([r for r in rows if r is not None], include_caption))
         return [next(found) if r is not None else None for r in rows]
 
+    # -- engine calls for BackendCore ----------------------------------------------
+    def _doc_scope(self, sport: str, filters: DocFilter | None) -> np.ndarray | None:
+        return self._sport(sport).docs.passage_rows(filters)
 
-def _check_sizes(top_k: int, window: int) -> None:
-    if top_k <= 0 or window <= 0:
-        raise SearchError(f"top_k and window must be positive (got {top_k}, {window})")
+    def _doc_bm25(
+        self, sport: str, query: str, scope: np.ndarray | None, k: int
+    ) -> list[Candidate]:
+        docs = self._sport(sport).docs
+        return docs.candidates(docs.bm25.search(query, k, scope))
+
+    def _doc_dense(
+        self, sport: str, vector: np.ndarray, scope: np.ndarray | None, k: int
+    ) -> list[Candidate]:
+        docs = self._sport(sport).docs
+        assert docs.dense is not None
+        return docs.candidates(docs.dense.search(vector, k, scope, exact=docs.exact))
+
+    def _has_doc_vectors(self, sport: str) -> bool:
+        return self._sport(sport).docs.dense is not None
+
+    def _passage_text(self, sport: str, record: DocumentRecord, payload: Any) -> str:
+        return self._sport(sport).docs.passage_text(record, payload)
+
+    def _browse_documents(self, sport: str, filters: DocFilter, top_k: int) -> list[DocumentRecord]:
+        return self._sport(sport).docs.browse(filters, top_k)
+
+    def _clip_scope(self, sport: str, filters: ClipFilter | None) -> RowSet:
+        if filters is None or filters.is_empty():
+            return None
+        return self._sport(sport).clips.resolve(filters)
+
+    def _clip_bm25(
+        self, sport: str, channel: ClipChannel, query: str, scope: RowSet, k: int
+    ) -> list[Candidate]:
+        clips = self._sport(sport).clips
+        return clips.candidates(clips.bm25[channel].search(query, k, scope))
+
+    def _clip_dense(
+        self, sport: str, channel: ClipChannel, vector: np.ndarray, scope: RowSet, k: int
+    ) -> list[Candidate]:
+        clips = self._sport(sport).clips
+        return clips.candidates(clips.dense[channel].search(vector, k, scope, exact=clips.exact))
+
+    def _visual_sides(self, sport: str) -> tuple[bool, bool]:
+        clips = self._sport(sport).clips
+        return "visual" in clips.bm25, "visual" in clips.dense
+
+    def _clip_records(
+        self, sport: str, payloads: Sequence[Any], include_caption: bool
+    ) -> list[ClipRecord]:
+        return self._sport(sport).clips.get(payloads, include_caption)
+
+    def _browse_clips(
+        self, sport: str, filters: ClipFilter, top_k: int, include_caption: bool
+    ) -> list[ClipRecord]:
+        return self._sport(sport).clips.browse(filters, top_k, include_caption)
 
 
 def open_index(path: Path | str, embedders: Mapping[str, Any] | None = None) -> EmbeddedBackend:

@@ -12,16 +12,23 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any
 
 import numpy as np
 
-from playscout.corpus.models import ClipRecord, DocumentRecord
-from playscout.errors import PlayscoutError
+from playscout.search.core.build import (
+    IndexExistsError,
+    Progress,
+    SportSource,
+    VisualVectorSource,
+    channel_entry,
+    check_new_sport,
+)
+from playscout.search.core.spec import DocumentEmbedder
 from playscout.search.embedded.backend import EmbeddedBackend, open_index
 from playscout.search.embedded.columns import Vocab
 from playscout.search.embedded.layout import (
@@ -30,7 +37,6 @@ from playscout.search.embedded.layout import (
     SCHEMA_VERSION,
     package_versions,
 )
-from playscout.search.embedded.spec import DocumentEmbedder, spec_dict
 from playscout.search.embedded.writers import ClipWriter, DocWriter, write_entities
 
 __all__ = [
@@ -44,26 +50,6 @@ __all__ = [
     "open_index",
 ]
 
-Progress = Callable[[str, int, int | None], None]
-
-
-class SportSource(NamedTuple):
-    sport: str
-    documents: Iterable[DocumentRecord]
-    clips: Iterable[ClipRecord]
-
-
-class VisualVectorSource(Protocol):
-    """Precomputed video vectors (L2-normalised float32), one per clip id, in request order."""
-
-    def spec(self) -> Any: ...
-
-    def vectors_for(self, sport: str, clip_ids: Sequence[str]) -> np.ndarray: ...
-
-
-class IndexExistsError(PlayscoutError, FileExistsError):
-    """out_dir already holds something and overwrite was not set."""
-
 
 @dataclass
 class BuildSummary:
@@ -71,11 +57,6 @@ class BuildSummary:
     seconds: float
     sports: dict[str, dict[str, Any]] = field(default_factory=dict)
     size_bytes: int = 0
-
-
-def _spec_of(obj: Any) -> dict[str, Any]:
-    spec = obj.spec() if callable(getattr(obj, "spec", None)) else obj.spec
-    return spec_dict(spec)
 
 
 def _dir_size(path: Path) -> int:
@@ -142,8 +123,7 @@ def _build_into(
     out: dict[str, dict[str, Any]] = {}
     for source in sources:
         sport = source.sport
-        if sport in out:
-            raise ValueError(f"sport {sport!r} appears twice in the sources")
+        check_new_sport(sport, out)
         t0 = time.perf_counter()
         sroot = root / sport
         teams, players = Vocab(), Vocab()
@@ -158,24 +138,14 @@ def _build_into(
         write_entities(sroot, teams, players)
         channels: dict[str, Any] = {}
         if doc_embedder is not None:
-            channels["documents"] = {
-                "spec": _spec_of(doc_embedder),
-                "dim": doc_embedder.dim,
-                "ann": docs_info.pop("dense_ann", None),
-            }
+            ann = docs_info.pop("dense_ann", None)
+            channels["documents"] = channel_entry(doc_embedder, doc_embedder.dim, ann=ann)
         if caption_embedder is not None:
-            channels["caption"] = {
-                "spec": _spec_of(caption_embedder),
-                "dim": caption_embedder.dim,
-                "ann": clips_info.pop("caption_ann", None),
-            }
+            ann = clips_info.pop("caption_ann", None)
+            channels["caption"] = channel_entry(caption_embedder, caption_embedder.dim, ann=ann)
         if visual is not None:
             dim = int(np.load(sroot / "clips/visual/dense/vectors.npy", mmap_mode="r").shape[1])
-            channels["visual"] = {
-                "spec": _spec_of(visual),
-                "dim": dim,
-                "ann": clips_info.pop("visual_ann", None),
-            }
+            channels["visual"] = channel_entry(visual, dim, ann=clips_info.pop("visual_ann", None))
         out[sport] = {
             **docs_info,
             **clips_info,

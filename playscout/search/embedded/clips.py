@@ -1,6 +1,6 @@
 """Read side of a sport's clips: filters on numpy columns (a game is a contiguous row range),
 channels "caption" (oracle: BM25 + caption vectors) and "visual" (video vectors and/or BM25 over
-observed text: transcript + audio events)."""
+observed text: transcript + audio events). Mode selection and fusion are the shared core's."""
 
 from __future__ import annotations
 
@@ -11,61 +11,34 @@ from pathlib import Path
 import numpy as np
 
 from playscout.corpus.models import ClipRecord, split_clip_id
-from playscout.search.base import (
-    ClipChannel,
-    ClipFilter,
-    ClipHit,
-    SearchError,
-    SearchMode,
-    visual_mode,
-)
+from playscout.search.base import ClipChannel, ClipFilter
+from playscout.search.core.fusion import Candidate
 from playscout.search.embedded.blobs import BlobReader
 from playscout.search.embedded.columns import (
     Vocab,
     column_values,
     csr_any,
     intersect,
-    load_column,
+    load_columns,
     materialise,
     restrict,
 )
-from playscout.search.embedded.fusion import fuse
-from playscout.search.embedded.highlight import clip_highlights, heard
-from playscout.search.embedded.spec import QueryEmbedder
 from playscout.search.embedded.text import TextIndex
 from playscout.search.embedded.vectors import RowRange, RowSet, VectorStore
 
 
 class ClipIndex:
-    def __init__(
-        self,
-        root: Path,
-        teams: Vocab,
-        players: Vocab,
-        embedders: dict[str, QueryEmbedder | None],
-    ) -> None:
+    def __init__(self, root: Path, teams: Vocab, players: Vocab) -> None:
         self.records = BlobReader(root, "records")
         self.captions = BlobReader(root, "captions")
         self.n = len(self.records)
         self.games: list[str] = json.loads((root / "games.json").read_text())
         self.game_ord = {g: i for i, g in enumerate(self.games)}
         self.teams, self.players = teams, players
-        cols = root / "cols"
-        self.col = {
-            name: load_column(cols, name)
-            for name in [
-                "game",
-                "index",
-                "period",
-                "vstart",
-                "vend",
-                "team_ptr",
-                "team_idx",
-                "player_ptr",
-                "player_idx",
-                "game_ptr",
-            ]
-        }
+        self.col = load_columns(
+            root / "cols",
+            "game index period vstart vend team_ptr team_idx player_ptr player_idx game_ptr",
+        )
         self.bm25: dict[str, TextIndex] = {}
         self.dense: dict[str, VectorStore] = {}
         if (root / "caption").is_dir():
@@ -75,7 +48,6 @@ class ClipIndex:
             self.dense["visual"] = VectorStore(root / "visual" / "dense")
         if (root / "visual" / "bm25").is_dir():
             self.bm25["visual"] = TextIndex(root / "visual" / "bm25")
-        self.embedders = embedders
         self.exact = False
 
     def channels(self) -> list[ClipChannel]:
@@ -142,57 +114,10 @@ class ClipIndex:
             out.append(ClipRecord.model_validate(data))
         return out
 
-    def search(
-        self,
-        query: str,
-        filters: ClipFilter | None,
-        top_k: int,
-        channel: ClipChannel,
-        mode: SearchMode,
-        window: int,
-    ) -> list[ClipHit]:
-        if channel not in self.channels():
-            raise SearchError(
-                f"clip channel {channel!r} is not in this index; have {self.channels()}"
-            )
-        embedder = self.embedders.get(channel)
-        if channel == "visual":
-            mode = visual_mode(
-                mode,
-                text="visual" in self.bm25,
-                vectors="visual" in self.dense,
-                embedder=embedder is not None,
-            )
-        rows = None if filters is None or filters.is_empty() else self.resolve(filters)
-        if embedder is None and mode != "bm25":
-            raise SearchError(f"no query embedder was given for clip channel {channel!r} at open")
-        bm25 = dense = None
-        if mode in ("bm25", "hybrid"):
-            bm25 = self.bm25[channel].search(query, window if mode == "hybrid" else top_k, rows)
-        if mode in ("dense", "hybrid"):
-            assert embedder is not None
-            qv = np.asarray(embedder.embed_queries([query]), dtype=np.float32)[0]
-            k = window if mode == "hybrid" else top_k
-            dense = self.dense[channel].search(qv, k, rows, exact=self.exact)
-        ranked = fuse(mode, bm25, dense, self.clip_id)
-        chosen = ranked.rows[:top_k]
-        oracle = channel == "caption"
-        hits = []
-        for i, rec in enumerate(self.get(chosen, include_caption=oracle)):
-            hits.append(
-                ClipHit(
-                    clip_id=rec.clip_id,
-                    score=ranked.primary(i),
-                    scores=ranked.scores[i],
-                    highlights=clip_highlights([rec.caption]) if oracle else heard(rec, query),
-                    record=rec,
-                )
-            )
-        return hits
+    def candidates(self, found: tuple[np.ndarray, np.ndarray]) -> list[Candidate]:
+        """(rows, scores) as ranked candidates carrying their row."""
+        return [(self.clip_id(int(r)), float(s), int(r)) for r, s in zip(*found, strict=True)]
 
-    def browse(self, filters: ClipFilter, top_k: int, include_caption: bool) -> list[ClipHit]:
+    def browse(self, filters: ClipFilter, top_k: int, include_caption: bool) -> list[ClipRecord]:
         rows = materialise(self.resolve(filters), self.n)[:top_k]
-        return [
-            ClipHit(clip_id=r.clip_id, score=None, record=r)
-            for r in self.get(rows.tolist(), include_caption)
-        ]
+        return self.get(rows.tolist(), include_caption)

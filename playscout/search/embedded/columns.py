@@ -5,27 +5,21 @@ Multi-valued fields (teams, players) are CSR pairs: `<name>_ptr` (n+1 offsets) a
 
 from __future__ import annotations
 
-import re
 from array import array
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from playscout.search.base import SearchError
+from playscout.search.core.rules import check_date
 from playscout.search.embedded.vectors import RowRange, RowSet
-
-_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 
 
 def date_to_int(value: str | None, what: str = "date") -> int:
     """'YYYY-MM-DD' -> yyyymmdd; None -> -1. Anything else is a SearchError, not a silent miss."""
     if value is None:
         return -1
-    m = _DATE.match(value)
-    if not m:
-        raise SearchError(f"{what} {value!r} is not YYYY-MM-DD")
-    return int(m.group(1)) * 10000 + int(m.group(2)) * 100 + int(m.group(3))
+    return int(check_date(value, what).replace("-", ""))
 
 
 class Vocab:
@@ -85,6 +79,11 @@ def save_columns(directory: Path, **arrays: np.ndarray) -> None:
 
 def load_column(directory: Path, name: str) -> np.ndarray:
     return np.load(directory / f"{name}.npy", mmap_mode="r")
+
+
+def load_columns(directory: Path, names: str) -> dict[str, np.ndarray]:
+    """Memory-map the columns named in `names` (separated by whitespace)."""
+    return {name: load_column(directory, name) for name in names.split()}
 
 
 def materialise(rows: RowSet, n: int) -> np.ndarray:

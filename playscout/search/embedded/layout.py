@@ -20,11 +20,12 @@
 from __future__ import annotations
 
 import json
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from playscout.search.base import IndexOpenError
+from playscout.search.core.build import check_schema_version
+from playscout.search.core.build import package_versions as _versions
 
 SCHEMA_VERSION = 1
 FORMAT = "playscout-embedded-index"
@@ -32,13 +33,7 @@ MANIFEST = "manifest.json"
 
 
 def package_versions() -> dict[str, str]:
-    out = {}
-    for name in ("playscout", "numpy", "tantivy", "faiss-cpu", "orjson", "pydantic"):
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "unknown"
-    return out
+    return _versions(("playscout", "numpy", "tantivy", "faiss-cpu", "orjson", "pydantic"))
 
 
 def read_manifest(path: Path) -> dict[str, Any]:
@@ -54,10 +49,4 @@ def read_manifest(path: Path) -> dict[str, Any]:
         raise IndexOpenError(f"corrupt index at {path}: {MANIFEST} unreadable ({exc})") from exc
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise IndexOpenError(f"{path} is not a {FORMAT} directory")
-    version = manifest.get("schema_version")
-    if version != SCHEMA_VERSION:
-        raise IndexOpenError(
-            f"index at {path} has schema version {version}, this code reads {SCHEMA_VERSION}: "
-            "rebuild it"
-        )
-    return manifest
+    return check_schema_version(manifest, SCHEMA_VERSION, str(path))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,16 @@ import numpy as np
 
 from playscout.corpus.models import DOC_TYPES, ClipRecord, DocumentRecord, observed_text
 from playscout.embed.keyed import caption_vectors
+from playscout.search.core.build import (
+    MISSING_DATE,
+    Progress,
+    check_record_sport,
+    duplicate_clip,
+    duplicate_doc,
+    no_visual_vectors,
+)
+from playscout.search.core.passages import split_passages
+from playscout.search.core.spec import DocumentEmbedder
 from playscout.search.embedded.blobs import BlobReader, BlobWriter, reorder_blob
 from playscout.search.embedded.columns import (
     CsrBuilder,
@@ -23,12 +33,9 @@ from playscout.search.embedded.columns import (
     permute_csr,
     save_columns,
 )
-from playscout.search.embedded.passages import split_passages
-from playscout.search.embedded.spec import DocumentEmbedder
 from playscout.search.embedded.text import build_text_index
 from playscout.search.embedded.vectors import VectorWriter, build_ann
 
-Progress = Callable[[str, int, int | None], None]
 BATCH = 512
 
 
@@ -103,12 +110,11 @@ class DocWriter:
         self._pending: list[str] = []
 
     def add(self, doc: DocumentRecord) -> None:
-        if doc.sport != self.sport:
-            raise ValueError(f"document {doc.doc_id} has sport {doc.sport!r}, not {self.sport!r}")
+        check_record_sport("document", doc.doc_id, doc.sport, self.sport)
         if doc.doc_id in self.doc_ids:
-            raise ValueError(f"duplicate doc_id {doc.doc_id!r} in sport {self.sport}")
+            raise duplicate_doc(doc.doc_id, self.sport)
         self.doc_ids[doc.doc_id] = len(self.keys)
-        self.keys.append((doc.date or "9999-99-99", doc.doc_id))
+        self.keys.append((doc.date or MISSING_DATE, doc.doc_id))
         self.records.append(doc.model_dump(mode="json"))
         self.game.append(self.games.add(doc.game_id) if doc.game_id is not None else -1)
         self.dtype.append(DOC_TYPES.index(doc.doc_type))
@@ -203,8 +209,7 @@ class ClipWriter:
         self.observed = 0  # clips with transcript or audio-event text
 
     def add(self, clip: ClipRecord) -> None:
-        if clip.sport != self.sport:
-            raise ValueError(f"clip {clip.clip_id} has sport {clip.sport!r}, not {self.sport!r}")
+        check_record_sport("clip", clip.clip_id, clip.sport, self.sport)
         self._batch.append(clip)
         if len(self._batch) >= BATCH * 4:
             self._flush()
@@ -270,7 +275,7 @@ class ClipWriter:
         dup = np.flatnonzero((sgame[1:] == sgame[:-1]) & (sindex[1:] == sindex[:-1]))
         if len(dup):
             gid = self.games.items[order[int(sgame[dup[0]])]]
-            raise ValueError(f"duplicate clip id {gid}_{int(sindex[dup[0]])} in sport {self.sport}")
+            raise duplicate_clip(f"{gid}_{int(sindex[dup[0]])}", self.sport)
         game_ptr = np.searchsorted(sgame, np.arange(len(order) + 1)).astype(np.int64)
         team_ptr, team_idx = permute_csr(*self.team_csr.arrays(), perm)
         player_ptr, player_idx = permute_csr(*self.player_csr.arrays(), perm)
@@ -316,7 +321,7 @@ class ClipWriter:
         info["observed_clips"] = self.observed
         if self.visual is not None:
             if self.visual_dense is None:
-                raise ValueError(f"no clips for sport {self.sport}: visual channel has no vectors")
+                raise no_visual_vectors(self.sport)
             self._finish_dense(self.visual_dense, self.root / "visual" / "dense", same)
             info["visual_ann"] = build_ann(self.root / "visual" / "dense", progress=self.progress)
         return info

@@ -213,7 +213,7 @@ def test_elasticsearch_path_takes_the_keyed_directory(
     open_clip spec, and the query embedders rebuilt from it (as open_backend does for ES) give
     the text tower."""
     from playscout.indexer.build import _visual_source
-    from playscout.search.elastic.build import _spec_of
+    from playscout.search.core.spec import spec_of
     from playscout.search.elastic.ingest import SportStats, clip_actions
     from playscout.search.elastic.mappings import VISUAL_VECTOR
     from playscout.search.open import _query_embedders
@@ -226,7 +226,7 @@ def test_elasticsearch_path_takes_the_keyed_directory(
     actions = list(clip_actions(sport, clips, "clips-x", None, source, SportStats()))
     got = np.array([a["_source"][VISUAL_VECTOR] for a in actions], dtype=np.float32)
     np.testing.assert_allclose(got, vecs, atol=1e-6)
-    spec = _spec_of(source)
+    spec = spec_of(source)
     assert spec["kind"] == "open_clip" and spec["dim"] == 64
     query = _query_embedders({"visual": spec}, {})["visual"]
     np.testing.assert_array_equal(query.embed_queries(["a goal"]), clip.embed_queries(["a goal"]))

@@ -1,5 +1,6 @@
 """Highlights: matched passages in rank order, cut so that the joined text is ≤ 500 characters;
-for clips in default mode, a short window of the observed text around the first query word."""
+for clips in default mode, a short window of the observed text around the first query word.
+Engine-independent, so a hit reads the same whichever backend found it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""What the index needs from an embedder, and how recorded specs are compared.
+"""What an index needs from an embedder, and how recorded specs are compared: one rule for
+both backends, since both record a spec per vector channel at build time and check the query
+embedders against it at open.
 
 Imports only the embedder base module (no torch), so opening an index stays cheap."""
 
@@ -22,6 +24,12 @@ def spec_dict(spec: Any) -> dict[str, Any]:
     if isinstance(spec, dict):
         return dict(spec)
     raise TypeError(f"embedder spec {spec!r} is neither a pydantic model nor a dict")
+
+
+def spec_of(obj: Any) -> dict[str, Any]:
+    """The recorded spec of an embedder or a precomputed vector source (`spec` is a method on
+    the first and may be an attribute on the second)."""
+    return spec_dict(obj.spec() if callable(getattr(obj, "spec", None)) else obj.spec)
 
 
 def spec_identity(spec: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Split documents into passages: consecutive lines up to ~64 words, in original order, with
 character offsets into the document text (so highlights and full text come from one source and
-a document can always be rebuilt in order, unlike the reference's sentence nodes)."""
+a document can always be rebuilt in order, unlike the reference's sentence nodes). Both index
+builders split with it, so both backends rank the same passages."""
 
 from __future__ import annotations
 
