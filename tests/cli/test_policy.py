@@ -74,10 +74,7 @@ def test_ask_workflow_oracle_answers_through_the_runtime(index: Path, tmp_path: 
 
     question = Corpus(index.parent / "corpus").questions("basketball")[0].question
     traj = tmp_path / "t.jsonl"
-    result = runner.invoke(
-        app,
-        ["ask", question, "--index", str(index), "--mode", "oracle", "--policy", "workflow"]
-        + ["--trajectory", str(traj)],
-    )
+    args = ["--index", str(index), "--mode", "oracle", "--policy", "workflow"]
+    result = runner.invoke(app, ["ask", question, *args, "--trajectory", str(traj)])
     assert result.exit_code == 0, result.output
     assert "status: answered" in result.output and traj.is_file()
