@@ -11,21 +11,19 @@ run directory holds everything (run.json, results, trajectories, judgements, rep
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import platform
 import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import orjson
 from pydantic import BaseModel, Field
 
-from playscout.config import EvalSettings, Policy, Settings
+from playscout.config import EvalSettings, Policy, Settings, package_versions
 from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import RunError
 from playscout.eval.store import RUN_JSON, TRAJECTORIES, results_store, write_json_atomic
@@ -34,7 +32,7 @@ from playscout.eval.tasks.base import Instance, TaskEnv
 from playscout.tools.base import ModelSet
 
 Progress = Callable[[int, int], None]
-_VERSIONED = (
+EVAL_PACKAGES = (
     "playscout",
     "langgraph",
     "langchain-core",
@@ -59,11 +57,9 @@ class RunSummary(BaseModel):
 
 
 def versions() -> dict[str, str]:
+    """The interpreter, the platform and EVAL_PACKAGES, for run.json."""
     out = {"python": sys.version.split()[0], "platform": platform.platform()}
-    for name in _VERSIONED:
-        with contextlib.suppress(metadata.PackageNotFoundError):
-            out[name] = metadata.version(name)
-    return out
+    return out | package_versions(EVAL_PACKAGES)
 
 
 def _wrap(client: Any, cache: ResponseCache | None) -> Any:

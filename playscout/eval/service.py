@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import threading
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
+from playscout.agent.ids import new_id
 from playscout.config import EvalSettings, Settings
 from playscout.corpus.models import SPORTS
 from playscout.eval.runner import run_eval
@@ -30,7 +30,7 @@ class EvalRunService:
         self._lock = threading.Lock()
 
     def submit(self, request: Any) -> Any:
-        run_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+        run_id = new_id()
         state = {"id": run_id, "state": "queued", "done": 0, "total": None, "created": time.time()}
         with self._lock:
             self._runs[run_id] = state

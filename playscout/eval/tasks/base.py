@@ -13,19 +13,19 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from playscout.agent.answer import is_fallback
-from playscout.agent.runner import Agent, package_versions
+from playscout.agent.runner import AGENT_PACKAGES, Agent
+from playscout.agent.tooling import recorded_call
 from playscout.agent.trajectory import (
     FinalAnswer,
     JsonlRecorder,
     MemoryRecorder,
     Observation,
     RunStart,
-    ToolCallEvent,
     TrajectoryWriter,
     summarise,
 )
 from playscout.clients.base import ChatClient
-from playscout.config import EvalSettings, Policy, Settings
+from playscout.config import EvalSettings, Policy, Settings, package_versions
 from playscout.corpus import Corpus
 from playscout.eval.errors import RunError
 from playscout.eval.guard import BackendView
@@ -150,7 +150,6 @@ async def direct_call(
     too) -> (ToolResult, common record fields without answer)."""
     import time
 
-    from playscout.agent.tooling import data_summary, run_tool
     from playscout.agent.trajectory import Event
 
     memory = MemoryRecorder()
@@ -159,15 +158,12 @@ async def direct_call(
     try:
         writer.emit(
             RunStart, question=str(args.get("query", "")), sport=ctx.sport, mode=ctx.mode,
-            policy="direct", tools=[tool], versions=package_versions(),
+            policy="direct", tools=[tool], versions=package_versions(AGENT_PACKAGES),
         )  # fmt: skip
-        writer.emit(ToolCallEvent, turn=1, name=tool, arguments=args)
-        tools = {t.name: t for t in tool_subset([tool])}
-        result, latency = await run_tool(tools, ctx, tool, args)
-        writer.emit(
-            Observation, turn=1, name=tool, text=result.observation, tokens=0,
-            data=data_summary(result.data), latency_s=latency, error=result.error,
-        )  # fmt: skip
+        step = await recorded_call(
+            writer, {t.name: t for t in tool_subset([tool])}, ctx, 1, tool, args
+        )
+        result = step.result
         status = "error" if result.error else "answered"
         wall = time.perf_counter() - t0
         writer.emit(FinalAnswer, answer=None, status=status, turns=1, wall_s=wall)
