@@ -22,7 +22,7 @@ from typing import Any
 
 from playscout.clients.openai_chat import OpenAIChatClient
 from playscout.config import EvalSettings, Settings
-from playscout.eval import run_eval_async
+from playscout.eval import RunSpec, run_eval_async
 from playscout.eval.tasks.base import Instance
 from playscout.eval.tasks.t9 import T9Task
 
@@ -113,13 +113,12 @@ class _FakeBackend:
 async def measure(url: str, n: int, concurrency: int, out: Path) -> float:
     items = [Instance(f"q{i:04d}", "basketball", f"question {i}?", "42") for i in range(n)]
     T9Task.load = lambda self, env, sports, limit: items  # type: ignore[method-assign]
-    settings = Settings()
+    settings = Settings(eval=EvalSettings(cache_db=None))
     settings.agent.tool_protocol = "text"
     client = OpenAIChatClient(url, "scripted", timeout_s=30)
     t0 = time.perf_counter()
-    s = await run_eval_async("t9", "oracle", ["basketball"], "llm", concurrency, out, settings,
-                             eval_settings=EvalSettings(cache_db=None), client=client,
-                             backend=_FakeBackend())  # fmt: skip
+    spec = RunSpec(task="t9", mode="oracle", policy="llm", concurrency=concurrency, out_dir=out)
+    s = await run_eval_async(spec, settings, client=client, backend=_FakeBackend())
     wall = time.perf_counter() - t0
     assert s.statuses.get("answered") == n, s.statuses
     return n / wall

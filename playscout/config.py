@@ -5,8 +5,11 @@ Run configs (YAML/TOML) validate against the same model through `Settings.from_f
 
 from __future__ import annotations
 
+import functools
 import os
 import tomllib
+from collections.abc import Iterable
+from importlib import metadata
 from pathlib import Path
 from typing import Any, Literal
 
@@ -26,6 +29,28 @@ Policy = Literal["llm", "workflow"]
 `workflow`: the offline retrieve-then-read baseline that needs no model (demo, tests)."""
 DEFAULT_POLICY: Policy = "llm"
 POLICIES: tuple[Policy, ...] = ("llm", "workflow")
+
+
+def package_versions(names: Iterable[str], missing: str | None = None) -> dict[str, str]:
+    """Installed versions of `names`, in that order, for the manifests and trajectories that
+    record what produced them. A package that is not installed is left out, or recorded as
+    `missing` when given. Lives here, the lowest layer, so every layer can stamp its output
+    with the same lookup."""
+    return dict(_versions(tuple(names), missing))
+
+
+@functools.cache
+def _versions(names: tuple[str, ...], missing: str | None) -> tuple[tuple[str, str], ...]:
+    """Read once per process and name list: importlib.metadata scans site-packages on every
+    call, milliseconds that a per-question trajectory header must not pay."""
+    out = []
+    for name in names:
+        try:
+            out.append((name, metadata.version(name)))
+        except metadata.PackageNotFoundError:
+            if missing is not None:
+                out.append((name, missing))
+    return tuple(out)
 
 
 class SearchSettings(BaseSettings):

@@ -120,3 +120,14 @@ def test_elastic_targets_are_urls() -> None:
     assert elastic_target("http://127.0.0.1:9200/t9") == ("http://127.0.0.1:9200", "t9")
     assert elastic_target("https://es.example:443") == ("https://es.example:443", "playscout")
     assert elastic_target("var/index") is None
+
+
+def test_eval_run_parses_mode_and_policy_as_one_line(tmp_path: Path) -> None:
+    for flag, value, says in (
+        ("--mode", "both", "mode must be one of default, oracle"),
+        ("--policy", "agent", "policy must be one of llm, workflow"),
+    ):
+        result = runner.invoke(app, ["eval", "run", flag, value, "--out", str(tmp_path / "r")])
+        assert result.exit_code == 2, result.output
+        assert says in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "r").exists()

@@ -3,7 +3,7 @@ an LLM policy or the offline workflow baseline, token-based context management a
 trajectory of every step."""
 
 from playscout.agent.answer import FALLBACK_ANSWER, extract_answer
-from playscout.agent.parser import parse_tool_calls, strip_reasoning
+from playscout.agent.parser import parse_tool_calls
 from playscout.agent.runner import Agent, AgentError, AgentResult, default_tools, session_store
 from playscout.agent.trajectory import (
     SCHEMA_VERSION,
@@ -15,6 +15,7 @@ from playscout.agent.trajectory import (
     read_trajectory,
     summarise,
 )
+from playscout.clients.reasoning import strip_reasoning
 
 __all__ = [
     "FALLBACK_ANSWER",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
-from playscout.agent.parser import strip_reasoning
+from playscout.clients.reasoning import strip_reasoning
 
 FALLBACK_ANSWER = "I cannot find the answer in the provided documents or videos."
 _ANSWER = re.compile(r"<answer>(.*?)</answer>", re.S | re.I)

@@ -10,8 +10,6 @@ state can be checkpointed (SQLite) and continued by a follow-up question.
 
 from __future__ import annotations
 
-import time
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
@@ -31,13 +29,11 @@ from playscout.agent.context import (
 )
 from playscout.agent.parser import CALL_CLOSE, parse_tool_calls
 from playscout.agent.policies.llm import LLMPolicy
-from playscout.agent.tooling import data_summary, run_tool
+from playscout.agent.tooling import Shown, recorded_call
 from playscout.agent.trajectory import (
     ContextEvent,
     ErrorEvent,
     ModelCall,
-    Observation,
-    ToolCallEvent,
     TrajectoryWriter,
 )
 from playscout.clients.base import ChatResponse, ModelError
@@ -93,6 +89,14 @@ class RunDeps:
 def _ignored_note(n: int) -> str:
     plural = "call was" if n == 1 else "calls were"
     return f"\nNote: {n} more tool {plural} ignored: one call per turn."
+
+
+def _observation_message(call: dict[str, Any], text: str) -> dict[str, Any]:
+    """A native call's result goes back as a tool message; a text-protocol call's as the
+    `<tool_response>` user message its chat template expects."""
+    if call["id"] is not None:
+        return {"role": "tool", "tool_call_id": call["id"], "name": call["name"], "content": text}
+    return {"role": "user", "content": f"<tool_response>\n{text}\n</tool_response>"}
 
 
 RUN_KEY = "__playscout_run"  # "__" keys of `configurable` stay out of checkpoint metadata
@@ -315,48 +319,32 @@ class AgentGraph:
         call = state["pending"]
         assert call is not None
         turn = state["turn"]
-        d.writer.emit(
-            ToolCallEvent,
-            turn=turn,
-            name=call["name"],
-            arguments=call["arguments"],
+
+        def show(observation: str) -> Shown:
+            text = observation + (_ignored_note(call["ignored"]) if call["ignored"] else "")
+            text, cut_from = cut_observation(d.tokenizer, text, d.settings.observation_tokens)
+            tokens = message_tokens(d.tokenizer, _observation_message(call, text))
+            return Shown(text, tokens, cut_from)
+
+        step = await recorded_call(
+            d.writer,
+            d.tools,
+            d.ctx,
+            turn,
+            call["name"],
+            call["arguments"],
             call_id=call["id"],
             ignored_calls=call["ignored"],
+            threaded=d.threaded_tools,
+            show=show,
         )
-        result, latency = await run_tool(
-            d.tools, d.ctx, call["name"], call["arguments"], threaded=d.threaded_tools
-        )
-        text = result.observation
-        if call["ignored"]:
-            text += _ignored_note(call["ignored"])
-        text, cut_from = cut_observation(d.tokenizer, text, d.settings.observation_tokens)
-        summary = data_summary(result.data)
-        if call["id"] is not None:
-            message = {
-                "role": "tool",
-                "tool_call_id": call["id"],
-                "name": call["name"],
-                "content": text,
-            }
-        else:
-            message = {"role": "user", "content": f"<tool_response>\n{text}\n</tool_response>"}
-        m, x = self._msg(message, "observation", turn)
-        d.writer.emit(
-            Observation,
-            turn=turn,
-            name=call["name"],
-            text=text,
-            tokens=x["tokens"],
-            cut_from_tokens=cut_from,
-            data=summary,
-            latency_s=latency,
-            error=result.error,
-        )
+        message = _observation_message(call, step.shown.text)
+        meta = Meta(kind="observation", tokens=step.shown.tokens, turn=turn)
         return {
-            "messages": [*state["messages"], m],
-            "meta": [*state["meta"], x],
+            "messages": [*state["messages"], message],
+            "meta": [*state["meta"], meta],
             "pending": None,
-            "evidence": merge_evidence(state.get("evidence") or {}, summary),
+            "evidence": merge_evidence(state.get("evidence") or {}, step.summary),
         }
 
     async def finish(self, state: AgentState) -> dict[str, Any]:
@@ -376,10 +364,6 @@ def merge_evidence(evidence: dict[str, list[str]], summary: dict[str, Any]) -> d
         shown = f"{a['id']}: {a.get('answer')}" + (f" ({conf})" if conf is not None else "")
         out.setdefault("qa", []).append(shown)
     return out
-
-
-def new_run_id() -> str:
-    return time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
 
 
 def tool_map(tools: Sequence[Tool]) -> dict[str, Tool]:

@@ -12,7 +12,8 @@ import json
 import re
 from typing import Any, NamedTuple
 
-THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
+from playscout.clients.reasoning import strip_reasoning as strip_reasoning  # one definition
+
 CALL_OPEN, CALL_CLOSE = "<tool_call>", "</tool_call>"
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 
@@ -40,36 +41,6 @@ class ParseResult(NamedTuple):
     def ignored(self) -> int:
         """Calls beyond the first: the agent runs one call per turn and says so."""
         return max(0, len(self.calls) - 1)
-
-
-def strip_reasoning(text: str) -> str:
-    """Text outside `<think>` blocks. An unclosed block hides everything after it; a closing
-    tag with no opener before it (chat templates that open the block in the prompt) hides
-    everything before it. Nested blocks are tracked by depth."""
-    low = text.lower()
-    first_close, first_open = low.find(THINK_CLOSE), low.find(THINK_OPEN)
-    pos = 0
-    if first_close != -1 and (first_open == -1 or first_close < first_open):
-        pos = first_close + len(THINK_CLOSE)
-    out: list[str] = []
-    depth = 0
-    while pos < len(text):
-        nxt_open = low.find(THINK_OPEN, pos)
-        nxt_close = low.find(THINK_CLOSE, pos)
-        if depth == 0:
-            if nxt_open == -1:
-                out.append(text[pos:])
-                break
-            out.append(text[pos:nxt_open])
-            depth, pos = 1, nxt_open + len(THINK_OPEN)
-            continue
-        if nxt_close == -1:
-            break  # unclosed: the rest is reasoning
-        if nxt_open != -1 and nxt_open < nxt_close:
-            depth, pos = depth + 1, nxt_open + len(THINK_OPEN)
-        else:
-            depth, pos = depth - 1, nxt_close + len(THINK_CLOSE)
-    return "".join(out)
 
 
 def call_blocks(visible: str) -> list[str]:

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import Any, cast
 
@@ -26,9 +24,9 @@ from playscout.agent.graph import (
     RunDeps,
     compiled_graph,
     fresh_inputs,
-    new_run_id,
     recursion_limit,
 )
+from playscout.agent.ids import new_id
 from playscout.agent.policies.llm import LLMPolicy
 from playscout.agent.policies.workflow import BASELINE_NOTE, run_workflow
 from playscout.agent.trajectory import (
@@ -43,11 +41,12 @@ from playscout.agent.trajectory import (
     TrajectoryWriter,
 )
 from playscout.clients.base import ChatClient
-from playscout.config import DEFAULT_POLICY, AgentSettings, Policy
+from playscout.config import DEFAULT_POLICY, AgentSettings, Policy, package_versions
 from playscout.errors import PlayscoutError
 from playscout.tools.base import Tool, ToolContext
 
-_VERSIONED = ("playscout", "langgraph", "langchain-core", "pydantic", "tokenizers")
+AGENT_PACKAGES = ("playscout", "langgraph", "langchain-core", "pydantic", "tokenizers")
+"""What a trajectory's run_start records about the stack that produced it."""
 
 
 class AgentError(PlayscoutError, ValueError):
@@ -74,20 +73,6 @@ def default_tools() -> tuple[Tool, ...]:
     from playscout.tools import registry
 
     return tuple(getattr(registry, "ALL_TOOLS", registry.SEARCH_TOOLS))
-
-
-def package_versions() -> dict[str, str]:
-    return dict(_package_versions())
-
-
-@functools.cache
-def _package_versions() -> tuple[tuple[str, str], ...]:
-    """Read once per process: importlib.metadata scans site-packages on every call."""
-    out = []
-    for name in _VERSIONED:
-        with contextlib.suppress(metadata.PackageNotFoundError):
-            out.append((name, metadata.version(name)))
-    return tuple(out)
 
 
 class Agent:
@@ -132,7 +117,7 @@ class Agent:
         recorders: Sequence[Recorder] = (),
         on_event: Callable[[Event], None] | None = None,
     ) -> AgentResult:
-        run_id = new_run_id()
+        run_id = new_id()
         memory = MemoryRecorder()
         sinks: list[Recorder] = [memory, *recorders]
         if trajectory is not None:
@@ -193,7 +178,7 @@ class Agent:
                 "search": self.ctx.search.model_dump(mode="json"),
                 "tokenizer": self.tokenizer.name,
             },
-            versions=package_versions(),
+            versions=package_versions(AGENT_PACKAGES),
             **extra,
         )
 

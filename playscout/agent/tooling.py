@@ -2,18 +2,21 @@
 
 Tools are synchronous (QA tools may run their own event loop inside), so they run in a worker
 thread. `call_tool` turns argument and ToolError failures into observations; anything else a
-tool raises is caught here too, so one broken tool cannot end a run.
+tool raises is caught here too, so one broken tool cannot end a run. `recorded_call` is the one
+way a tool call becomes trajectory events (the LLM loop, the workflow baseline and the eval's
+direct routes), so timelines and tool counts read every run the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
+from playscout.agent.trajectory import Observation, ToolCallEvent, TrajectoryWriter
 from playscout.tools.base import Tool, ToolContext, ToolResult
 from playscout.tools.registry import call_tool
 
@@ -80,3 +83,61 @@ def data_summary(data: Any) -> dict[str, Any]:
     else:
         _walk(data, out)
     return {k: v for k, v in out.items() if v}
+
+
+class Shown(NamedTuple):
+    """What the model is shown of an observation: the text, its tokens (0 when nobody counts:
+    no model reads it) and, when the text was cut to fit, its token count before the cut."""
+
+    text: str
+    tokens: int = 0
+    cut_from_tokens: int | None = None
+
+
+class RecordedCall(NamedTuple):
+    result: ToolResult
+    summary: dict[str, Any]  # data_summary(result.data): the ids the call touched
+    latency_s: float
+    shown: Shown
+
+
+async def recorded_call(
+    writer: TrajectoryWriter,
+    tools: Mapping[str, Tool],
+    ctx: ToolContext,
+    turn: int,
+    name: str,
+    arguments: Any,
+    *,
+    call_id: str | None = None,
+    ignored_calls: int = 0,
+    threaded: bool = True,
+    show: Callable[[str], Shown] = Shown,
+) -> RecordedCall:
+    """One tool call as trajectory events: a ToolCallEvent before the tool runs (live listeners
+    see it start), then the call (never raising), then an Observation of what the model is
+    shown (`show` maps the tool's observation text to that; by default all of it, uncounted)
+    with the id summary of the result."""
+    writer.emit(
+        ToolCallEvent,
+        turn=turn,
+        name=name,
+        arguments=arguments,
+        call_id=call_id,
+        ignored_calls=ignored_calls,
+    )
+    result, latency = await run_tool(tools, ctx, name, arguments, threaded=threaded)
+    shown = show(result.observation)
+    summary = data_summary(result.data)
+    writer.emit(
+        Observation,
+        turn=turn,
+        name=name,
+        text=shown.text,
+        tokens=shown.tokens,
+        cut_from_tokens=shown.cut_from_tokens,
+        data=summary,
+        latency_s=latency,
+        error=result.error,
+    )
+    return RecordedCall(result, summary, latency, shown)

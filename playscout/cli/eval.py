@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from playscout.cli.errors import user_errors
+from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Settings
 
 eval_app = typer.Typer(no_args_is_help=True, help="Benchmark runs: run, judge, report, compare.")
 out = Console()
@@ -22,10 +23,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 @user_errors
 def run_cmd(
     task: Annotated[str, typer.Option(help="Task name (see `playscout eval tasks`).")] = "t9",
-    mode: Annotated[str, typer.Option(help="default | oracle")] = "oracle",
+    mode: Annotated[str, typer.Option(help="default | oracle")] = DEFAULT_MODE,
     sport: Annotated[str, typer.Option(help="Comma-separated sports.")] = "basketball",
-    policy: Annotated[str, typer.Option(help="llm | workflow (offline baseline)")] = "llm",
-    concurrency: Annotated[int, typer.Option(help="Questions in flight.")] = 8,
+    policy: Annotated[str, typer.Option(help="llm | workflow (offline baseline)")] = DEFAULT_POLICY,
+    concurrency: Annotated[int, typer.Option(min=1, help="Questions in flight.")] = 8,
     out_dir: Annotated[
         Path, typer.Option("--out", help="Run directory (resumes if it exists).")
     ] = Path("var/runs/run"),
@@ -38,17 +39,27 @@ def run_cmd(
     no_cache: Annotated[bool, typer.Option(help="Do not use the response cache.")] = False,
 ) -> None:
     """Run a task; killed runs continue where they stopped when run again with the same --out."""
-    from playscout.config import Settings
     from playscout.eval.runner import run_eval
+    from playscout.eval.spec import RunSpec
+    from playscout.runtime import parse_mode, parse_policy
 
+    spec = RunSpec(
+        task=task,
+        mode=parse_mode(mode),
+        sports=tuple(s.strip() for s in sport.split(",") if s.strip()),
+        policy=parse_policy(policy),
+        limit=limit,
+        concurrency=concurrency,
+        out_dir=out_dir,
+        retry_failed=retry_failed,
+    )
     settings = Settings()
     if index:
         settings.index = str(index)
     if corpus:
         settings.corpus_dir = corpus
-    ev = settings.eval
     if no_cache:
-        ev.cache_db = None
+        settings.eval.cache_db = None
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -56,12 +67,10 @@ def run_cmd(
         TimeElapsedColumn(),
         console=out,
     ) as bar:
-        tid = bar.add_task(f"{task} {mode}", total=None)
+        tid = bar.add_task(f"{spec.task} {spec.mode}", total=None)
         summary = run_eval(
-            task, mode, [s.strip() for s in sport.split(",") if s.strip()], policy,  # type: ignore[arg-type]
-            concurrency, out_dir, settings, limit, retry_failed, eval_settings=ev,
-            progress=lambda d, t: bar.update(tid, completed=d, total=t),
-        )  # fmt: skip
+            spec, settings, progress=lambda d, t: bar.update(tid, completed=d, total=t)
+        )
     out.print(
         f"ran {summary.ran}, skipped {summary.skipped} (already done) of {summary.total}; "
         f"statuses {summary.statuses}; {summary.wall_s:.1f}s; cache hits {summary.cache_hits}"
@@ -78,7 +87,6 @@ def judge_cmd(
     ] = None,
 ) -> None:
     """Judge the answers of a run (re-runnable: only new or changed answers are judged)."""
-    from playscout.config import Settings
     from playscout.eval.judges import judge_run, make_judge
 
     ev = Settings().eval

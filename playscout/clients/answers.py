@@ -14,9 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from playscout.clients.reasoning import strip_reasoning as strip_reasoning  # one definition
+
 UNPARSEABLE = "model returned unparseable output"
 
-_THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _ANSWER = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
 _DECODER = json.JSONDecoder()
@@ -27,21 +28,6 @@ class ParsedAnswer(BaseModel):
     confidence: float | None = None
     evidence: str | None = None
     parsed: bool = True  # False: `answer` is the cleaned raw text
-
-
-def strip_reasoning(text: str) -> str:
-    """Drop <think> blocks, closed or not. A lone </think> means the opening tag was in the
-    prompt (Qwen3 thinking templates): everything before it is reasoning."""
-    text = _THINK_BLOCK.sub("", text)
-    lower = text.lower()
-    close = lower.rfind("</think>")
-    if close >= 0:
-        text = text[close + len("</think>") :]
-        lower = text.lower()
-    start = lower.find("<think>")
-    if start >= 0:  # ran out of tokens while thinking
-        text = text[:start]
-    return text.strip()
 
 
 def _answer_region(text: str) -> str:

@@ -91,13 +91,13 @@ def timeline(run_dir: Path, path: Path, max_questions: int = 40) -> bool:
     fig, ax = plt.subplots(figsize=(8, 0.3 * len(rows) + 1.2))
     for y, row in enumerate(rows):
         try:
-            events = read_trajectory(run_dir / row["trajectory"])
-        except (TrajectoryError, KeyError):
+            events = read_trajectory(run_dir / row.trajectory)
+        except TrajectoryError:
             continue
         calls = [e.name for e in events if isinstance(e, ToolCallEvent)]
         for x, name in enumerate(calls):
             ax.barh(y, 1, left=x, color=COLOURS.get(name, OTHER), edgecolor="white")
-    ax.set_yticks(range(len(rows)), [r["qid"] for r in rows], fontsize=6)
+    ax.set_yticks(range(len(rows)), [r.qid for r in rows], fontsize=6)
     ax.set_xlabel("tool call #")
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in [*COLOURS.values(), OTHER]]
     ax.legend(handles, [*COLOURS, "other"], fontsize=6, loc="lower right")

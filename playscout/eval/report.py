@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from playscout.eval.metrics import cohen_kappa, mean
+from playscout.eval.records import ResultRow
 from playscout.eval.store import RUN_JSON, judgements_store, load_results, write_json_atomic
 from playscout.eval.tasks import get_task
 
@@ -36,10 +37,10 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
     )
     v = verdicts.get(chosen or "", {})
     by_sport: dict[str, dict[str, Any]] = {}
-    for sport in [*sorted({r["sport"] for r in rows}), "overall"]:
-        rs = [r for r in rows if sport == "overall" or r["sport"] == sport]
-        right = sum(v.get(r["qid"]) == "right" for r in rs)
-        unjudged = sum(r["qid"] not in v or v[r["qid"]] is None for r in rs)
+    for sport in [*sorted({r.sport for r in rows}), "overall"]:
+        rs = [r for r in rows if sport == "overall" or r.sport == sport]
+        right = sum(v.get(r.qid) == "right" for r in rs)
+        unjudged = sum(v.get(r.qid) is None for r in rs)
         by_sport[sport] = {
             "n": len(rs),
             "correct": right,
@@ -47,13 +48,13 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
             "accuracy": 100 * right / len(rs) if rs else None,
         }
     tools: dict[str, float] = {}
-    names = sorted({t for r in rows for t in (r.get("tool_calls") or {})} | set(TOOLS))
+    names = sorted({t for r in rows for t in r.tool_calls} | set(TOOLS))
     for name in names:
-        tools[name] = mean([float((r.get("tool_calls") or {}).get(name, 0)) for r in rows]) or 0.0
+        tools[name] = mean([float(r.tool_calls.get(name, 0)) for r in rows]) or 0.0
     outcome = {
-        "overall": mean([float(r.get("turns") or 0) for r in rows]),
-        "correct": mean([float(r.get("turns") or 0) for r in rows if v.get(r["qid"]) == "right"]),
-        "incorrect": mean([float(r.get("turns") or 0) for r in rows if v.get(r["qid"]) != "right"]),
+        "overall": mean([float(r.turns) for r in rows]),
+        "correct": mean([float(r.turns) for r in rows if v.get(r.qid) == "right"]),
+        "incorrect": mean([float(r.turns) for r in rows if v.get(r.qid) != "right"]),
     }
     agreement = None
     if "llm" in verdicts and "equivalence" in verdicts:
@@ -76,14 +77,14 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
         "accuracy": by_sport,
         "tool_calls_per_question": tools,
         "turns_by_outcome": outcome,
-        "statuses": dict(Counter(r.get("status") for r in rows)),
+        "statuses": dict(Counter(r.status for r in rows)),
         "tokens": {
-            "prompt": sum(int(r.get("prompt_tokens") or 0) for r in rows),
-            "completion": sum(int(r.get("completion_tokens") or 0) for r in rows),
+            "prompt": sum(r.prompt_tokens for r in rows),
+            "completion": sum(r.completion_tokens for r in rows),
         },
         "wall_s": {
-            "total": round(sum(float(r.get("wall_s") or 0) for r in rows), 3),
-            "per_question": mean([float(r.get("wall_s") or 0) for r in rows]),
+            "total": round(sum(r.wall_s for r in rows), 3),
+            "per_question": mean([r.wall_s for r in rows]),
         },
         "judge_agreement": agreement,
         "task_metrics": task_metrics,
@@ -91,21 +92,17 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
     }
 
 
-def _notes(rows: list[dict[str, Any]], meta: dict[str, Any]) -> list[str]:
+def _notes(rows: list[ResultRow], meta: dict[str, Any]) -> list[str]:
     notes = []
     errs: Counter[str] = Counter()
     for r in rows:
-        for line in _observation_errors(r):
+        for line in r.observation_errors:
             errs[line] += 1
     for msg, n in errs.most_common(3):
         notes.append(f"{n} tool observations were errors: {msg}")
     if meta.get("policy") == "workflow":
         notes.append("policy workflow: an offline retrieve-then-read baseline, not an LLM agent")
     return notes
-
-
-def _observation_errors(row: dict[str, Any]) -> list[str]:
-    return [str(e) for e in row.get("observation_errors", [])]
 
 
 def _fmt(x: Any, pct: bool = False) -> str:

@@ -4,12 +4,15 @@ to run anything."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from playscout.agent.ids import ID_PATTERN
 from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Mode, Policy
+from playscout.corpus.models import SPORTS
+from playscout.eval.spec import RunSpec
 
 NOT_AVAILABLE = "batch runs are not available: no RunService is configured in this server"
 
@@ -22,6 +25,18 @@ class RunRequest(BaseModel):
     mode: Mode = DEFAULT_MODE
     policy: Policy = DEFAULT_POLICY
     limit: int | None = Field(None, ge=1, description="Questions at most.")
+
+    def spec(self, out_dir: Path, concurrency: int) -> RunSpec:
+        """The run this request asks for, in `out_dir`; the server sets the parallelism."""
+        return RunSpec(
+            task=self.task,
+            mode=self.mode,
+            sports=(self.sport,) if self.sport else tuple(SPORTS),
+            policy=self.policy,
+            limit=self.limit,
+            concurrency=concurrency,
+            out_dir=out_dir,
+        )
 
 
 class RunStatus(BaseModel):

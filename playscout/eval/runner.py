@@ -11,30 +11,32 @@ run directory holds everything (run.json, results, trajectories, judgements, rep
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import platform
 import sys
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import orjson
 from pydantic import BaseModel, Field
 
-from playscout.config import EvalSettings, Policy, Settings
+from playscout.clients.base import ChatClient
+from playscout.config import Mode, Settings, package_versions
 from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import RunError
+from playscout.eval.records import Outcome, QuestionFields, ResultRow
+from playscout.eval.spec import RunSpec
 from playscout.eval.store import RUN_JSON, TRAJECTORIES, results_store, write_json_atomic
 from playscout.eval.tasks import get_task
-from playscout.eval.tasks.base import Instance, TaskEnv
+from playscout.eval.tasks.base import Instance, Task, TaskEnv
+from playscout.search.base import SearchBackend
 from playscout.tools.base import ModelSet
 
 Progress = Callable[[int, int], None]
-_VERSIONED = (
+EVAL_PACKAGES = (
     "playscout",
     "langgraph",
     "langchain-core",
@@ -48,7 +50,7 @@ _VERSIONED = (
 class RunSummary(BaseModel):
     run_dir: str
     task: str
-    mode: str
+    mode: Mode
     total: int
     skipped: int
     ran: int
@@ -59,11 +61,9 @@ class RunSummary(BaseModel):
 
 
 def versions() -> dict[str, str]:
+    """The interpreter, the platform and EVAL_PACKAGES, for run.json."""
     out = {"python": sys.version.split()[0], "platform": platform.platform()}
-    for name in _VERSIONED:
-        with contextlib.suppress(metadata.PackageNotFoundError):
-            out[name] = metadata.version(name)
-    return out
+    return out | package_versions(EVAL_PACKAGES)
 
 
 def _wrap(client: Any, cache: ResponseCache | None) -> Any:
@@ -71,31 +71,33 @@ def _wrap(client: Any, cache: ResponseCache | None) -> Any:
 
 
 def build_env(
-    task_needs_index: bool,
-    mode: str,
-    policy: Policy,
+    spec: RunSpec,
     settings: Settings,
-    eval_settings: EvalSettings,
-    client: Any = None,
+    *,
+    needs_index: bool,
+    client: ChatClient | None = None,
     cache: ResponseCache | None = None,
-    backend: Any = None,
+    backend: SearchBackend | None = None,
 ) -> TaskEnv:
+    """What every route of the run shares: the index (opened here unless given), the agent's
+    model (configured, unless given; only the llm policy needs one), the QA models, all
+    behind the response cache when there is one."""
     from playscout.agent.context import default_tokenizer
     from playscout.corpus import Corpus
     from playscout.runtime import chat_client, open_index
     from playscout.tools.qa import models_from_settings
 
-    if backend is None and task_needs_index:
+    if backend is None and needs_index:
         backend = open_index(settings.index)
-    if client is None and policy == "llm" and settings.agent.llm.configured:
+    if client is None and spec.policy == "llm" and settings.agent.llm.configured:
         client = chat_client(settings.agent.llm)
     models = models_from_settings(settings.qa)
     corpus = Corpus(settings.corpus_dir) if settings.corpus_dir else None
     return TaskEnv(
         settings=settings,
-        eval=eval_settings,
-        mode=mode,  # type: ignore[arg-type]
-        policy=policy,
+        eval=settings.eval,
+        mode=spec.mode,
+        policy=spec.policy,
         corpus=corpus,
         backend=backend,
         client=_wrap(client, cache),
@@ -108,20 +110,19 @@ def build_env(
     )
 
 
-def run_manifest(
-    task: str, mode: str, sports: Sequence[str], policy: str, settings: Settings,
-    eval_settings: EvalSettings, env: TaskEnv, limit: int | None,
-) -> dict[str, Any]:  # fmt: skip
-    qa = settings.qa
+def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, Any]:
+    """run.json: the options a resume must match, the models and frame policy that produced
+    the answers, every setting and package version."""
+    qa, eval_settings = settings.qa, settings.eval
     return {
-        "task": task,
-        "mode": mode,
-        "sports": list(sports),
-        "policy": policy,
-        "limit": limit,
+        "task": spec.task,
+        "mode": spec.mode,
+        "sports": list(spec.sports),
+        "policy": spec.policy,
+        "limit": spec.limit,
         "created_at": datetime.now(UTC).isoformat(),
         "models": {
-            "agent": getattr(env.client, "model", None) if policy == "llm" else None,
+            "agent": getattr(env.client, "model", None) if spec.policy == "llm" else None,
             "document_llm": qa.document_llm.model or None,
             "vlm": qa.vlm.model or None,
             "caption_llm": qa.caption_llm.model or None,
@@ -159,72 +160,63 @@ def _open_run(out_dir: Path, manifest: dict[str, Any]) -> None:
         write_json_atomic(path, manifest)
 
 
-async def _one(
-    inst: Instance, task: Any, env: TaskEnv, out_dir: Path, attempt: int
-) -> dict[str, Any]:
+async def _one(inst: Instance, task: Task, env: TaskEnv, out_dir: Path, attempt: int) -> ResultRow:
     traj = out_dir / TRAJECTORIES / f"{inst.id}.jsonl"
     traj.unlink(missing_ok=True)  # a killed attempt's partial trajectory: start it afresh
     t0 = time.perf_counter()
-    base = {
-        "qid": inst.id,
-        "sport": inst.sport,
-        "question": inst.prompt,
-        "gold": inst.gold,
-        "meta": inst.meta,
-        "attempt": attempt,
-        "trajectory": str(traj.relative_to(out_dir)),
-        "judgeable": task.judged,
-    }
+    question = QuestionFields(
+        qid=inst.id,
+        sport=inst.sport,
+        question=inst.prompt,
+        gold=inst.gold,
+        meta=inst.meta,
+        attempt=attempt,
+        trajectory=str(traj.relative_to(out_dir)),
+        judgeable=task.judged,
+    )
     try:
         out = await task.route(inst, env, traj)
     except Exception as e:  # one broken question must not end the run
-        out = {
-            "answer": None,
-            "status": "error",
-            "error": f"{type(e).__name__}: {e}",
-            "traceback": traceback.format_exc(limit=6),
-            "wall_s": round(time.perf_counter() - t0, 4),
-        }
-    return {**base, "answer": None, **out}
+        out = Outcome(
+            status="error",
+            error=f"{type(e).__name__}: {e}",
+            traceback=traceback.format_exc(limit=6),
+            wall_s=round(time.perf_counter() - t0, 4),
+        )
+    return ResultRow.of(question, out)
 
 
 async def run_eval_async(
-    task: str,
-    mode: str = "oracle",
-    sports: Sequence[str] = ("basketball",),
-    policy: Policy = "workflow",
-    concurrency: int = 8,
-    out_dir: Path | str = "var/runs/run",
+    spec: RunSpec,
     settings: Settings | None = None,
-    limit: int | None = None,
-    retry_failed: bool = False,
-    eval_settings: EvalSettings | None = None,
-    client: Any = None,
-    backend: Any = None,
+    *,
+    client: ChatClient | None = None,
+    backend: SearchBackend | None = None,
     progress: Progress | None = None,
 ) -> RunSummary:
-    if mode not in ("default", "oracle"):
-        raise RunError(f"--mode must be default or oracle, not {mode!r}")
+    """Runs `spec` with `settings` (its `eval` section included); `client` and `backend`
+    replace the configured agent model and index (tests, benchmarks, a server that has them
+    open already); `progress(done, total)` is called after each question."""
     settings = settings or Settings()
-    eval_settings = eval_settings or EvalSettings()
-    out_dir = Path(out_dir)
-    t = get_task(task)
+    eval_settings = settings.eval
+    out_dir = Path(spec.out_dir)
+    t = get_task(spec.task)
     cache = ResponseCache(eval_settings.cache_db) if eval_settings.cache_db else None
-    env = build_env(t.needs_index, mode, policy, settings, eval_settings, client, cache, backend)
-    instances = t.load(env, list(sports), limit)
-    _open_run(
-        out_dir, run_manifest(task, mode, sports, policy, settings, eval_settings, env, limit)
+    env = build_env(
+        spec, settings, needs_index=t.needs_index, client=client, cache=cache, backend=backend
     )
+    instances = t.load(env, list(spec.sports), spec.limit)
+    _open_run(out_dir, run_manifest(spec, settings, env))
     store = results_store(out_dir)
     previous = store.latest()
     todo: list[tuple[Instance, int]] = []
     for inst in instances:
-        prev = previous.get((inst.id,))
+        prev = previous.get(inst.id)
         if prev is None:
             todo.append((inst, 1))
-        elif retry_failed and prev.get("status") == "error":
-            todo.append((inst, int(prev.get("attempt", 1)) + 1))
-    sem = asyncio.Semaphore(concurrency)
+        elif spec.retry_failed and prev.status == "error":
+            todo.append((inst, prev.attempt + 1))
+    sem = asyncio.Semaphore(spec.concurrency)
     statuses: dict[str, int] = {}
     done = 0
     t0 = time.perf_counter()
@@ -232,9 +224,9 @@ async def run_eval_async(
     async def worker(inst: Instance, attempt: int) -> None:
         nonlocal done
         async with sem:
-            record = await _one(inst, t, env, out_dir, attempt)
-        store.append(record)
-        statuses[record["status"]] = statuses.get(record["status"], 0) + 1
+            row = await _one(inst, t, env, out_dir, attempt)
+        store.append(row)
+        statuses[row.status] = statuses.get(row.status, 0) + 1
         done += 1
         if progress:
             progress(done, len(todo))
@@ -246,8 +238,8 @@ async def run_eval_async(
             cache.close()
     return RunSummary(
         run_dir=str(out_dir),
-        task=task,
-        mode=mode,
+        task=spec.task,
+        mode=spec.mode,
         total=len(instances),
         skipped=len(instances) - len(todo),
         ran=len(todo),
@@ -259,29 +251,14 @@ async def run_eval_async(
 
 
 def run_eval(
-    task: str,
-    mode: str = "oracle",
-    sports: Sequence[str] = ("basketball",),
-    policy: Policy = "workflow",
-    concurrency: int = 8,
-    out_dir: Path | str = "var/runs/run",
+    spec: RunSpec,
     settings: Settings | None = None,
-    limit: int | None = None,
-    retry_failed: bool = False,
-    **kwargs: Any,
+    *,
+    client: ChatClient | None = None,
+    backend: SearchBackend | None = None,
+    progress: Progress | None = None,
 ) -> RunSummary:
     """Synchronous entry (CLI, tests). See run_eval_async."""
     return asyncio.run(
-        run_eval_async(
-            task,
-            mode,
-            sports,
-            policy,
-            concurrency,
-            out_dir,
-            settings,
-            limit,
-            retry_failed,
-            **kwargs,
-        )
+        run_eval_async(spec, settings, client=client, backend=backend, progress=progress)
     )

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import threading
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
+from playscout.agent.ids import new_id
 from playscout.config import EvalSettings, Settings
-from playscout.corpus.models import SPORTS
+from playscout.eval.run_service import RunRequest, RunStatus
 from playscout.eval.runner import run_eval
 
 
@@ -23,26 +23,27 @@ class EvalRunService:
         eval_settings: EvalSettings | None = None,
         backend: Any = None,
     ) -> None:
-        self.settings = settings or Settings()
-        self.eval = eval_settings or self.settings.eval
+        settings = settings or Settings()
+        self.eval = eval_settings or settings.eval
+        self.settings = settings.model_copy(update={"eval": self.eval})
         self.backend = backend
         self._runs: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
 
-    def submit(self, request: Any) -> Any:
-        run_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+    def submit(self, request: RunRequest) -> RunStatus:
+        run_id = new_id()
         state = {"id": run_id, "state": "queued", "done": 0, "total": None, "created": time.time()}
         with self._lock:
             self._runs[run_id] = state
         threading.Thread(target=self._work, args=(run_id, request), daemon=True).start()
         return self._status(state)
 
-    def get(self, run_id: str) -> Any:
+    def get(self, run_id: str) -> RunStatus | None:
         with self._lock:
             state = self._runs.get(run_id)
         return self._status(state) if state else None
 
-    def _work(self, run_id: str, req: Any) -> None:
+    def _work(self, run_id: str, req: RunRequest) -> None:
         state = self._runs[run_id]
         state["state"] = "running"
 
@@ -50,11 +51,8 @@ class EvalRunService:
             state["done"], state["total"] = done, total
 
         try:
-            summary = run_eval(
-                req.task, req.mode, [req.sport] if req.sport else list(SPORTS), req.policy,
-                self.eval.concurrency, Path(self.eval.runs_dir) / run_id, self.settings, req.limit,
-                eval_settings=self.eval, backend=self.backend, progress=progress,
-            )  # fmt: skip
+            spec = req.spec(Path(self.eval.runs_dir) / run_id, self.eval.concurrency)
+            summary = run_eval(spec, self.settings, backend=self.backend, progress=progress)
             state["results"] = summary.model_dump(mode="json")
             state["state"] = "done"
         except Exception as e:  # reported through get(), never raised into the API thread
@@ -62,7 +60,5 @@ class EvalRunService:
             state["message"] = f"{type(e).__name__}: {e}"
 
     @staticmethod
-    def _status(state: dict[str, Any]) -> Any:
-        from playscout.eval.run_service import RunStatus
-
+    def _status(state: dict[str, Any]) -> RunStatus:
         return RunStatus(**state)

@@ -1,7 +1,10 @@
 """Crash-safe run records: one JSON object per line, appended with a single `os.write` on an
 O_APPEND descriptor and fsync'd, so a kill -9 leaves at most one torn final line (skipped on
 read) and never a half-written record in the middle. Later lines for the same key win, which
-is how a retried failure replaces its error record without rewriting the file."""
+is how a retried failure replaces its error record without rewriting the file.
+
+results.jsonl is read and written as typed `ResultRow`s (ResultStore); judgements.jsonl stays
+plain records keyed by (question, judge)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from pydantic import ValidationError
+
+from playscout.eval.errors import RunError
+from playscout.eval.records import ResultRow
 
 RESULTS = "results.jsonl"
 JUDGEMENTS = "judgements.jsonl"
@@ -71,16 +78,48 @@ class JsonlStore:
         return out
 
 
-def results_store(run_dir: Path) -> JsonlStore:
-    return JsonlStore(Path(run_dir) / RESULTS, ("qid",))
+class ResultStore:
+    """A run's results.jsonl as `ResultRow`s, latest per question id."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.records = JsonlStore(Path(run_dir) / RESULTS, ("qid",))
+
+    @property
+    def path(self) -> Path:
+        return self.records.path
+
+    def append(self, row: ResultRow) -> None:
+        self.records.append(row.to_record())
+
+    def latest(self) -> dict[str, ResultRow]:
+        """Question id -> its latest row, in first-seen order."""
+        out: dict[str, ResultRow] = {}
+        for (qid,), record in self.records.latest().items():
+            try:
+                out[str(qid)] = ResultRow.model_validate(record)
+            except ValidationError as e:
+                raise RunError(
+                    f"{self.path}: the row for question {qid!r} is not a result row "
+                    f"({e.error_count()} problems, first: {_first(e)})"
+                ) from None
+        return out
+
+
+def _first(error: ValidationError) -> str:
+    first = error.errors()[0]
+    return f"{'.'.join(str(p) for p in first['loc']) or 'row'}: {first['msg']}"
+
+
+def results_store(run_dir: Path) -> ResultStore:
+    return ResultStore(run_dir)
 
 
 def judgements_store(run_dir: Path) -> JsonlStore:
     return JsonlStore(Path(run_dir) / JUDGEMENTS, ("qid", "judge"))
 
 
-def load_results(run_dir: Path) -> list[dict[str, Any]]:
-    """The latest record per question, in first-seen order."""
+def load_results(run_dir: Path) -> list[ResultRow]:
+    """The latest row per question, in first-seen order."""
     return list(results_store(run_dir).latest().values())
 
 

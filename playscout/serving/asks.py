@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
 from playscout.agent import Agent, AgentResult
+from playscout.agent.ids import new_id
 from playscout.agent.trajectory import (
     ErrorEvent,
     Event,
@@ -50,10 +49,6 @@ class AskCancelled(PlayscoutError):
         super().__init__(f"run cancelled: {reason}")
         self.reason = reason
         self.status_code = 499 if reason == CLIENT_GONE else 503
-
-
-def new_trajectory_id() -> str:
-    return time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:12]
 
 
 class _Tracker:
@@ -113,7 +108,7 @@ async def run_ask(
     stop_reason: Callable[[], str] = lambda: SHUTDOWN,
 ) -> AskResponse:
     """Runs as a limiter task (see `AskRun`); `stop_reason` says why, if it is cancelled."""
-    trajectory_id = new_trajectory_id()
+    trajectory_id = new_id(random_hex=12)
     path = state.settings.agent.trajectory_dir / f"{trajectory_id}.jsonl"
     tracker = _Tracker()
     agent = make_agent(state, req)

@@ -105,3 +105,6 @@ def test_strip_reasoning_variants() -> None:
     assert strip_reasoning("a<think>b") == "a"
     assert strip_reasoning("plan</think>answer") == "answer"  # template-opened block
     assert strip_reasoning("<think>a<think>b</think>c</think>d") == "d"
+    # a call before a stray closing tag was reasoning too (the strictest of the old variants)
+    stray = block("a", {}) + "</think>" + block("b", {}) + "</think>" + block("c", {})
+    assert [c.name for c in parse_tool_calls(stray).calls] == ["c"]

@@ -131,3 +131,21 @@ def test_session_continues_with_checkpointer(synth: Any, tmp_path: Path) -> None
     assert contents[-1] == "And who lost?" and sum(m.role == "system" for m in follow_up) == 1
     assert second.turns == 1  # the budget restarts per question
     assert [str(m.content) for m in model.requests[3].messages][1:] == ["Unrelated?"]
+
+
+def test_ids_and_versions_have_one_home() -> None:
+    from playscout.agent.ids import new_id, valid_id
+    from playscout.agent.runner import AGENT_PACKAGES
+    from playscout.config import package_versions
+
+    ids = {new_id() for _ in range(50)} | {new_id(random_hex=12) for _ in range(50)}
+    assert len(ids) == 100 and all(valid_id(i) for i in ids)
+    assert len(new_id(random_hex=12)) == len(new_id()) + 4
+    versions = package_versions(AGENT_PACKAGES)
+    assert "pydantic" in versions and versions == package_versions(AGENT_PACKAGES)
+    versions["pydantic"] = "changed"  # callers get a copy of the cached lookup
+    assert package_versions(AGENT_PACKAGES)["pydantic"] != "changed"
+    assert package_versions(["no-such-package-xyz"]) == {}
+    assert package_versions(["no-such-package-xyz"], missing="unknown") == {
+        "no-such-package-xyz": "unknown"
+    }

@@ -107,3 +107,16 @@ def test_strip_reasoning() -> None:
     assert strip_reasoning("<think>a</think>b<think>c</think>d") == "bd"
     assert strip_reasoning("x<THINK>never closed") == "x"
     assert strip_reasoning("pre</think>post") == "post"
+
+
+def test_strip_reasoning_is_one_definition() -> None:
+    """The agent's parser, the judge and answer parsing share the strictest variant: all
+    text up to the last stray closing tag is reasoning, and nested blocks count by depth."""
+    from playscout.agent import parser
+    from playscout.clients import reasoning
+
+    assert strip_reasoning is parser.strip_reasoning is reasoning.strip_reasoning
+    assert strip_reasoning("a</think>b</think>c") == "c"
+    assert strip_reasoning("<think>a</think>b</think>c") == "c"
+    assert strip_reasoning("<think>a<think>b</think>c") == ""  # still inside the outer block
+    assert strip_reasoning("  <think>x</think> answer \n") == "answer"

@@ -48,6 +48,10 @@ def test_parse_verdict() -> None:
     assert parse_verdict("Wrong. The numbers differ").verdict == "wrong"
     assert parse_verdict("").verdict is None
     assert parse_verdict('{"verdict": "maybe"}').verdict is None
+    # reasoning never decides: an unclosed block, a template-opened one, any case
+    assert parse_verdict('<think>{"verdict": "Right"} wait, no').verdict is None
+    assert parse_verdict('Right? no</think>{"verdict": "Wrong"}').verdict == "wrong"
+    assert parse_verdict("<THINK>Right</THINK>Wrong.").verdict == "wrong"
 
 
 class _Scripted:

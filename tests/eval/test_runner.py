@@ -16,12 +16,25 @@ from pathlib import Path
 import pytest
 
 from playscout.clients.base import ChatMessage, ChatParams, ChatResponse
-from playscout.eval import run_eval
+from playscout.config import EvalSettings, Settings
+from playscout.eval import RunSpec, run_eval
 from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.judges import EquivalenceJudge, judge_run
+from playscout.eval.records import ResultRow
 from playscout.eval.report import write_report
 from playscout.eval.store import load_results
 from playscout.eval.tasks.t9 import T9Task
+
+
+def _spec(run: Path, concurrency: int = 2, mode: str = "oracle", **kw: object) -> RunSpec:
+    return RunSpec.model_validate(
+        {"task": "t9", "mode": mode, "policy": "workflow", "concurrency": concurrency,
+         "out_dir": run, **kw}
+    )  # fmt: skip
+
+
+def _with(settings: Settings, eval_settings: EvalSettings) -> Settings:
+    return settings.model_copy(update={"eval": eval_settings})
 
 
 def _lines(run: Path) -> list[dict]:
@@ -30,16 +43,15 @@ def _lines(run: Path) -> list[dict]:
 
 def test_t9_oracle_run_judge_report(tmp_path, settings, eval_settings, backend) -> None:
     run = tmp_path / "run"
-    s = run_eval("t9", "oracle", ["basketball"], "workflow", 2, run, settings,
-                 eval_settings=eval_settings, backend=backend)  # fmt: skip
+    s = run_eval(_spec(run), _with(settings, eval_settings), backend=backend)
     assert s.ran == 3 and s.total == 3
     meta = json.loads((run / "run.json").read_text())
     assert meta["mode"] == "oracle" and meta["frame_policy"]["frames_per_clip"] == 16
     assert "pydantic" in meta["versions"]
     rows = load_results(run)
-    assert {r["status"] for r in rows} <= {"answered", "no_answer"}
-    assert all((run / r["trajectory"]).is_file() for r in rows)
-    assert all(r["tool_calls"].get("search_documents") == 1 for r in rows)
+    assert {r.status for r in rows} <= {"answered", "no_answer"}
+    assert all((run / r.trajectory).is_file() for r in rows)
+    assert all(r.tool_calls.get("search_documents") == 1 for r in rows)
     stats = judge_run(run, EquivalenceJudge())
     assert stats["judged_now"] == 3
     again = judge_run(run, EquivalenceJudge())
@@ -61,18 +73,17 @@ def test_t9_oracle_run_judge_report(tmp_path, settings, eval_settings, backend) 
 
 def test_resume_refuses_other_mode(tmp_path, settings, eval_settings, backend) -> None:
     run = tmp_path / "run"
-    run_eval("t9", "oracle", ["basketball"], "workflow", 1, run, settings, limit=1,
-             eval_settings=eval_settings, backend=backend)  # fmt: skip
+    settings = _with(settings, eval_settings)
+    run_eval(_spec(run, 1, limit=1), settings, backend=backend)
     with pytest.raises(ValueError, match="mode"):
-        run_eval("t9", "default", ["basketball"], "workflow", 1, run, settings, limit=1,
-                 eval_settings=eval_settings, backend=backend)  # fmt: skip
+        run_eval(_spec(run, 1, "default", limit=1), settings, backend=backend)
 
 
 _SLOW = """
 import asyncio, sys
 from pathlib import Path
 from playscout.config import Settings
-from playscout.eval import run_eval
+from playscout.eval import RunSpec, run_eval
 from playscout.config import EvalSettings
 from playscout.eval.tasks.t9 import T9Task
 orig = T9Task.route
@@ -81,9 +92,9 @@ async def slow(self, inst, env, traj):
     await asyncio.sleep(1.5)
     return out
 T9Task.route = slow
-s = Settings(corpus_dir=Path(sys.argv[1]), index=sys.argv[2])
-run_eval("t9", "oracle", ["basketball"], "workflow", 1, Path(sys.argv[3]), s,
-         eval_settings=EvalSettings(cache_db=None))
+s = Settings(corpus_dir=Path(sys.argv[1]), index=sys.argv[2], eval=EvalSettings(cache_db=None))
+run_eval(RunSpec(task="t9", mode="oracle", policy="workflow", concurrency=1,
+                 out_dir=Path(sys.argv[3])), s)
 """
 
 
@@ -103,8 +114,7 @@ def test_kill_9_then_resume_exactly_once(tmp_path, synth, settings, eval_setting
     proc.wait()
     done_before = len(_lines(run))
     assert 1 <= done_before < 3, "the kill should land mid-run"
-    s = run_eval("t9", "oracle", ["basketball"], "workflow", 2, run, settings,
-                 eval_settings=eval_settings, backend=backend)  # fmt: skip
+    s = run_eval(_spec(run), _with(settings, eval_settings), backend=backend)
     assert s.skipped == done_before and s.ran == 3 - done_before
     counts = Counter(r["qid"] for r in _lines(run))
     assert len(counts) == 3 and set(counts.values()) == {1}
@@ -128,20 +138,18 @@ def test_retry_failed_reruns_only_errors(
         return await orig(self, inst, env, traj)
 
     monkeypatch.setattr(T9Task, "route", flaky)
-    s = run_eval("t9", "oracle", ["basketball"], "workflow", 3, run, settings,
-                 eval_settings=eval_settings, backend=backend)  # fmt: skip
+    settings = _with(settings, eval_settings)
+    s = run_eval(_spec(run, 3), settings, backend=backend)
     assert s.statuses.get("error") == 1
-    err = next(r for r in load_results(run) if r["status"] == "error")
-    assert err["answer"] is None and "model server down" in err["error"]
+    err = next(r for r in load_results(run) if r.status == "error")
+    assert err.answer is None and err.error and "model server down" in err.error
     first["done"] = True
-    s2 = run_eval("t9", "oracle", ["basketball"], "workflow", 3, run, settings,
-                  eval_settings=eval_settings, backend=backend)  # fmt: skip
+    s2 = run_eval(_spec(run, 3), settings, backend=backend)
     assert s2.ran == 0
-    s3 = run_eval("t9", "oracle", ["basketball"], "workflow", 3, run, settings, retry_failed=True,
-                  eval_settings=eval_settings, backend=backend)  # fmt: skip
+    s3 = run_eval(_spec(run, 3, retry_failed=True), settings, backend=backend)
     assert s3.ran == 1
-    latest = {r["qid"]: r for r in load_results(run)}
-    assert latest[err["qid"]]["status"] != "error" and latest[err["qid"]]["attempt"] == 2
+    latest = {r.qid: r for r in load_results(run)}
+    assert latest[err.qid].status != "error" and latest[err.qid].attempt == 2
 
 
 class _Counting:
@@ -180,12 +188,16 @@ def test_response_cache(tmp_path: Path) -> None:
 def test_torn_line_is_skipped(tmp_path: Path) -> None:
     from playscout.eval.store import results_store
 
+    def row(qid: str) -> ResultRow:
+        return ResultRow(qid=qid, sport="basketball", question="q", gold="g",
+                         trajectory=f"trajectories/{qid}.jsonl", status="answered")  # fmt: skip
+
     store = results_store(tmp_path)
-    store.append({"qid": "a", "status": "answered"})
+    store.append(row("a"))
     with (tmp_path / "results.jsonl").open("ab") as fh:
         fh.write(b'{"qid": "b", "sta')  # killed mid-write
-    store.append({"qid": "c", "status": "answered"})
-    assert [r["qid"] for r in load_results(tmp_path)] == ["a", "c"]
+    store.append(row("c"))
+    assert [r.qid for r in load_results(tmp_path)] == ["a", "c"]
 
 
 def test_run_service(tmp_path, settings, backend) -> None:

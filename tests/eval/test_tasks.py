@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from playscout.eval import run_eval
+from playscout.eval import RunSpec, run_eval
 from playscout.eval.guard import BackendView
 from playscout.eval.store import load_results
 from playscout.eval.tasks import get_task, task_names
@@ -19,24 +19,22 @@ EXPECTED = {
 @pytest.mark.parametrize("name", [n for n in task_names() if n != "t9"])
 def test_task_runs_offline(name, tmp_path, settings, eval_settings, backend) -> None:
     run = tmp_path / name
-    s = run_eval(name, "oracle", ["basketball"], "workflow", 4, run, settings, limit=2,
-                 eval_settings=eval_settings, backend=backend)  # fmt: skip
+    spec = RunSpec(task=name, mode="oracle", policy="workflow", concurrency=4, out_dir=run, limit=2)
+    s = run_eval(spec, settings.model_copy(update={"eval": eval_settings}), backend=backend)
     rows = load_results(run)
     assert rows and s.ran == len(rows)
-    assert not [
-        r for r in rows if r["status"] == "error" and "internal error" in str(r.get("error"))
-    ]
+    assert not [r for r in rows if r.status == "error" and "internal error" in str(r.error)]
     metrics = get_task(name).score(rows)
     assert EXPECTED[name] in metrics
 
 
 def test_t3_retrieves_positive_in_pool(tmp_path, settings, eval_settings, backend) -> None:
     run = tmp_path / "t3"
-    run_eval("t3", "oracle", ["basketball"], "workflow", 2, run, settings, limit=3,
-             eval_settings=eval_settings, backend=backend)  # fmt: skip
+    spec = RunSpec(task="t3", mode="oracle", policy="workflow", concurrency=2, out_dir=run, limit=3)
+    run_eval(spec, settings.model_copy(update={"eval": eval_settings}), backend=backend)
     rows = load_results(run)
-    assert all(r["status"] == "answered" for r in rows)
-    assert all(r["rank"] is not None and r["rank"] <= r["pool_size"] for r in rows)
+    assert all(r.status == "answered" for r in rows)
+    assert all(r.rank is not None and r.pool_size and r.rank <= r.pool_size for r in rows)
 
 
 def test_guard_hides_report(backend) -> None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from playscout.agent.tooling import data_summary, run_tool
-from playscout.agent.trajectory import ErrorEvent, Observation, ToolCallEvent, TrajectoryWriter
+from playscout.agent.tooling import recorded_call
+from playscout.agent.trajectory import ErrorEvent, TrajectoryWriter
 from playscout.tools.base import Tool, ToolContext
 
 BASELINE_NOTE = "workflow baseline (retrieve-then-read, no LLM)"
@@ -28,20 +28,8 @@ async def _step(
     name: str,
     args: dict[str, Any],
 ) -> tuple[Any, dict[str, Any], str | None]:
-    writer.emit(ToolCallEvent, turn=turn, name=name, arguments=args)
-    result, latency = await run_tool(tools, ctx, name, args)
-    summary = data_summary(result.data)
-    writer.emit(
-        Observation,
-        turn=turn,
-        name=name,
-        text=result.observation,
-        tokens=0,
-        data=summary,
-        latency_s=latency,
-        error=result.error,
-    )
-    return result.data, summary, result.error
+    step = await recorded_call(writer, tools, ctx, turn, name, args)
+    return step.result.data, step.summary, step.result.error
 
 
 def _confidence(answer: dict[str, Any]) -> float:

@@ -10,6 +10,7 @@ import re
 import orjson
 
 from playscout.clients.base import ChatClient, ChatMessage, ChatParams, ModelError
+from playscout.clients.reasoning import strip_reasoning
 from playscout.eval.judges.base import Verdict
 
 SYSTEM = (
@@ -38,7 +39,7 @@ _JSON = re.compile(r"\{.*\}", re.S)
 
 
 def parse_verdict(text: str) -> Verdict:
-    body = re.sub(r"<think>.*?</think>", "", text or "", flags=re.S).strip()
+    body = strip_reasoning(text or "")
     m = _JSON.search(body)
     if m:
         try:

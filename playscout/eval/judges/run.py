@@ -15,11 +15,13 @@ from playscout.eval.errors import RunError
 from playscout.eval.judges.base import Judge
 from playscout.eval.judges.equivalence import EquivalenceJudge
 from playscout.eval.judges.llm import LLMJudge
+from playscout.eval.records import ResultRow
 from playscout.eval.store import judgements_store, load_results
 
 
-def judged_hash(row: dict[str, Any]) -> str:
-    text = "|||".join(str(row.get(k)) for k in ("qid", "question", "gold", "answer"))
+def judged_hash(row: ResultRow) -> str:
+    """What a verdict depends on: a changed answer (or gold) is judged again."""
+    text = "|||".join(str(v) for v in (row.qid, row.question, row.gold, row.answer))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -47,18 +49,16 @@ def make_judge(kind: str, settings: EvalSettings | None = None) -> Judge:
 async def judge_run_async(run_dir: Path, judge: Judge, concurrency: int = 16) -> dict[str, int]:
     store = judgements_store(run_dir)
     done = {k: r.get("hash") for k, r in store.latest().items()}
-    rows = [r for r in load_results(run_dir) if r.get("judgeable", True)]
-    todo = [r for r in rows if done.get((r["qid"], judge.name)) != judged_hash(r)]
+    rows = [r for r in load_results(run_dir) if r.judgeable]
+    todo = [r for r in rows if done.get((r.qid, judge.name)) != judged_hash(r)]
     sem = asyncio.Semaphore(concurrency)
 
-    async def one(row: dict[str, Any]) -> None:
+    async def one(row: ResultRow) -> None:
         async with sem:
-            v = await judge.judge(
-                row.get("question", ""), str(row.get("gold", "")), row.get("answer")
-            )
+            v = await judge.judge(row.question, str(row.gold), row.answer)
         store.append(
             {
-                "qid": row["qid"],
+                "qid": row.qid,
                 "judge": judge.name,
                 "hash": judged_hash(row),
                 "verdict": v.verdict,

@@ -1,8 +1,9 @@
 """What a task is: a loader (instances), a route through the same agent and tools (a prompt
 template with a tool subset, or one direct tool call), and a metric over the stored records.
 
-Routes return plain dicts that become result records, so every task shares the runner's resume,
-trajectory and report machinery."""
+Routes return an `Outcome` (eval/records.py) that becomes the question's result row, so every
+task shares the runner's resume, trajectory and report machinery, and `score` reads the rows
+back typed."""
 
 from __future__ import annotations
 
@@ -13,25 +14,26 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from playscout.agent.answer import is_fallback
-from playscout.agent.runner import Agent, package_versions
+from playscout.agent.runner import AGENT_PACKAGES, Agent
+from playscout.agent.tooling import recorded_call
 from playscout.agent.trajectory import (
     FinalAnswer,
     JsonlRecorder,
     MemoryRecorder,
     Observation,
     RunStart,
-    ToolCallEvent,
     TrajectoryWriter,
     summarise,
 )
 from playscout.clients.base import ChatClient
-from playscout.config import EvalSettings, Policy, Settings
+from playscout.config import EvalSettings, Mode, Policy, Settings, package_versions
 from playscout.corpus import Corpus
 from playscout.eval.errors import RunError
 from playscout.eval.guard import BackendView
+from playscout.eval.records import Outcome, ResultRow
 from playscout.runtime import Runtime
 from playscout.search.base import SearchBackend
-from playscout.tools.base import Mode, ModelSet, Tool, ToolContext
+from playscout.tools.base import ModelSet, Tool, ToolContext, ToolResult
 
 
 @dataclass
@@ -88,9 +90,9 @@ class Task(Protocol):
 
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]: ...
 
-    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]: ...
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome: ...
 
-    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]: ...
+    def score(self, records: list[ResultRow]) -> dict[str, Any]: ...
 
 
 def tool_subset(names: Sequence[str]) -> tuple[Tool, ...]:
@@ -106,8 +108,8 @@ async def run_agent(
     prompt: str,
     trajectory: Path,
     tools: Sequence[Tool] | None = None,
-) -> dict[str, Any]:
-    """One agent run -> the common record fields. The fallback phrase is kept as `raw_answer`
+) -> Outcome:
+    """One agent run -> the common row fields. The fallback phrase is kept as `raw_answer`
     but never as `answer` (defect 13: it was counted as a successful answer)."""
     agent = Agent(
         ctx,
@@ -124,33 +126,32 @@ async def run_agent(
         answer = None
     elif answer is not None and is_fallback(answer):
         status = "no_answer"
-    return {
-        "answer": answer if status != "no_answer" else None,
-        "raw_answer": result.answer,
-        "status": status,
-        "forced_final": result.forced_final,
-        "turns": summary.turns,
-        "tool_calls": summary.tool_calls,
-        "prompt_tokens": summary.prompt_tokens,
-        "completion_tokens": summary.completion_tokens,
-        "errors": summary.errors,
-        "evidence": result.evidence,
-        "note": result.note,
-        "observation_errors": sorted(
+    return Outcome(
+        answer=answer if status != "no_answer" else None,
+        raw_answer=result.answer,
+        status=status,
+        forced_final=result.forced_final,
+        turns=summary.turns,
+        tool_calls=summary.tool_calls,
+        prompt_tokens=summary.prompt_tokens,
+        completion_tokens=summary.completion_tokens,
+        errors=summary.errors,
+        evidence=result.evidence,
+        note=result.note,
+        observation_errors=sorted(
             {e.error for e in result.events if isinstance(e, Observation) and e.error}
         ),
-        "wall_s": round(result.wall_s, 4),
-    }
+        wall_s=round(result.wall_s, 4),
+    )
 
 
 async def direct_call(
     env: TaskEnv, ctx: ToolContext, tool: str, args: dict[str, Any], trajectory: Path
-) -> tuple[Any, dict[str, Any]]:
+) -> tuple[ToolResult, Outcome]:
     """One tool call recorded as a trajectory (so timelines and tool counts cover direct routes
-    too) -> (ToolResult, common record fields without answer)."""
+    too) -> (the tool's result, the common row fields without an answer)."""
     import time
 
-    from playscout.agent.tooling import data_summary, run_tool
     from playscout.agent.trajectory import Event
 
     memory = MemoryRecorder()
@@ -159,15 +160,12 @@ async def direct_call(
     try:
         writer.emit(
             RunStart, question=str(args.get("query", "")), sport=ctx.sport, mode=ctx.mode,
-            policy="direct", tools=[tool], versions=package_versions(),
+            policy="direct", tools=[tool], versions=package_versions(AGENT_PACKAGES),
         )  # fmt: skip
-        writer.emit(ToolCallEvent, turn=1, name=tool, arguments=args)
-        tools = {t.name: t for t in tool_subset([tool])}
-        result, latency = await run_tool(tools, ctx, tool, args)
-        writer.emit(
-            Observation, turn=1, name=tool, text=result.observation, tokens=0,
-            data=data_summary(result.data), latency_s=latency, error=result.error,
-        )  # fmt: skip
+        step = await recorded_call(
+            writer, {t.name: t for t in tool_subset([tool])}, ctx, 1, tool, args
+        )
+        result = step.result
         status = "error" if result.error else "answered"
         wall = time.perf_counter() - t0
         writer.emit(FinalAnswer, answer=None, status=status, turns=1, wall_s=wall)
@@ -175,14 +173,14 @@ async def direct_call(
         writer.close()
     events: list[Event] = list(memory.events)
     summary = summarise(events)
-    return result, {
-        "status": status,
-        "turns": 1,
-        "tool_calls": summary.tool_calls,
-        "prompt_tokens": 0,
-        "completion_tokens": 0,
-        "errors": int(result.error is not None),
-        "error": result.error,
-        "observation_errors": [result.error] if result.error else [],
-        "wall_s": round(wall, 4),
-    }
+    return result, Outcome(
+        status=status,
+        turns=1,
+        tool_calls=summary.tool_calls,
+        prompt_tokens=0,
+        completion_tokens=0,
+        errors=int(result.error is not None),
+        error=result.error,
+        observation_errors=[result.error] if result.error else [],
+        wall_s=round(wall, 4),
+    )

@@ -15,6 +15,7 @@ from typing import Any
 
 from playscout.eval.judges.text import normalise
 from playscout.eval.metrics import accuracy, grouped_accuracy, mean, median_rank, recall_at_k
+from playscout.eval.records import Outcome, ResultRow
 from playscout.eval.tasks.base import Instance, TaskEnv, direct_call
 from playscout.eval.tasks.synthetic import (
     clip_facts,
@@ -86,19 +87,19 @@ class T1Task:
                 )
         return out
 
-    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         args = {"video_ids": [inst.meta["clip_id"]], "query": inst.prompt}
         result, rec = await direct_call(env, env.ctx(inst.sport), "video_qa", args, trajectory)
         answer, _ = qa_answer(result)
         scores = rubric_scores(answer, inst.gold)
-        return {**rec, "answer": answer, "scores": scores, "score": mean(list(scores.values()))}
+        return rec.updated(answer=answer, scores=scores, score=mean(list(scores.values())))
 
-    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+    def score(self, records: list[ResultRow]) -> dict[str, Any]:
         per_axis = {
-            a: mean([r["scores"][a] for r in records if a in (r.get("scores") or {})]) for a in AXES
+            a: mean([r.scores[a] for r in records if r.scores and a in r.scores]) for a in AXES
         }
         return {
-            "avg_score": mean([r["score"] for r in records if r.get("score") is not None]),
+            "avg_score": mean([r.score for r in records if r.score is not None]),
             "per_axis": per_axis,
             "judge": "deterministic rubric (fact recall per axis)",
         }
@@ -146,19 +147,19 @@ class T2Task:
                     break
         return out
 
-    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         args = {"video_ids": [inst.meta["clip_id"]], "query": inst.prompt}
         result, rec = await direct_call(env, env.ctx(inst.sport), "video_qa", args, trajectory)
         answer, _ = qa_answer(result)
         choice = pick_option(answer, inst.meta["options"])
-        return {**rec, "answer": answer, "choice": choice, "correct": choice == inst.gold}
+        return rec.updated(answer=answer, choice=choice, correct=choice == inst.gold)
 
-    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+    def score(self, records: list[ResultRow]) -> dict[str, Any]:
         return {
-            "accuracy": accuracy([bool(r.get("correct")) for r in records]),
-            "no_choice": sum(r.get("choice") is None for r in records),
+            "accuracy": accuracy([bool(r.correct) for r in records]),
+            "no_choice": sum(r.choice is None for r in records),
             "per_question_type": grouped_accuracy(
-                [(r["meta"]["question_type"], bool(r.get("correct"))) for r in records]
+                [(r.meta["question_type"], bool(r.correct)) for r in records]
             ),
         }
 
@@ -192,26 +193,21 @@ class T3Task:
                                     {"pool": pool, "tier": tier}))  # fmt: skip
         return out
 
-    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         pool = inst.meta["pool"]
         ctx = env.ctx(inst.sport, video_top_k=min(1000, len(pool)), observation_clips=10)
         args = {"query": inst.prompt, "video_ids": pool}
         result, rec = await direct_call(env, ctx, "search_videos", args, trajectory)
         ranked = [h.clip_id for h in getattr(result.data, "hits", [])]
         rank = ranked.index(inst.gold) + 1 if inst.gold in ranked else None
-        return {
-            **rec,
-            "answer": ranked[0] if ranked else None,
-            "rank": rank,
-            "pool_size": len(pool),
-        }
+        return rec.updated(answer=ranked[0] if ranked else None, rank=rank, pool_size=len(pool))
 
-    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
-        ranks = [r.get("rank") for r in records if r.get("status") != "error"]
-        pool = max((r.get("pool_size", 0) for r in records), default=0)
+    def score(self, records: list[ResultRow]) -> dict[str, Any]:
+        ranks = [r.rank for r in records if r.status != "error"]
+        pool = max((r.pool_size or 0 for r in records), default=0)
         return {
             "recall_at_k": recall_at_k(ranks),
             "median_rank": median_rank(ranks, pool),
             "scored": len(ranks),
-            "errors": sum(r.get("status") == "error" for r in records),
+            "errors": sum(r.status == "error" for r in records),
         }

@@ -20,6 +20,7 @@ from playscout.eval.metrics import (
     mean_abs_error,
     rubric_score,
 )
+from playscout.eval.records import Outcome, ResultRow
 from playscout.eval.tasks.base import Instance, TaskEnv, direct_call, run_agent
 from playscout.eval.tasks.gamefacts import games
 from playscout.eval.tasks.synthetic import (
@@ -65,35 +66,29 @@ class GameplayQATask:
                                      "option_kinds": [kinds.get(o, "true") for o in opts], "multi_video": multi}))  # fmt: skip
         return out
 
-    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         args = {"video_ids": inst.meta["videos"][:1], "query": inst.prompt}
         result, rec = await direct_call(env, env.ctx(inst.sport), "video_qa", args, trajectory)
         answer, _ = qa_answer(result)
         choice = pick_option(answer, inst.meta["options"])
         chosen = inst.meta["option_kinds"][choice] if choice is not None else "no_choice"
-        return {
-            **rec,
-            "answer": answer,
-            "choice": choice,
-            "correct": choice == inst.gold,
-            "chosen_kind": chosen,
-        }
+        return rec.updated(
+            answer=answer, choice=choice, correct=choice == inst.gold, chosen_kind=chosen
+        )
 
-    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
-        wrong = [r for r in records if not r.get("correct")]
+    def score(self, records: list[ResultRow]) -> dict[str, Any]:
+        wrong = [r for r in records if not r.correct]
         errors_by: dict[str, int] = {}
         for r in wrong:
-            errors_by[r.get("chosen_kind", "?")] = errors_by.get(r.get("chosen_kind", "?"), 0) + 1
+            kind = r.chosen_kind or "?"
+            errors_by[kind] = errors_by.get(kind, 0) + 1
         return {
-            "accuracy": accuracy([bool(r.get("correct")) for r in records]),
+            "accuracy": accuracy([bool(r.correct) for r in records]),
             "per_entity_type": grouped_accuracy(
-                [(r["meta"]["entity_type"], bool(r.get("correct"))) for r in records]
+                [(r.meta["entity_type"], bool(r.correct)) for r in records]
             ),
             "per_video_count": grouped_accuracy(
-                [
-                    ("multi" if r["meta"]["multi_video"] else "single", bool(r.get("correct")))
-                    for r in records
-                ]
+                [("multi" if r.meta["multi_video"] else "single", bool(r.correct)) for r in records]
             ),
             "errors_by_distractor_type": errors_by,
         }
@@ -133,27 +128,27 @@ class STARBenchTask:
                                     {"game_id": g.game_id, "multi_turn": True}))  # fmt: skip
         return out
 
-    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         history = ""
-        scores, answers, rec = [], [], {}
+        scores: list[float] = []
+        answers: list[str | None] = []
+        rec: Outcome | None = None
         for turn in inst.gold:
             prompt = f"{history}{turn['question']}"
             rec = await run_agent(env, env.ctx(inst.sport), prompt, trajectory)
             items = [RubricItem(**r) for r in turn["rubric"]]
-            scores.append(rubric_score(items, rubric_hits(rec.get("answer"), items)))
-            answers.append(rec.get("answer"))
+            scores.append(rubric_score(items, rubric_hits(rec.answer, items)))
+            answers.append(rec.answer)
             history += f"Q: {turn['question']}\nA: {turn['ideal']}\n"  # ideal, not the model's
-        return {
-            **rec,
-            "answer": " | ".join(a or "-" for a in answers),
-            "turn_scores": scores,
-            "score": mean(scores),
-        }
+        assert rec is not None, "a STARBench instance has at least one turn"
+        return rec.updated(
+            answer=" | ".join(a or "-" for a in answers), turn_scores=scores, score=mean(scores)
+        )
 
-    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+    def score(self, records: list[ResultRow]) -> dict[str, Any]:
         return {
             "rubric_score_pct": 100
-            * (mean([r["score"] for r in records if r.get("score") is not None]) or 0.0)
+            * (mean([r.score for r in records if r.score is not None]) or 0.0)
         }
 
 
@@ -205,9 +200,9 @@ class LCricTask:
                 out.append(Instance(f"lcric_reg_{g.game_id}", sport, f"How many points/goals were scored in total {where}? Answer with a number.", float(sum(g.period_scores[0])), {"kind": "regression"}))  # fmt: skip
         return out
 
-    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         rec = await run_agent(env, env.ctx(inst.sport), inst.prompt, trajectory)
-        ans = rec.get("answer") or ""
+        ans = rec.answer or ""
         kind = inst.meta["kind"]
         pred: Any
         if kind == "binary":
@@ -219,17 +214,17 @@ class LCricTask:
         else:
             nums = numbers(ans)
             pred = nums[0] if nums else None
-        return {**rec, "pred": pred, "correct": pred == inst.gold}
+        return rec.updated(pred=pred, correct=pred == inst.gold)
 
-    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+    def score(self, records: list[ResultRow]) -> dict[str, Any]:
         by = {
-            k: [r for r in records if r["meta"]["kind"] == k]
+            k: [r for r in records if r.meta["kind"] == k]
             for k in ("binary", "multiple", "regression")
         }
-        reg = [r for r in by["regression"] if r.get("pred") is not None]
+        reg = [(float(r.pred), float(r.gold)) for r in by["regression"] if r.pred is not None]
         return {
-            "binary_accuracy": accuracy([bool(r.get("correct")) for r in by["binary"]]),
-            "multiple_accuracy": accuracy([bool(r.get("correct")) for r in by["multiple"]]),
-            "regression_l1": mean_abs_error([r["pred"] for r in reg], [r["gold"] for r in reg]),
+            "binary_accuracy": accuracy([bool(r.correct) for r in by["binary"]]),
+            "multiple_accuracy": accuracy([bool(r.correct) for r in by["multiple"]]),
+            "regression_l1": mean_abs_error([p for p, _ in reg], [g for _, g in reg]),
             "regression_unparsed": len(by["regression"]) - len(reg),
         }

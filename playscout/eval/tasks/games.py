@@ -17,6 +17,7 @@ from playscout.eval.guard import BackendView
 from playscout.eval.judges.equivalence import judge_equivalence
 from playscout.eval.judges.text import normalise
 from playscout.eval.metrics import accuracy, calibration_error, mean
+from playscout.eval.records import Outcome, ResultRow
 from playscout.eval.tasks.base import Instance, TaskEnv, run_agent
 from playscout.eval.tasks.gamefacts import LEAD_STAT, MARGIN, GameFacts, games, load_game
 from playscout.eval.tasks.synthetic import pick_option, render_options
@@ -44,21 +45,23 @@ class T4Task:
                         break
         return out[:limit] if limit else out
 
-    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         view = BackendView(hide_doc_ids={f"{inst.meta['game_id']}_espn_report"})
         ctx_prompt = T4_PROMPT.format(question=inst.prompt)
-        best: dict[str, Any] | None = None
+        best: Outcome | None = None
         for _ in range(env.eval.best_of_k):
             rec = await run_agent(env, env.ctx(inst.sport, view), ctx_prompt, trajectory)
-            v = judge_equivalence(inst.prompt, inst.gold, rec.get("answer"))
-            rec["score"] = None if v.verdict is None else (5.0 if v.verdict == "right" else 0.0)
-            if best is None or (rec["score"] or 0) > (best["score"] or 0):
+            v = judge_equivalence(inst.prompt, inst.gold, rec.answer)
+            rec = rec.updated(
+                score=None if v.verdict is None else (5.0 if v.verdict == "right" else 0.0)
+            )
+            if best is None or (rec.score or 0) > (best.score or 0):
                 best = rec
         assert best is not None
         return best
 
-    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
-        scored = [r["score"] for r in records if r.get("score") is not None]
+    def score(self, records: list[ResultRow]) -> dict[str, Any]:
+        scored = [r.score for r in records if r.score is not None]
         return {"avg_score": mean(scored), "unscored": len(records) - len(scored), "scale": "0-5"}
 
 
@@ -111,7 +114,7 @@ class T5Task:
                                     {"game_id": g.game_id, "date": g.date, "cutoff_period": c, "options": opts}))  # fmt: skip
         return out[:limit] if limit else out
 
-    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         gid, date, cut = inst.meta["game_id"], inst.meta["date"], inst.meta["cutoff_period"]
         view = BackendView(
             hide_doc=lambda d: d.game_id == gid or (d.date is not None and d.date > date),
@@ -120,19 +123,19 @@ class T5Task:
             ),
         )
         rec = await run_agent(env, env.ctx(inst.sport, view), inst.prompt, trajectory)
-        choice = pick_option(rec.get("answer"), inst.meta["options"])
+        choice = pick_option(rec.answer, inst.meta["options"])
         n = len(inst.meta["options"])
-        conf = verbal_confidence(rec.get("answer"), n) if choice is not None else 1.0 / n
-        return {**rec, "choice": choice, "confidence": conf, "correct": choice == inst.gold}
+        conf = verbal_confidence(rec.answer, n) if choice is not None else 1.0 / n
+        return rec.updated(choice=choice, confidence=conf, correct=choice == inst.gold)
 
-    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
-        correct = [bool(r.get("correct")) for r in records]
+    def score(self, records: list[ResultRow]) -> dict[str, Any]:
+        correct = [bool(r.correct) for r in records]
         return {
             "accuracy": accuracy(correct),
             "calibration_error": calibration_error(
-                [r.get("confidence", 0.2) for r in records], correct, 5
+                [0.2 if r.confidence is None else r.confidence for r in records], correct, 5
             ),
-            "no_choice": sum(r.get("choice") is None for r in records),
+            "no_choice": sum(r.choice is None for r in records),
         }
 
 
@@ -200,26 +203,24 @@ class T6Task:
                 )
         return out[:limit] if limit else out
 
-    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         gid = inst.meta["game_id"]
         view = BackendView(hide_doc_ids={f"{gid}_espn_report"})
         rec = await run_agent(env, env.ctx(inst.sport, view), inst.prompt, trajectory)
         g = load_game(env.need_corpus(), inst.sport, gid)
-        text = rec.get("answer") or ""
+        text = rec.answer or ""
         facts = check_facts(text, g)
         norm = f" {normalise(text)} "
         covered = [f for f in inst.gold if f" {normalise(f)} " in norm or f in text]
         s, c = facts["supported"], facts["contradicted"]
-        return {**rec, "facts": facts, "factual": s / (s + c) if s + c else None,
-                "saliency": len(covered) / len(inst.gold) if inst.gold else None,
-                "style": style_score(text, self.target_words)}  # fmt: skip
+        return rec.updated(facts=facts, factual=s / (s + c) if s + c else None,
+                           saliency=len(covered) / len(inst.gold) if inst.gold else None,
+                           style=style_score(text, self.target_words))  # fmt: skip
 
-    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+    def score(self, records: list[ResultRow]) -> dict[str, Any]:
         return {
-            "factual_accuracy": mean(
-                [r["factual"] for r in records if r.get("factual") is not None]
-            ),
-            "saliency": mean([r["saliency"] for r in records if r.get("saliency") is not None]),
-            "style": mean([r["style"] for r in records if r.get("style") is not None]),
-            "no_claims": sum(r.get("factual") is None for r in records),
+            "factual_accuracy": mean([r.factual for r in records if r.factual is not None]),
+            "saliency": mean([r.saliency for r in records if r.saliency is not None]),
+            "style": mean([r.style for r in records if r.style is not None]),
+            "no_claims": sum(r.factual is None for r in records),
         }

@@ -14,6 +14,7 @@ from typing import Any
 
 from playscout.eval.metrics import accuracy, mean, track_miou
 from playscout.eval.metrics.boxes import Box
+from playscout.eval.records import Outcome, ResultRow
 from playscout.eval.tasks.base import Instance, TaskEnv, direct_call
 from playscout.eval.tasks.synthetic import (
     clip_facts,
@@ -80,20 +81,16 @@ class T7Task:
                 )
         return out
 
-    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         gold = synthetic_tracks(inst.meta["clip_id"])
         miou = track_miou(gold, linear_prediction(gold))
-        return {
-            "answer": f"mIoU {miou:.3f}",
-            "status": "answered",
-            "miou": miou,
-            "turns": 0,
-            "note": SYNTHETIC,
-        }
+        return Outcome(
+            answer=f"mIoU {miou:.3f}", status="answered", miou=miou, turns=0, note=SYNTHETIC
+        )
 
-    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+    def score(self, records: list[ResultRow]) -> dict[str, Any]:
         return {
-            "video_miou": mean([r["miou"] for r in records if r.get("miou") is not None]),
+            "video_miou": mean([r.miou for r in records if r.miou is not None]),
             "note": SYNTHETIC,
         }
 
@@ -123,21 +120,17 @@ class T8Task:
                 )
         return out
 
-    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         args = {"video_ids": [inst.meta["clip_id"]], "query": inst.prompt}
         result, rec = await direct_call(env, env.ctx(inst.sport), "video_qa", args, trajectory)
         answer, _ = qa_answer(result)
         choice = pick_option(answer, inst.meta["options"])
-        return {
-            **rec,
-            "answer": answer,
-            "choice": choice,
-            "correct": choice == inst.gold,
-            "note": SYNTHETIC,
-        }
+        return rec.updated(
+            answer=answer, choice=choice, correct=choice == inst.gold, note=SYNTHETIC
+        )
 
-    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+    def score(self, records: list[ResultRow]) -> dict[str, Any]:
         return {
-            "goal_accuracy": accuracy([bool(r.get("correct")) for r in records]),
+            "goal_accuracy": accuracy([bool(r.correct) for r in records]),
             "note": SYNTHETIC,
         }

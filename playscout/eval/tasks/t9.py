@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from playscout.eval.errors import RunError
+from playscout.eval.records import Outcome, ResultRow
 from playscout.eval.tasks.base import Instance, TaskEnv, run_agent
 
 
@@ -39,8 +40,8 @@ class T9Task:
                 )
         return out
 
-    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> dict[str, Any]:
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         return await run_agent(env, env.ctx(inst.sport), inst.prompt, trajectory)
 
-    def score(self, records: list[dict[str, Any]]) -> dict[str, Any]:
-        return {"statuses": dict(Counter(r.get("status") for r in records))}
+    def score(self, records: list[ResultRow]) -> dict[str, Any]:
+        return {"statuses": dict(Counter(r.status for r in records))}

@@ -1,0 +1,31 @@
+"""What one batch run is: the task, how to answer it, over what, with how much parallelism,
+and where it lives. The CLI and the HTTP run service each build one, so both runs agree on
+the options and their defaults; `run_eval(spec, settings)` takes it whole.
+
+The options that must match for a run directory to be resumed (task, mode, policy, sports)
+are recorded in its run.json; the rest (concurrency, retry_failed) may change between
+attempts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Mode, Policy
+
+
+class RunSpec(BaseModel):
+    """Immutable: one spec is one run; `model_copy(update=...)` makes the next attempt's."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    task: str = Field("t9", description="Task name from the eval registry.")
+    out_dir: Path = Field(description="Run directory; resumed if it exists.")
+    mode: Mode = DEFAULT_MODE
+    sports: tuple[str, ...] = ("basketball",)
+    policy: Policy = DEFAULT_POLICY
+    limit: int | None = Field(None, description="Questions per sport at most (None: all).")
+    concurrency: int = Field(8, ge=1, description="Questions in flight.")
+    retry_failed: bool = Field(False, description="Re-run questions whose status is error.")
