@@ -1,12 +1,11 @@
 """What both index builders (embedded directory, Elasticsearch indices) take and record: the
-per-sport sources, the progress callback, the manifest's channel entries and package versions,
+per-sport sources, the progress callback, the manifest's channel entries and schema check,
 and the build errors, so that a bad input fails with the same text whichever backend builds it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Sequence
-from importlib import metadata
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
@@ -67,16 +66,6 @@ def channel_entry(source: Any, dim: int | None, **extra: Any) -> dict[str, Any]:
     """A vector channel as the manifest records it: the spec the vectors were made with (query
     embedders are checked against it at open) and their dimension."""
     return {"spec": spec_of(source), "dim": dim, **extra}
-
-
-def package_versions(names: Sequence[str]) -> dict[str, str]:
-    out = {}
-    for name in names:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "unknown"
-    return out
 
 
 def check_schema_version(manifest: dict[str, Any], reads: int, where: str) -> dict[str, Any]:

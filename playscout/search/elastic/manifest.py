@@ -7,9 +7,9 @@ from typing import Any
 
 from elasticsearch import ApiError, Elasticsearch, NotFoundError, TransportError
 
+from playscout.config import package_versions as config_versions
 from playscout.search.base import IndexOpenError
 from playscout.search.core.build import check_schema_version
-from playscout.search.core.build import package_versions as _versions
 from playscout.search.elastic.names import Names
 
 FORMAT = "playscout-elasticsearch-index"
@@ -22,7 +22,9 @@ def entities_id(sport: str) -> str:
 
 
 def package_versions() -> dict[str, str]:
-    return _versions(("playscout", "elasticsearch", "elastic-transport", "numpy", "pydantic"))
+    return config_versions(
+        ("playscout", "elasticsearch", "elastic-transport", "numpy", "pydantic"), missing="unknown"
+    )
 
 
 def read_manifest_or_none(es: Elasticsearch, names: Names) -> dict[str, Any] | None:

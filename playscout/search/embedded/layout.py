@@ -23,9 +23,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from playscout.config import package_versions as config_versions
 from playscout.search.base import IndexOpenError
 from playscout.search.core.build import check_schema_version
-from playscout.search.core.build import package_versions as _versions
 
 SCHEMA_VERSION = 1
 FORMAT = "playscout-embedded-index"
@@ -33,7 +33,9 @@ MANIFEST = "manifest.json"
 
 
 def package_versions() -> dict[str, str]:
-    return _versions(("playscout", "numpy", "tantivy", "faiss-cpu", "orjson", "pydantic"))
+    return config_versions(
+        ("playscout", "numpy", "tantivy", "faiss-cpu", "orjson", "pydantic"), missing="unknown"
+    )
 
 
 def read_manifest(path: Path) -> dict[str, Any]:
