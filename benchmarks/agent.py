@@ -18,10 +18,10 @@ from typing import Any
 
 from playscout.agent import Agent
 from playscout.agent.trajectory import ModelCall
-from playscout.clients.base import ChatMessage, ChatParams, ChatResponse
+from playscout.clients.chat import ChatMessage, ChatParams, ChatResponse
 from playscout.config import AgentSettings
-from playscout.tools.base import Tool, ToolArgs, ToolContext, ToolResult
 from playscout.tools.registry import call_tool
+from playscout.tools.tool import Tool, ToolArgs, ToolContext, ToolResult
 
 CALL = '<tool_call>{"name": "noop", "arguments": {"query": "x"}}</tool_call>'
 

@@ -23,8 +23,8 @@ from typing import Any
 from playscout.clients.openai_chat import OpenAIChatClient
 from playscout.config import EvalSettings, Settings
 from playscout.eval import RunSpec, run_eval_async
-from playscout.eval.tasks.base import Instance
 from playscout.eval.tasks.t9 import T9Task
+from playscout.eval.tasks.task import Instance
 
 
 def _serve_forever(latency: float, port: multiprocessing.Value) -> None:  # type: ignore[valid-type]

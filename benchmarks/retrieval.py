@@ -20,7 +20,7 @@ from pathlib import Path
 from playscout.corpus import Corpus
 from playscout.indexer.build import build_from_corpus
 from playscout.search import open_backend
-from playscout.search.base import ClipFilter, SearchMode
+from playscout.search.backend_api import ClipFilter, SearchMode
 from playscout.synthetic import generate_corpus, generate_questions
 
 MODES: tuple[SearchMode, ...] = ("bm25", "dense", "hybrid")

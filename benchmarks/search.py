@@ -34,7 +34,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playscout.corpus.models import ClipRecord, DocumentRecord
-from playscout.search.base import ClipFilter
+from playscout.search.backend_api import ClipFilter
 from playscout.search.embedded.build import SportSource, build_index, open_index
 
 CLIPS_PER_GAME = 237

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from playscout.agent import Agent
-from playscout.clients.base import ChatClient
+from playscout.clients.chat import ChatClient
 from playscout.config import (
     DEFAULT_MODE,
     DEFAULT_POLICY,
@@ -27,7 +27,7 @@ from playscout.config import (
 from playscout.corpus import Corpus
 from playscout.errors import PlayscoutError
 from playscout.search import SearchBackend, elastic_target, open_backend
-from playscout.tools.base import ModelSet, Tool, ToolContext
+from playscout.tools.tool import ModelSet, Tool, ToolContext
 
 
 class SetupError(PlayscoutError, ValueError):

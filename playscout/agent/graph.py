@@ -36,9 +36,9 @@ from playscout.agent.trajectory import (
     ModelCall,
     TrajectoryWriter,
 )
-from playscout.clients.base import ChatResponse, ModelError
+from playscout.clients.chat import ChatResponse, ModelError
 from playscout.config import AgentSettings
-from playscout.tools.base import Tool, ToolContext
+from playscout.tools.tool import Tool, ToolContext
 
 
 class AgentState(TypedDict, total=False):

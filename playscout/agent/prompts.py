@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from importlib import resources
 
 from playscout.corpus.models import DOC_TYPES, PERIOD_NAME
-from playscout.search.base import DocFilter
-from playscout.tools.base import Tool, ToolContext
+from playscout.search.backend_api import DocFilter
+from playscout.tools.tool import Tool, ToolContext
 
 SOURCE_TEXT: dict[str, str] = {
     "espn_report": "game reports (recaps written after each game); doc id `{game_id}_espn_report`",

@@ -40,10 +40,10 @@ from playscout.agent.trajectory import (
     RunStart,
     TrajectoryWriter,
 )
-from playscout.clients.base import ChatClient
+from playscout.clients.chat import ChatClient
 from playscout.config import DEFAULT_POLICY, AgentSettings, Policy, package_versions
 from playscout.errors import PlayscoutError
-from playscout.tools.base import Tool, ToolContext
+from playscout.tools.tool import Tool, ToolContext
 
 AGENT_PACKAGES = ("playscout", "langgraph", "langchain-core", "pydantic", "tokenizers")
 """What a trajectory's run_start records about the stack that produced it."""

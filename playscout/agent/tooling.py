@@ -17,8 +17,8 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel
 
 from playscout.agent.trajectory import Observation, ToolCallEvent, TrajectoryWriter
-from playscout.tools.base import Tool, ToolContext, ToolResult
 from playscout.tools.registry import call_tool
+from playscout.tools.tool import Tool, ToolContext, ToolResult
 
 _ID_KEYS = ("doc_id", "clip_id", "video_id")
 

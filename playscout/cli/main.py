@@ -214,7 +214,7 @@ def index_build(
     Elasticsearch when --out is a URL."""
     from playscout.indexer.build import build_from_corpus
     from playscout.search import elastic_target
-    from playscout.search.base import SearchError
+    from playscout.search.backend_api import SearchError
 
     is_es = elastic_target(out_dir) is not None
     if backend not in ("auto", "embedded", "elasticsearch"):

@@ -1,7 +1,7 @@
 """Model clients (chat, VLM): the layer tools and the agent call models through. Any
 OpenAI-compatible server (vLLM, a hosted API) behind one `ChatClient` protocol."""
 
-from playscout.clients.base import (
+from playscout.clients.chat import (
     ChatClient,
     ChatMessage,
     ChatParams,

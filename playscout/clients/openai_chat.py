@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from playscout.clients.base import (
+from playscout.clients.chat import (
     ChatMessage,
     ChatParams,
     ChatResponse,

@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from playscout.clients.base import (
+from playscout.clients.chat import (
     ChatMessage,
     ChatParams,
     ChatResponse,

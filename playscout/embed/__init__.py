@@ -4,7 +4,8 @@ Importing this package is cheap: torch, sentence-transformers, FlagEmbedding and
 imported only when a local-model embedder is built.
 """
 
-from playscout.embed.base import (
+from playscout.embed.bge_m3 import BGEM3Embedder
+from playscout.embed.embedder import (
     RUNTIME_OPTIONS,
     Embedder,
     EmbedderKind,
@@ -12,7 +13,6 @@ from playscout.embed.base import (
     EmbeddingError,
     ImageEmbedder,
 )
-from playscout.embed.bge_m3 import BGEM3Embedder
 from playscout.embed.factory import make_embedder
 from playscout.embed.keyed import KeyedEmbedder, load_keyed
 from playscout.embed.minilm import MINILM_DIM, MiniLMEmbedder

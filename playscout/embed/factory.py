@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from playscout.embed.base import Embedder, EmbedderSpec, EmbeddingError
+from playscout.embed.embedder import Embedder, EmbedderSpec, EmbeddingError
 
 
 def _builders() -> dict[str, Callable[..., Embedder]]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from playscout.embed.base import Embedder, EmbedderSpec, EmbeddingError
+from playscout.embed.embedder import Embedder, EmbedderSpec, EmbeddingError
 from playscout.embed.factory import make_embedder
 from playscout.embed.precomputed import PrecomputedVectors
 

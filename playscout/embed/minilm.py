@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from playscout.embed.base import (
+from playscout.embed.embedder import (
     EmbedderSpec,
     EmbeddingError,
     check_dim,

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import numpy as np
 
-from playscout.embed.base import (
+from playscout.embed.embedder import (
     EmbedderSpec,
     EmbeddingError,
     check_dim,

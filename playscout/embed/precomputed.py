@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from playscout.embed.base import EmbedderSpec, EmbeddingError, normalize_rows
+from playscout.embed.embedder import EmbedderSpec, EmbeddingError, normalize_rows
 
 VECTORS_FILE = "vectors.npy"
 IDS_FILE = "ids.txt"

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from playscout.clients.base import ChatClient, ChatMessage, ChatParams, ChatResponse
+from playscout.clients.chat import ChatClient, ChatMessage, ChatParams, ChatResponse
 
 
 def request_key(

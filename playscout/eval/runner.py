@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, Field
 
-from playscout.clients.base import ChatClient
+from playscout.clients.chat import ChatClient
 from playscout.config import Mode, Settings, package_versions
 from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import RunError
@@ -31,9 +31,9 @@ from playscout.eval.records import Outcome, QuestionFields, ResultRow
 from playscout.eval.spec import RunSpec
 from playscout.eval.store import RUN_JSON, TRAJECTORIES, results_store, write_json_atomic
 from playscout.eval.tasks import get_task
-from playscout.eval.tasks.base import Instance, Task, TaskEnv
-from playscout.search.base import SearchBackend
-from playscout.tools.base import ModelSet
+from playscout.eval.tasks.task import Instance, Task, TaskEnv
+from playscout.search.backend_api import SearchBackend
+from playscout.tools.tool import ModelSet
 
 Progress = Callable[[int, int], None]
 EVAL_PACKAGES = (

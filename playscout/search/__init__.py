@@ -1,7 +1,7 @@
 """Search: one backend interface (documents and clips; BM25, dense, hybrid with RRF), the
 embedded default and Elasticsearch behind it, and `open_backend` to open either."""
 
-from playscout.search.base import (
+from playscout.search.backend_api import (
     RRF_K,
     ClipFilter,
     ClipHit,

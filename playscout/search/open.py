@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from playscout.embed import Embedder, make_embedder
-from playscout.search.base import SearchBackend
+from playscout.search.backend_api import SearchBackend
 from playscout.search.embedded import open_index
 from playscout.search.embedded.layout import read_manifest
 

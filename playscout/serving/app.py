@@ -17,19 +17,19 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from playscout.clients.base import ChatClient
+from playscout.clients.chat import ChatClient
 from playscout.config import Settings
 from playscout.errors import PlayscoutError
 from playscout.eval.run_service import RunService
 from playscout.runtime import Runtime
-from playscout.search.base import SearchBackend
+from playscout.search.backend_api import SearchBackend
 from playscout.serving.asks import AskCancelled, AskRejected
 from playscout.serving.limits import AskLimiter, Overloaded
 from playscout.serving.routes import ask, health, runs, search, trajectories, viewer
 from playscout.serving.security import BearerAuthMiddleware, BodyLimitMiddleware
 from playscout.serving.state import ServingState
 from playscout.serving.trajectories import UnknownTrajectory
-from playscout.tools.base import ModelSet, Tool
+from playscout.tools.tool import ModelSet, Tool
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from playscout.clients.base import ChatClient
+from playscout.clients.chat import ChatClient
 from playscout.config import Settings
 from playscout.eval.run_service import RunService
 from playscout.runtime import Runtime

@@ -1,7 +1,15 @@
 """The agent's tools. Tools read indices through the backend interface; they never import
 the agent, serving or eval layers."""
 
-from playscout.tools.base import (
+from playscout.tools.entities import EntityResolver, Resolution
+from playscout.tools.registry import ALL_TOOLS, QA_TOOLS, SEARCH_TOOLS, call_tool
+from playscout.tools.search import (
+    SearchDocumentsArgs,
+    SearchVideosArgs,
+    search_documents,
+    search_videos,
+)
+from playscout.tools.tool import (
     Mode,
     ModelSet,
     Tool,
@@ -10,14 +18,6 @@ from playscout.tools.base import (
     ToolError,
     ToolResult,
     function_schema,
-)
-from playscout.tools.entities import EntityResolver, Resolution
-from playscout.tools.registry import ALL_TOOLS, QA_TOOLS, SEARCH_TOOLS, call_tool
-from playscout.tools.search import (
-    SearchDocumentsArgs,
-    SearchVideosArgs,
-    search_documents,
-    search_videos,
 )
 
 __all__ = [

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from playscout.tools.base import ToolArgs, ToolContext, ToolError, ToolResult
+from playscout.tools.tool import ToolArgs, ToolContext, ToolError, ToolResult
 
 MAX_CHARS = 500
 MAX_DEPTH = 60

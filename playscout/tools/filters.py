@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 
 from playscout.corpus.models import DOC_TYPE_FAMILIES, DOC_TYPES, season_code_to_year
-from playscout.tools.base import ToolError
 from playscout.tools.entities import EntityResolver
+from playscout.tools.tool import ToolError
 
 # Which doc types carry each metadata filter (reference FILTER_SUPPORTED_DOC_TYPES).
 FILTER_DOC_TYPES: dict[str, tuple[str, ...]] = {

@@ -10,8 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from playscout.tools.base import ToolArgs, ToolContext, ToolResult
 from playscout.tools.session_memory import MAX_KEY, MAX_VALUE
+from playscout.tools.tool import ToolArgs, ToolContext, ToolResult
 
 
 class MemoryArgs(ToolArgs):

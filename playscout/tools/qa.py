@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, Field, field_validator
 
 from playscout.clients.answers import UNPARSEABLE, ParsedAnswer, parse_answer
-from playscout.clients.base import (
+from playscout.clients.chat import (
     ChatClient,
     ChatMessage,
     ChatParams,
@@ -32,11 +32,11 @@ from playscout.clients.base import (
 from playscout.clients.sync import run_sync
 from playscout.config import ModelEndpoint, QASettings
 from playscout.corpus.errors import CorpusError
-from playscout.search.base import SearchError
-from playscout.tools.base import Mode, ModelSet, ToolArgs, ToolContext, ToolError, ToolResult
+from playscout.search.backend_api import SearchError
 from playscout.tools.prompts import render
 from playscout.tools.readers import NO_EVIDENCE, extractive_answer
 from playscout.tools.tokens import token_counter
+from playscout.tools.tool import Mode, ModelSet, ToolArgs, ToolContext, ToolError, ToolResult
 
 NO_DOC_LLM = "no document LLM configured: extractive reader; answer is the best-matching sentence"
 NO_CAPTION_LLM = (

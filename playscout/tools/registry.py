@@ -10,7 +10,6 @@ import orjson
 from pydantic import ValidationError
 
 from playscout.errors import is_user_error
-from playscout.tools.base import Tool, ToolContext, ToolResult
 from playscout.tools.perception import PERCEPTION_TOOLS
 from playscout.tools.qa import DocumentQAArgs, VideoQAArgs, document_qa, video_qa
 from playscout.tools.search import (
@@ -19,6 +18,7 @@ from playscout.tools.search import (
     search_documents,
     search_videos,
 )
+from playscout.tools.tool import Tool, ToolContext, ToolResult
 from playscout.tools.utility import UTILITY_TOOLS
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, Field, field_validator
 
 from playscout.corpus.models import PERIOD_NAME
-from playscout.search.base import (
+from playscout.search.backend_api import (
     ClipChannel,
     ClipFilter,
     ClipHit,
@@ -16,7 +16,6 @@ from playscout.search.base import (
     DocHit,
     SearchError,
 )
-from playscout.tools.base import ToolArgs, ToolContext, ToolError, ToolResult
 from playscout.tools.filters import (
     expand_doc_types,
     parse_boundary,
@@ -25,6 +24,7 @@ from playscout.tools.filters import (
     resolve_names,
     restrict_doc_types,
 )
+from playscout.tools.tool import ToolArgs, ToolContext, ToolError, ToolResult
 
 HEARD_CHARS = 160  # one short line per clip: the observation lists up to dozens of clips
 

@@ -1,8 +1,8 @@
 """STARAgent's calculator and memory utilities as `Tool` entries for the registry."""
 
-from playscout.tools.base import Tool
 from playscout.tools.calculator import CalculatorArgs, calculator
 from playscout.tools.memory import MemoryArgs, memory
+from playscout.tools.tool import Tool
 
 UTILITY_TOOLS: tuple[Tool, ...] = (
     Tool(

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from playscout.clients.base import ChatMessage, ChatParams, ChatResponse, ToolCall, Usage
+from playscout.clients.chat import ChatMessage, ChatParams, ChatResponse, ToolCall, Usage
 from playscout.corpus import Corpus
 from playscout.tools import SEARCH_TOOLS, ToolContext
 

@@ -10,10 +10,10 @@ import pytest
 from playscout.agent import Agent
 from playscout.agent.graph import recursion_limit
 from playscout.agent.trajectory import ContextEvent, ErrorEvent, FinalAnswer, ModelCall, Observation
-from playscout.clients.base import ChatMessage, ChatResponse, ModelBadResponse, ModelUnavailable
+from playscout.clients.chat import ChatMessage, ChatResponse, ModelBadResponse, ModelUnavailable
 from playscout.config import AgentSettings
-from playscout.tools.base import Tool, ToolArgs, ToolResult
 from playscout.tools.registry import SEARCH_TOOLS
+from playscout.tools.tool import Tool, ToolArgs, ToolResult
 from tests.agent.conftest import ScriptedChatModel, native_call, text_call
 
 Q = "Who assisted on the first made field goal of the 4th quarter?"

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from playscout.cli.errors import user_errors
 from playscout.cli.main import app
-from playscout.search.base import SearchError
+from playscout.search.backend_api import SearchError
 
 runner = CliRunner()
 

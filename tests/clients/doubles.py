@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from playscout.clients.base import ChatMessage, ChatParams, ChatResponse, ImagePart, TextPart, Usage
+from playscout.clients.chat import ChatMessage, ChatParams, ChatResponse, ImagePart, TextPart, Usage
 
 
 def message_text(messages: Sequence[ChatMessage]) -> str:

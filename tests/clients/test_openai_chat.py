@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from playscout.clients.base import (
+from playscout.clients.chat import (
     ChatClient,
     ChatMessage,
     ChatParams,

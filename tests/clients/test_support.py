@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from playscout.clients.base import ChatMessage, ChatParams, ImagePart, TextPart
+from playscout.clients.chat import ChatMessage, ChatParams, ImagePart, TextPart
 from playscout.clients.retry import backoff_s, is_retryable_status, parse_retry_after
 from playscout.clients.sync import run_sync
 from playscout.clients.wire import WireError, parse_response, request_body

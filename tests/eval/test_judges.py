@@ -5,7 +5,7 @@ import asyncio
 import pytest
 
 from playscout.agent.answer import FALLBACK_ANSWER
-from playscout.clients.base import ChatResponse
+from playscout.clients.chat import ChatResponse
 from playscout.eval.judges import LLMJudge, judge_equivalence, parse_verdict
 from playscout.eval.judges.text import normalise
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from playscout.clients.base import ChatMessage, ChatParams, ChatResponse
+from playscout.clients.chat import ChatMessage, ChatParams, ChatResponse
 from playscout.config import EvalSettings, Settings
 from playscout.eval import RunSpec, run_eval
 from playscout.eval.cache import CachingChatClient, ResponseCache

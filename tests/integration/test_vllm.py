@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from playscout.clients.base import ChatMessage, ChatParams, TextPart
+from playscout.clients.chat import ChatMessage, ChatParams, TextPart
 from playscout.clients.openai_chat import OpenAIChatClient
 from playscout.config import AgentSettings, ModelEndpoint, QASettings
 
@@ -179,8 +179,8 @@ def test_agent_llm_policy_text_protocol_end_to_end(synth_index: Any, tmp_path: P
 def test_video_qa_sends_16_frames_to_vlm(synth_index: Any) -> None:
     from playscout.corpus import Corpus
     from playscout.tools import ToolContext
-    from playscout.tools.base import ModelSet
     from playscout.tools.qa import QAResult, VideoQAArgs, video_qa
+    from playscout.tools.tool import ModelSet
     from tests.media.videos import write_video
 
     corpus_dir, _, backend = synth_index

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 import pytest
 
 from playscout.corpus.models import DOC_TYPES, ClipRecord, DocumentRecord
-from playscout.search.base import (
+from playscout.search.backend_api import (
     HIGHLIGHT_MAX_CHARS,
     HIGHLIGHT_SEP,
     RRF_K,

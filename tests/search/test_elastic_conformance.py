@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from playscout.search.base import ClipFilter, SearchBackend
+from playscout.search.backend_api import ClipFilter, SearchBackend
 from playscout.search.core.build import SportSource
 from playscout.search.elastic import (
     ElasticsearchBackend,

@@ -20,7 +20,7 @@ osmem_server = pytest.importorskip("osmem_server", reason="osmem-server (ES emul
 from elastic_transport import Transport  # noqa: E402
 from elasticsearch import Elasticsearch  # noqa: E402
 
-from playscout.search.base import (  # noqa: E402
+from playscout.search.backend_api import (  # noqa: E402
     ClipFilter,
     IndexOpenError,
     SearchBackend,

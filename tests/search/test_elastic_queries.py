@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from playscout.corpus.models import ClipRecord
-from playscout.search.base import ClipFilter, DocFilter, HitScores, SearchError
+from playscout.search.backend_api import ClipFilter, DocFilter, HitScores, SearchError
 from playscout.search.core.fusion import fuse
 from playscout.search.elastic import mappings as mp
 from playscout.search.elastic import queries as q

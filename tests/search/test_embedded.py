@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from playscout.search.base import ClipFilter, IndexOpenError, SearchBackend, SearchError
+from playscout.search.backend_api import ClipFilter, IndexOpenError, SearchBackend, SearchError
 from playscout.search.embedded import vectors as vec
 from playscout.search.embedded.backend import EmbeddedBackend, open_index
 from playscout.search.embedded.build import IndexExistsError, SportSource, build_index

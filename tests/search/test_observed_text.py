@@ -13,7 +13,7 @@ import pytest
 from playscout.corpus import Corpus
 from playscout.indexer.build import build_from_corpus
 from playscout.search import open_backend
-from playscout.search.base import SearchError, rrf_fuse
+from playscout.search.backend_api import SearchError, rrf_fuse
 from playscout.search.core.rules import visual_mode
 from playscout.search.embedded import EmbeddedBackend, open_index
 from playscout.search.embedded.build import SportSource, build_index

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from playscout.search.base import HIGHLIGHT_MAX_CHARS, HIGHLIGHT_SEP
+from playscout.search.backend_api import HIGHLIGHT_MAX_CHARS, HIGHLIGHT_SEP
 from playscout.search.core.highlight import clip_highlights
 from playscout.search.core.passages import MAX_WORDS, split_passages
 from playscout.search.embedded.text import TextIndex, build_text_index, query_text

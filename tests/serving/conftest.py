@@ -18,7 +18,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from playscout.config import ServingSettings, Settings
-from playscout.search.base import SearchBackend
+from playscout.search.backend_api import SearchBackend
 from playscout.serving.app import create_app
 
 

@@ -12,7 +12,7 @@ import httpx
 from playscout.agent import read_trajectory
 from playscout.agent.trajectory import ErrorEvent
 from playscout.tools import ALL_TOOLS
-from playscout.tools.base import Tool
+from playscout.tools.tool import Tool
 
 from .conftest import live_server
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from playscout.tools.base import ToolError
 from playscout.tools.calculator import MAX_INT_BITS, CalculatorArgs, calculator, evaluate
+from playscout.tools.tool import ToolError
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import pytest
 
-from playscout.tools.base import ToolError
 from playscout.tools.entities import EntityResolver
 from playscout.tools.filters import (
     expand_doc_types,
@@ -11,6 +10,7 @@ from playscout.tools.filters import (
     parse_season,
     restrict_doc_types,
 )
+from playscout.tools.tool import ToolError
 
 TEAMS = ["Charlotte Hornets", "Los Angeles Lakers", "Los Angeles Clippers", "Philadelphia 76ers"]
 PLAYERS = ["Stephen Curry", "Seth Curry", "Kemba Walker", "Terry Rozier"]

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from playscout.tools.base import Tool, ToolContext, ToolError
 from playscout.tools.memory import MemoryArgs, memory
 from playscout.tools.registry import call_tool
 from playscout.tools.session_memory import MAX_ENTRIES, SessionMemory
+from playscout.tools.tool import Tool, ToolContext, ToolError
 
 TOOLS = {"memory": Tool("memory", "notes", MemoryArgs, memory)}
 

@@ -15,16 +15,15 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from playscout.clients.base import ImagePart, TextPart
+from playscout.clients.chat import ImagePart, TextPart
 from playscout.clients.openai_chat import OpenAIChatClient
 from playscout.config import ModelEndpoint, QASettings
 from playscout.corpus.loader import Corpus
 from playscout.corpus.models import ClipRecord, DocumentRecord
 from playscout.indexer.build import build_from_corpus
 from playscout.search import open_backend
-from playscout.search.base import DocFilter
+from playscout.search.backend_api import DocFilter
 from playscout.synthetic import generate_corpus
-from playscout.tools.base import ModelSet, ToolContext, ToolError
 from playscout.tools.qa import (
     NO_CAPTION_LLM,
     NO_CAPTIONS,
@@ -40,6 +39,7 @@ from playscout.tools.qa import (
 )
 from playscout.tools.registry import ALL_TOOLS, QA_TOOLS, SEARCH_TOOLS, call_tool
 from playscout.tools.tokens import token_counter
+from playscout.tools.tool import ModelSet, ToolContext, ToolError
 from tests.clients.doubles import ScriptedChat, ScriptedVLM, image_count, message_text
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 from tests.media.videos import write_video

@@ -12,8 +12,8 @@ import pytest
 from playscout.clients.openai_chat import OpenAIChatClient
 from playscout.config import ModelEndpoint
 from playscout.corpus.models import ClipRecord
-from playscout.tools.base import ModelSet
 from playscout.tools.qa import VideoQAArgs, video_qa
+from playscout.tools.tool import ModelSet
 from tests.clients.fake_openai_server import FakeOpenAIServer
 from tests.tools.test_qa import clips, corpus_with_video, data, make_ctx, qa_index  # noqa: F401
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from playscout.clients.base import ChatClient, ChatMessage, ChatParams, ChatResponse, ModelRejected
+from playscout.clients.chat import ChatClient, ChatMessage, ChatParams, ChatResponse, ModelRejected
 from playscout.config import AgentSettings
 
 Protocol = Literal["native", "text"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from playscout.agent.tooling import recorded_call
 from playscout.agent.trajectory import ErrorEvent, TrajectoryWriter
-from playscout.tools.base import Tool, ToolContext
+from playscout.tools.tool import Tool, ToolContext
 
 BASELINE_NOTE = "workflow baseline (retrieve-then-read, no LLM)"
 QA_CLIPS = 3

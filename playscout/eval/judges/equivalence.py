@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from playscout.eval.judges.base import Verdict
+from playscout.eval.judges.judge import Verdict
 from playscout.eval.judges.text import is_not_found, normalise, numbers, score_pair
 
 _ASKS_SCORE = re.compile(r"\b(the )?(final |current |halftime )?score\b", re.I)

@@ -9,9 +9,9 @@ import re
 
 import orjson
 
-from playscout.clients.base import ChatClient, ChatMessage, ChatParams, ModelError
+from playscout.clients.chat import ChatClient, ChatMessage, ChatParams, ModelError
 from playscout.clients.reasoning import strip_reasoning
-from playscout.eval.judges.base import Verdict
+from playscout.eval.judges.judge import Verdict
 
 SYSTEM = (
     "You are a strict grader. Return only a valid JSON object with keys 'verdict' and 'reason'."

@@ -12,8 +12,8 @@ from typing import Any
 
 from playscout.config import EvalSettings
 from playscout.eval.errors import RunError
-from playscout.eval.judges.base import Judge
 from playscout.eval.judges.equivalence import EquivalenceJudge
+from playscout.eval.judges.judge import Judge
 from playscout.eval.judges.llm import LLMJudge
 from playscout.eval.records import ResultRow
 from playscout.eval.store import judgements_store, load_results

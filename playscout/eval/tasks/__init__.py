@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from playscout.eval.errors import RunError
-from playscout.eval.tasks.base import Instance, Task, TaskEnv
+from playscout.eval.tasks.task import Instance, Task, TaskEnv
 
 
 def _registry() -> dict[str, Any]:

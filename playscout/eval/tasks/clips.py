@@ -16,7 +16,6 @@ from typing import Any
 from playscout.eval.judges.text import normalise
 from playscout.eval.metrics import accuracy, grouped_accuracy, mean, median_rank, recall_at_k
 from playscout.eval.records import Outcome, ResultRow
-from playscout.eval.tasks.base import Instance, TaskEnv, direct_call
 from playscout.eval.tasks.synthetic import (
     clip_facts,
     options_for,
@@ -25,6 +24,7 @@ from playscout.eval.tasks.synthetic import (
     render_options,
     rng_for,
 )
+from playscout.eval.tasks.task import Instance, TaskEnv, direct_call
 
 AXES = ("action", "identity", "causality", "spatial", "temporal", "contextual")
 DEGENERATE = (

@@ -21,7 +21,6 @@ from playscout.eval.metrics import (
     rubric_score,
 )
 from playscout.eval.records import Outcome, ResultRow
-from playscout.eval.tasks.base import Instance, TaskEnv, direct_call, run_agent
 from playscout.eval.tasks.gamefacts import games
 from playscout.eval.tasks.synthetic import (
     clip_facts,
@@ -30,6 +29,7 @@ from playscout.eval.tasks.synthetic import (
     render_options,
     rng_for,
 )
+from playscout.eval.tasks.task import Instance, TaskEnv, direct_call, run_agent
 
 
 class GameplayQATask:

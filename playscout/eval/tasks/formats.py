@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 
 from playscout.eval.metrics.boxes import Box
-from playscout.eval.tasks.base import Instance
+from playscout.eval.tasks.task import Instance
 
 LETTERS = "ABCDEFGHIJ"
 

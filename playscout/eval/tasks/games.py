@@ -18,9 +18,9 @@ from playscout.eval.judges.equivalence import judge_equivalence
 from playscout.eval.judges.text import normalise
 from playscout.eval.metrics import accuracy, calibration_error, mean
 from playscout.eval.records import Outcome, ResultRow
-from playscout.eval.tasks.base import Instance, TaskEnv, run_agent
 from playscout.eval.tasks.gamefacts import LEAD_STAT, MARGIN, GameFacts, games, load_game
 from playscout.eval.tasks.synthetic import pick_option, render_options
+from playscout.eval.tasks.task import Instance, TaskEnv, run_agent
 
 T4_PROMPT = "{question} Answer in at most 50 words."
 

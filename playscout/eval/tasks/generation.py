@@ -15,7 +15,6 @@ from typing import Any
 from playscout.eval.metrics import accuracy, mean, track_miou
 from playscout.eval.metrics.boxes import Box
 from playscout.eval.records import Outcome, ResultRow
-from playscout.eval.tasks.base import Instance, TaskEnv, direct_call
 from playscout.eval.tasks.synthetic import (
     clip_facts,
     options_for,
@@ -24,6 +23,7 @@ from playscout.eval.tasks.synthetic import (
     render_options,
     rng_for,
 )
+from playscout.eval.tasks.task import Instance, TaskEnv, direct_call
 
 FRAMES = 81  # 5.4 s at 15 fps, as the T7 outputs
 SYNTHETIC = "synthetic boxes and a baseline predictor: no generator, no real tracks"

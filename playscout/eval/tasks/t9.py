@@ -10,7 +10,7 @@ from typing import Any
 
 from playscout.eval.errors import RunError
 from playscout.eval.records import Outcome, ResultRow
-from playscout.eval.tasks.base import Instance, TaskEnv, run_agent
+from playscout.eval.tasks.task import Instance, TaskEnv, run_agent
 
 
 class T9Task:

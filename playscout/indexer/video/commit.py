@@ -12,7 +12,7 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
-from playscout.embed.base import RUNTIME_OPTIONS, EmbedderSpec
+from playscout.embed.embedder import RUNTIME_OPTIONS, EmbedderSpec
 from playscout.embed.keyed import SPEC_FILE
 from playscout.indexer.video.errors import VideoError
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from playscout.corpus.models import ClipRecord
-from playscout.embed.base import (
+from playscout.embed.embedder import (
     RUNTIME_OPTIONS,
     EmbedderSpec,
     EmbeddingError,

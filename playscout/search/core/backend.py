@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from playscout.corpus.models import ClipRecord, DocumentRecord
-from playscout.search.base import (
+from playscout.search.backend_api import (
     ClipChannel,
     ClipFilter,
     ClipHit,

@@ -12,7 +12,7 @@ import numpy as np
 
 from playscout.corpus.models import ClipRecord, DocumentRecord
 from playscout.errors import PlayscoutError
-from playscout.search.base import IndexOpenError
+from playscout.search.backend_api import IndexOpenError
 from playscout.search.core.spec import spec_of
 
 # (what, done, total or None): e.g. ("basketball clips", 2048, None)

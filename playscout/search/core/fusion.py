@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from playscout.search.base import RRF_K, HitScores, SearchMode, rrf_fuse
+from playscout.search.backend_api import RRF_K, HitScores, SearchMode, rrf_fuse
 
 # (key, score, payload), best first. The key is the id whose string order breaks RRF ties:
 # a clip id, or passage_key() for a document passage.

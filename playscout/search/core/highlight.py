@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 
 from playscout.corpus.models import ClipRecord
-from playscout.search.base import HIGHLIGHT_MAX_CHARS, HIGHLIGHT_SEP
+from playscout.search.backend_api import HIGHLIGHT_MAX_CHARS, HIGHLIGHT_SEP
 
 ELLIPSIS = " …"
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from playscout.corpus.models import DOC_TYPES
-from playscout.search.base import ClipChannel, ClipFilter, DocFilter, SearchError, SearchMode
+from playscout.search.backend_api import ClipChannel, ClipFilter, DocFilter, SearchError, SearchMode
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 

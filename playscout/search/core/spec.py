@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from playscout.embed.base import RUNTIME_OPTIONS, Embedder
-from playscout.search.base import IndexOpenError
+from playscout.embed.embedder import RUNTIME_OPTIONS, Embedder
+from playscout.search.backend_api import IndexOpenError
 
 # One embedder protocol and one list of run-only options for the whole project.
 QueryEmbedder = Embedder

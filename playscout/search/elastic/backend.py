@@ -15,7 +15,7 @@ import numpy as np
 from elasticsearch import ApiError, BadRequestError, Elasticsearch, NotFoundError
 
 from playscout.corpus.models import ClipRecord, DocumentRecord
-from playscout.search.base import ClipChannel, ClipFilter, DocFilter, SearchError
+from playscout.search.backend_api import ClipChannel, ClipFilter, DocFilter, SearchError
 from playscout.search.core.backend import BackendCore
 from playscout.search.core.fusion import Candidate, passage_key
 from playscout.search.core.spec import QueryEmbedder

@@ -8,7 +8,7 @@ from typing import Any
 from elasticsearch import ApiError, Elasticsearch, NotFoundError, TransportError
 
 from playscout.config import package_versions as config_versions
-from playscout.search.base import IndexOpenError
+from playscout.search.backend_api import IndexOpenError
 from playscout.search.core.build import check_schema_version
 from playscout.search.elastic.names import Names
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from playscout.search.base import ClipChannel, ClipFilter, DocFilter, SearchError
+from playscout.search.backend_api import ClipChannel, ClipFilter, DocFilter, SearchError
 from playscout.search.core.rules import check_date, check_doc_types
 from playscout.search.elastic.mappings import OBSERVED_TEXT
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from playscout.corpus.models import ClipRecord, DocumentRecord
-from playscout.search.base import ClipChannel, ClipFilter, DocFilter, IndexOpenError
+from playscout.search.backend_api import ClipChannel, ClipFilter, DocFilter, IndexOpenError
 from playscout.search.core import rules
 from playscout.search.core.backend import BackendCore
 from playscout.search.core.fusion import Candidate

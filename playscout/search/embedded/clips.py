@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from playscout.corpus.models import ClipRecord, split_clip_id
-from playscout.search.base import ClipChannel, ClipFilter
+from playscout.search.backend_api import ClipChannel, ClipFilter
 from playscout.search.core.fusion import Candidate
 from playscout.search.embedded.blobs import BlobReader
 from playscout.search.embedded.columns import (

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from playscout.corpus.models import DOC_TYPES, DocumentRecord
-from playscout.search.base import DocFilter
+from playscout.search.backend_api import DocFilter
 from playscout.search.core.fusion import Candidate, passage_key
 from playscout.search.core.rules import check_doc_types
 from playscout.search.embedded.blobs import BlobReader

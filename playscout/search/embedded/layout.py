@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from playscout.config import package_versions as config_versions
-from playscout.search.base import IndexOpenError
+from playscout.search.backend_api import IndexOpenError
 from playscout.search.core.build import check_schema_version
 
 SCHEMA_VERSION = 1

@@ -12,7 +12,6 @@ from playscout.serving.asks import AskRejected
 from playscout.serving.routes import get_state
 from playscout.serving.schemas import ErrorBody
 from playscout.serving.state import ServingState
-from playscout.tools.base import ToolContext
 from playscout.tools.search import (
     DocumentSearchResult,
     SearchDocumentsArgs,
@@ -21,6 +20,7 @@ from playscout.tools.search import (
     search_documents,
     search_videos,
 )
+from playscout.tools.tool import ToolContext
 
 router = APIRouter(prefix="/v1/search", tags=["search"])
 State = Annotated[ServingState, Depends(get_state)]

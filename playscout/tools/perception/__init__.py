@@ -5,10 +5,10 @@ Heavy dependencies (PyAV, OCR engines, faster-whisper, transformers) import lazi
 tools, so importing this package costs nothing and a missing engine is a one-line error when
 the tool is called."""
 
-from playscout.tools.base import Tool
 from playscout.tools.perception.audio_events import DetectAudioEventsArgs, detect_audio_events
 from playscout.tools.perception.scene_text import ExtractSceneTextArgs, extract_scene_text
 from playscout.tools.perception.speech import TranscribeSpeechArgs, transcribe_speech
+from playscout.tools.tool import Tool
 
 PERCEPTION_TOOLS: tuple[Tool, ...] = (
     Tool(

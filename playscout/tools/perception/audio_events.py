@@ -11,8 +11,8 @@ from pydantic import BaseModel, Field
 
 from playscout.media.audio import SAMPLE_RATE, AudioError, load_audio
 from playscout.perception.audio_events import audio_model
-from playscout.tools.base import ToolContext, ToolResult
 from playscout.tools.perception.clips import ClipArgs, ClipFile, per_clip, resolve_clips
+from playscout.tools.tool import ToolContext, ToolResult
 
 DEFAULT_PROMPT = (
     "Describe the non-speech sounds in this audio (crowd noise, cheering, whistles, horns, "

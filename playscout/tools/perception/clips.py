@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from pydantic import Field, field_validator
 
-from playscout.tools.base import ToolArgs, ToolContext, ToolError
+from playscout.tools.tool import ToolArgs, ToolContext, ToolError
 
 T = TypeVar("T")
 

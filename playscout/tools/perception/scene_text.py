@@ -14,8 +14,8 @@ from playscout.config import OcrEngine
 from playscout.media.errors import VideoError
 from playscout.media.timed_frames import frames_at
 from playscout.perception.ocr import Engine, choose_engine, read_lines
-from playscout.tools.base import ToolContext, ToolError, ToolResult
 from playscout.tools.perception.clips import ClipArgs, ClipFile, per_clip, resolve_clips
+from playscout.tools.tool import ToolContext, ToolError, ToolResult
 
 
 def _times_list(value: Any) -> Any:

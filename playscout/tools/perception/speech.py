@@ -12,8 +12,8 @@ from pydantic import BaseModel, Field
 
 from playscout.media.audio import SAMPLE_RATE, AudioError, load_audio
 from playscout.perception.asr import whisper_model
-from playscout.tools.base import ToolContext, ToolError, ToolResult
 from playscout.tools.perception.clips import ClipArgs, ClipFile, per_clip, resolve_clips
+from playscout.tools.tool import ToolContext, ToolError, ToolResult
 
 MAX_SEGMENTS_SHOWN = 60  # a 10-15 s clip has a handful; long files stay readable
 

@@ -33,7 +33,7 @@ from playscout.indexer.video.visual import (
     write_visual_vectors,
 )
 from playscout.search import open_backend
-from playscout.search.base import IndexOpenError, SearchError
+from playscout.search.backend_api import IndexOpenError, SearchError
 from playscout.synthetic import generate_corpus
 from playscout.tools import SEARCH_TOOLS, ToolContext, call_tool
 

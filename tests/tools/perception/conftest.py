@@ -17,7 +17,7 @@ from playscout.corpus import Corpus
 from playscout.indexer.build import build_from_corpus
 from playscout.search import open_backend
 from playscout.synthetic import generate_corpus
-from playscout.tools.base import ToolContext
+from playscout.tools.tool import ToolContext
 from tests.tools.perception import media
 
 SPORT = "basketball"

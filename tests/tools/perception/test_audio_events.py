@@ -19,9 +19,9 @@ import pytest
 from playscout.config import PerceptionSettings
 from playscout.media.audio import load_audio
 from playscout.perception.audio_events import NOT_CONFIGURED, audio_model
-from playscout.tools.base import ToolContext
 from playscout.tools.perception import PERCEPTION_TOOLS
 from playscout.tools.registry import call_tool
+from playscout.tools.tool import ToolContext
 from tests.tools.perception.conftest import MediaCorpus
 from tests.tools.perception.tiny_af3 import build_tiny_audio_flamingo3
 

@@ -9,10 +9,10 @@ import pytest
 
 from playscout.perception.errors import EngineUnavailable
 from playscout.perception.ocr import lines as ocr
-from playscout.tools.base import ToolContext
 from playscout.tools.perception import PERCEPTION_TOOLS
 from playscout.tools.perception.scene_text import ExtractSceneTextArgs, extract_scene_text
 from playscout.tools.registry import call_tool
+from playscout.tools.tool import ToolContext
 from tests.tools.perception.conftest import MediaCorpus
 
 TOOLS = {t.name: t for t in PERCEPTION_TOOLS}

@@ -9,10 +9,10 @@ import re
 import pytest
 
 from playscout.config import PerceptionSettings
-from playscout.tools.base import ToolContext
 from playscout.tools.perception import PERCEPTION_TOOLS
 from playscout.tools.perception.speech import TranscribeSpeechArgs, transcribe_speech
 from playscout.tools.registry import call_tool
+from playscout.tools.tool import ToolContext
 from tests.tools.perception.conftest import MediaCorpus
 
 TOOLS = {t.name: t for t in PERCEPTION_TOOLS}

@@ -25,15 +25,15 @@ from playscout.agent.trajectory import (
     TrajectoryWriter,
     summarise,
 )
-from playscout.clients.base import ChatClient
+from playscout.clients.chat import ChatClient
 from playscout.config import EvalSettings, Mode, Policy, Settings, package_versions
 from playscout.corpus import Corpus
 from playscout.eval.errors import RunError
 from playscout.eval.guard import BackendView
 from playscout.eval.records import Outcome, ResultRow
 from playscout.runtime import Runtime
-from playscout.search.base import SearchBackend
-from playscout.tools.base import ModelSet, Tool, ToolContext, ToolResult
+from playscout.search.backend_api import SearchBackend
+from playscout.tools.tool import ModelSet, Tool, ToolContext, ToolResult
 
 
 @dataclass

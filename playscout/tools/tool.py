@@ -14,10 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from playscout.clients.base import ChatClient
+from playscout.clients.chat import ChatClient
 from playscout.config import DEFAULT_MODE, Mode, PerceptionSettings, QASettings, SearchSettings
 from playscout.corpus.loader import Corpus
-from playscout.search.base import SearchBackend
+from playscout.search.backend_api import SearchBackend
 from playscout.tools.entities import EntityResolver
 from playscout.tools.errors import ToolError as ToolError  # re-exported: tools raise it
 from playscout.tools.session_memory import SessionMemory
