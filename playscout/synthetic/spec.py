@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from playscout.corpus.match_state import Board
 
@@ -189,7 +189,7 @@ class Broadcast:
     per_side: int  # figures drawn per team
     figure: float  # figure height at 360p, far side
     keeper: bool  # each side's first figure is a goalkeeper / goaltender
-    legs: str  # colour of a figure's legs: 'skin', 'shorts' or 'jersey'
+    legs: Literal["skin", "shorts", "jersey"]  # what colour a figure's legs are
     ball: RGB
     ball_bounces: bool
     widest_clock: str  # the widest clock text the scoreboard must fit

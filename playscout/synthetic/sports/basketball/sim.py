@@ -1,5 +1,6 @@
 """Basketball game simulator: possessions of 5-21 s (passes, shots, rebounds, free throws,
-turnovers, fouls), timeouts and substitutions over four 12-minute quarters plus overtimes.
+turnovers, fouls), timeouts and substitutions over four 12-minute quarters plus overtimes
+(period count and lengths from the sport's scoreboard Board).
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ class BasketballSim(Sim):
     def run(self) -> None:
         rng = self.rng
         off = rng.randrange(2)
-        while self.period < 4 or self.score[0] == self.score[1]:
+        board = self.spec.board
+        while self.period < board.regulation_periods or self.score[0] == self.score[1]:
             brk = 0.0 if self.period == 0 else (900.0 if self.period == 2 else 130.0)
             self.start_period(brk)
-            plen = 720.0 if self.period <= 4 else 300.0
+            plen = float(board.period_length(self.period))
             for side in (0, 1):
                 self.new_lineup(side)
             c = 0.0

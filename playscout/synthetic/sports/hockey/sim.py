@@ -1,6 +1,6 @@
 """Hockey game simulator: shifts between faceoffs, in-play events (passes, hits, takeaways,
 puck battles, shots), penalties with power plays, three 20-minute periods and a sudden-death
-overtime that always ends on a goal.
+overtime that always ends on a goal (period count and lengths from the sport's Board).
 """
 
 from __future__ import annotations
@@ -47,11 +47,12 @@ class HockeySim(Sim):
 
     def run(self) -> None:
         rng = self.rng
-        while self.period < 3 or (self.score[0] == self.score[1] and self.period < 4):
+        n = self.spec.board.regulation_periods
+        while self.period < n or (self.score[0] == self.score[1] and self.period <= n):
             brk = 0.0 if self.period == 0 else 1020.0
             self.start_period(brk)
-            ot = self.period > 3
-            plen = 1200.0 if not ot else 300.0
+            ot = self.period > n
+            plen = float(self.spec.board.period_length(self.period))
             c = 0.0
             while c < plen:
                 for side in (0, 1):

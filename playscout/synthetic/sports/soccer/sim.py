@@ -1,6 +1,6 @@
 """Soccer game simulator: an eleven per side, possession play (passes, duels, dribbles,
 tackles, fouls, cards, offsides, shots) over two 45-minute halves with stoppage time, and
-second-half substitutions.
+second-half substitutions (halves and their length from the sport's Board).
 """
 
 from __future__ import annotations
@@ -58,9 +58,10 @@ class SoccerSim(Sim):
         for side in (0, 1):
             self.xi(side)
         poss = rng.randrange(2)
-        for half in (1, 2):
+        board = self.spec.board
+        for half in range(1, board.regulation_periods + 1):
             self.start_period(0.0 if half == 1 else 900.0)
-            plen = 2700.0 + rng.uniform(60.0, 200.0) * half
+            plen = board.period_seconds + rng.uniform(60.0, 200.0) * half
             c = 0.0
             while True:
                 dur = rng.uniform(2.5, 8.5)
