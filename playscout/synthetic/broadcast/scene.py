@@ -4,7 +4,8 @@ Each camera is a pre-drawn panorama (stands, surface, markings) in YUV that the 
 across, following the play; close-ups are crops of a panorama drawn at twice the scale, reverse
 angles are mirrored and tinted. Players are filled rectangles in team colours whose positions are
 smooth functions of a motion time (see GameClock.tau), so any instant can be re-rendered exactly
-for a replay. The surface, its markings and the figures' look are the sport's (SportSpec.broadcast).
+for a replay. The surface, its markings and the figures' look are the sport's
+(SportSpec.broadcast).
 """
 
 from __future__ import annotations
