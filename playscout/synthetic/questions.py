@@ -40,14 +40,17 @@ _STAT_LINE = re.compile(r"^([^:#][^:]*): (.+)$")
 _NUM_LABEL = re.compile(r"^([+-]?\d+) (.+)$")
 # Recap sentences with the team slot left open ({T}); a report names a team by its full name,
 # nickname, short form or city (SportSpec.team_refs), so each game gets its own alternation.
+# The sport's big-period and run sentences add their own patterns (Feat.parse).
 _REPORT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("streak", r"It was an? (\w+) straight win for {T}\."),
     ("record", r"{T} improved to (\d+-\d+(?:-\d+)?)"),
-    ("big", r"{T} put up an? (\d+)-point (\w+ quarter)\."),
-    ("big", r"{T} scored (\w+) goals in the (\w+ \w+)\."),
     ("without", r"{T} played without ([^.]+)\."),
-    ("run", r"{T} used an? (\d+)-0 run in the ([^.]+)\."),
 )
+
+
+def _patterns(spec: SportSpec) -> list[tuple[str, str]]:
+    feats = (("big", spec.recap.big_period), ("run", spec.recap.run))
+    return [*_REPORT_PATTERNS, *((kind, f.parse) for kind, f in feats if f.parse is not None)]
 
 
 @dataclass
@@ -107,7 +110,7 @@ def _report_facts(report: str, sport: str, names: Sequence[str]) -> set[tuple[st
         return f
     alt = "|".join(re.escape(t) for t in sorted(forms, key=len, reverse=True))
     team = rf"(?<![\w&])(?:[Tt]he )?(?P<team>{alt})(?![\w])"
-    for kind, pattern in _REPORT_PATTERNS:
+    for kind, pattern in _patterns(SPECS[sport]):
         for m in re.finditer(pattern.replace("{T}", team), report):
             vals = [g.strip() for i, g in enumerate(m.groups(), 1) if i != m.re.groupindex["team"]]
             f.add((kind, forms[m.group("team")], *vals))
@@ -204,22 +207,16 @@ def _candidate_facts(
                 )
             )
         elif f[0] == "big":
-            what = spec.questions.big_phrase.format(value=f[2], period=f[3])
+            what = spec.recap.big_period.phrase.format(value=f[2], a=article(f[2]), period=f[3])
             out.append(Fact(f, f"{who} {what}", "espn_report", rep, ("textual search",)))
         elif f[0] == "without":
             out.append(
                 Fact(f, f"{who} played without {f[2]}", "espn_report", rep, ("textual search",))
             )
         elif f[0] == "run":
-            out.append(
-                Fact(
-                    f,
-                    f"{who} used {article(f[2])} {f[2]}-0 run in the {f[3]}",
-                    "espn_report",
-                    rep,
-                    ("textual search", "sequencing"),
-                )
-            )
+            what = spec.recap.run.phrase.format(value=f[2], a=article(f[2]), period=f[3])
+            prims = ("textual search", "sequencing")
+            out.append(Fact(f, f"{who} {what}", "espn_report", rep, prims))
         elif f[0] == "record":
             out.append(
                 Fact(

@@ -103,11 +103,16 @@ class StatSheet:
 class Feat:
     """A recap sentence for a big number, written once the number reaches `at`.
 
-    Template keys: {team}, {v} (the number), {a} ('a' / 'an' for it), {words} (spelled out, up to
-    ten) and {period} ('third quarter')."""
+    Sentence keys: {team}, {v} (the number), {a} ('a' / 'an' for it), {words} (spelled out, up
+    to ten) and {period} ('third quarter'). `parse` reads the sentence back from a report as a
+    game-identifying fact ({T}: the team; groups: the number, the period), and `phrase` is how a
+    question restates it ({value}, {a}, {period}); None: questions do not use this sentence.
+    """
 
     at: int
     sentence: str
+    parse: str | None = None
+    phrase: str = ""
 
 
 @dataclass(frozen=True)
@@ -131,7 +136,6 @@ class Questions:
     move_key: str  # event attribute answering 'what move'
     area_word: str  # 'part of the court'
     move_word: str  # 'dribble move'
-    big_phrase: str  # a 'big period' fact in a question: {value}, {period}
 
 
 @dataclass(frozen=True)

@@ -92,8 +92,18 @@ SPEC = SportSpec(
     recap=Recap(
         rout_margin=20,
         close_margin=3,
-        big_period=Feat(35, "{team} put up {a} {v}-point {period}."),
-        run=Feat(10, "{team} used {a} {v}-0 run in the {period}."),
+        big_period=Feat(
+            35,
+            "{team} put up {a} {v}-point {period}.",
+            parse=r"{T} put up an? (\d+)-point (\w+ quarter)\.",
+            phrase="put up a {value}-point {period}",
+        ),
+        run=Feat(
+            10,
+            "{team} used {a} {v}-0 run in the {period}.",
+            parse=r"{T} used an? (\d+)-0 run in the ([^.]+)\.",
+            phrase="used {a} {value}-0 run in the {period}",
+        ),
     ),
     questions=Questions(
         stats=(("points", 20), ("rebounds", 8), ("assists", 8)),
@@ -102,7 +112,6 @@ SPEC = SportSpec(
         move_key="dribble_move",
         area_word="part of the court",
         move_word="dribble move",
-        big_phrase="put up a {value}-point {period}",
     ),
     talk=Talk(line=plays.line, zero="nothing", tied="Tied at {n}.", lead="It's {hi} to {lo}."),
     broadcast=Broadcast(

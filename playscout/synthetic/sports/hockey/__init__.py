@@ -89,7 +89,12 @@ SPEC = SportSpec(
     recap=Recap(
         rout_margin=4,
         close_margin=1,
-        big_period=Feat(3, "{team} scored {words} goals in the {period}."),
+        big_period=Feat(
+            3,
+            "{team} scored {words} goals in the {period}.",
+            parse=r"{T} scored (\w+) goals in the (\w+ \w+)\.",
+            phrase="scored {value} goals in the {period}",
+        ),
         run=Feat(3, "{team} scored {words} unanswered goals."),
     ),
     questions=Questions(
@@ -102,7 +107,6 @@ SPEC = SportSpec(
         move_key="deke",
         area_word="area of the ice",
         move_word="deke",
-        big_phrase="scored {value} goals in the {period}",
     ),
     talk=Talk(line=plays.line, zero="nothing", tied="Tied at {n}.", lead="It's {hi} to {lo}."),
     broadcast=Broadcast(

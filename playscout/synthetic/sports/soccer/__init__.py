@@ -99,7 +99,12 @@ SPEC = SportSpec(
     recap=Recap(
         rout_margin=3,
         close_margin=1,
-        big_period=Feat(2, "{team} scored {words} goals in the {period}."),
+        big_period=Feat(
+            2,
+            "{team} scored {words} goals in the {period}.",
+            parse=r"{T} scored (\w+) goals in the (\w+ \w+)\.",
+            phrase="scored {value} goals in the {period}",
+        ),
         run=Feat(3, "{team} scored {words} unanswered goals."),
     ),
     questions=Questions(
@@ -109,7 +114,6 @@ SPEC = SportSpec(
         move_key="skill_move",
         area_word="position",
         move_word="skill move",
-        big_phrase="scored {value} goals in the {period}",
     ),
     talk=Talk(line=plays.line, zero="nil", tied="{N} all.", lead="{Hi} {lo}."),
     broadcast=Broadcast(
