@@ -196,6 +196,7 @@ class Broadcast:
     legs: Literal["skin", "shorts", "jersey"]  # what colour a figure's legs are
     ball: RGB
     ball_bounces: bool
+    minor_scores: frozenset[str]  # scoring event types without a replay or a cheer
     widest_clock: str  # the widest clock text the scoreboard must fit
     timeout_title: str  # studio card of a long stoppage
     # studio card after a period: by ended period, else end_title in regulation and

@@ -15,7 +15,7 @@ from typing import Any
 
 from playscout.synthetic.sports import SPECS
 
-from .timeline import GameClock, Span, is_scoring
+from .timeline import GameClock, Span
 
 SCENE, REPLAY, BREAK = "scene", "replay", "break"
 BREAK_MIN = 35.0  # uncovered stoppages longer than this go to commercial / studio cards
@@ -96,12 +96,7 @@ class _Director:
         self.rng = rng
         self.segments: list[Segment] = []
         self.replayed: set[int] = set()
-        self.scoring: list[dict[str, Any]] = []
-        prev = (0, 0)
-        for e in clock.events:
-            if is_scoring(e, prev):
-                self.scoring.append(e)
-            prev = (e["home_score"], e["away_score"])
+        self.scoring = clock.scoring_plays()
         self._ev_times = [float(e["video_time"]) for e in clock.events]
 
     def add(self, seg: Segment) -> None:

@@ -58,12 +58,6 @@ def parse_clock(text: str) -> int:
     return int(m) * 60 + int(s)
 
 
-def is_scoring(ev: dict[str, Any], prev: tuple[int, int]) -> bool:
-    """Made field goals and goals (free throws change the score but are not replayed)."""
-    changed = (ev["home_score"], ev["away_score"]) != prev
-    return changed and not str(ev.get("type", "")).startswith("free throw")
-
-
 class GameClock:
     """Scoreboard state and player-motion time along the synthetic game timeline."""
 
@@ -180,6 +174,18 @@ class GameClock:
             acc += (s.t1 - s.t0) * (1.0 if s.running else IDLE_SPEED)
 
     # ------------------------------------------------------------------ queries
+    def scoring_plays(self) -> list[dict[str, Any]]:
+        """Events that changed the score and earn a replay and a cheer: made field goals and
+        goals, not the sport's minor scores (Broadcast.minor_scores: free throws)."""
+        minor = SPECS[self.sport].broadcast.minor_scores
+        out, prev = [], (0, 0)
+        for e in self.events:
+            score = (e["home_score"], e["away_score"])
+            if score != prev and str(e.get("type", "")) not in minor:
+                out.append(e)
+            prev = score
+        return out
+
     def span_at(self, t: float) -> Span:
         i = max(0, bisect.bisect_right(self._starts, t) - 1)
         return self.spans[i]

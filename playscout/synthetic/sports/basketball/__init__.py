@@ -124,6 +124,7 @@ SPEC = SportSpec(
         legs="skin",
         ball=(230, 110, 30),
         ball_bounces=True,
+        minor_scores=frozenset({"free throw made", "free throw missed"}),
         widest_clock="88:88",
         timeout_title="TIMEOUT",
         break_titles={2: "HALFTIME"},

@@ -119,6 +119,7 @@ SPEC = SportSpec(
         legs="shorts",
         ball=(15, 15, 15),
         ball_bounces=False,
+        minor_scores=frozenset(),
         widest_clock="88:88",
         timeout_title="TV TIMEOUT",
         break_titles={},

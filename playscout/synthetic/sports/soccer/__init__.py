@@ -126,6 +126,7 @@ SPEC = SportSpec(
         legs="jersey",
         ball=(250, 250, 250),
         ball_bounces=True,
+        minor_scores=frozenset(),
         widest_clock="188:88",
         timeout_title="TV TIMEOUT",
         break_titles={1: "HALF-TIME"},
