@@ -64,13 +64,13 @@ def team_totals(sport: str, pbp: dict[str, Any], box: dict[str, Stats]) -> dict[
         pbp["home_team_id"]: defaultdict(int),
         pbp["away_team_id"]: defaultdict(int),
     }
-    player_only = SPECS[sport].stats.player_only
+    sheet = SPECS[sport].stats
     for p in pbp["players"]:
         for k, v in box.get(p["player_id"], {}).items():
-            if k not in player_only:
+            if k not in sheet.player_only:
                 out[p["team_id"]][k] += v
     for ev in pbp["events"]:
-        if ev["type"] in ("timeout", "corner", "offside"):
+        if ev["type"] in sheet.team_events:
             out[ev["team_id"]][ev["type"] + "s"] += 1
     return {k: dict(v) for k, v in out.items()}
 

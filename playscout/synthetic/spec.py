@@ -91,6 +91,7 @@ class StatSheet:
     time_on_ice: bool  # game lines show 'm:ss TOI' (else whole minutes)
     team_fields: Fields
     player_only: frozenset[str]  # player stats not summed into the team's totals
+    team_events: tuple[str, ...]  # event types counted per team ('timeout' -> 'timeouts')
     score_word: str  # 'points' / 'goals'
     # recap performer phrase: (stat, noun, shown from this value); the first is always shown
     headline: tuple[tuple[str, str, int], ...]

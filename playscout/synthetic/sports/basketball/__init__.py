@@ -83,6 +83,7 @@ SPEC = SportSpec(
             ("timeouts", "Timeouts"),
         ),
         player_only=frozenset(),
+        team_events=("timeout",),
         score_word="points",
         headline=(("pts", "point", 0), ("reb", "rebound", 5), ("ast", "assist", 5)),
         goalie_headline=(),

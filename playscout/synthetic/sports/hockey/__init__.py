@@ -80,6 +80,7 @@ SPEC = SportSpec(
         ),
         # goalie and +/- numbers describe a player's time on the ice, not the team's game
         player_only=frozenset({"pm", "ga", "sa", "sv"}),
+        team_events=(),
         score_word="goals",
         headline=(("g", "goal", 0), ("a", "assist", 0)),
         goalie_headline=(("sv", "save", 0),),

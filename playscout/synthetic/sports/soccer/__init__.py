@@ -90,6 +90,7 @@ SPEC = SportSpec(
             ("rc", "Red cards"),
         ),
         player_only=frozenset(),
+        team_events=("corner", "offside"),
         score_word="goals",
         headline=(("g", "goal", 0), ("a", "assist", 0)),
         goalie_headline=(("sv", "save", 0),),
