@@ -4,6 +4,9 @@ A match state is what the scoreboard shows: period, game clock (whole seconds, a
 score. Countdown sports (basketball, hockey) show the time remaining rounded up; soccer shows the
 elapsed time of the match rounded down, so an event at clock c first appears on screen when the
 displayed value becomes c. Period labels follow common broadcast usage.
+
+Each sport's rules are one `Board` in BOARDS (data, not branches), so the renderer, the reader and
+a new sport all read the same table; the module-level dicts are views of it for older callers.
 """
 
 from __future__ import annotations
@@ -11,10 +14,53 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-COUNTDOWN: dict[str, bool] = {"basketball": True, "hockey": True, "soccer": False}
-REGULATION_PERIODS: dict[str, int] = {"basketball": 4, "hockey": 3, "soccer": 2}
 
-_HOCKEY = {1: "1ST", 2: "2ND", 3: "3RD"}
+@dataclass(frozen=True, slots=True)
+class Board:
+    """How one sport's scoreboard counts and labels time.
+
+    `period_format` labels a regulation period ({n}: 1, 2..; {nth}: 1ST, 2ND..); an extra period
+    k (overtime / extra time) is `first_extra` when k == 1, else `extra_format` with {n} = k.
+    """
+
+    countdown: bool  # clock shows time remaining in the period (else elapsed match time)
+    regulation_periods: int
+    period_seconds: int
+    overtime_seconds: int
+    period_format: str
+    first_extra: str
+    extra_format: str
+
+    def period_length(self, period: int) -> int:
+        return self.period_seconds if period <= self.regulation_periods else self.overtime_seconds
+
+    def period_label(self, period: int) -> str:
+        if period <= self.regulation_periods:
+            return self.period_format.format(n=period, nth=_nth(period))
+        extra = period - self.regulation_periods
+        return self.first_extra if extra == 1 else self.extra_format.format(n=extra)
+
+
+def _nth(n: int) -> str:
+    """'1ST', '2ND', '3RD', '4TH', ... '11TH'."""
+    suffix = "TH" if 10 <= n % 100 <= 20 else {1: "ST", 2: "ND", 3: "RD"}.get(n % 10, "TH")
+    return f"{n}{suffix}"
+
+
+BOARDS: dict[str, Board] = {
+    # Q1..Q4 / OT, 2OT
+    "basketball": Board(True, 4, 720, 300, "Q{n}", "OT", "{n}OT"),
+    # 1ST..3RD / OT, 2OT
+    "hockey": Board(True, 3, 1200, 300, "{nth}", "OT", "{n}OT"),
+    # 1H, 2H / ET1, ET2
+    "soccer": Board(False, 2, 2700, 900, "{n}H", "ET1", "ET{n}"),
+}
+COUNTDOWN: dict[str, bool] = {s: b.countdown for s, b in BOARDS.items()}
+REGULATION_PERIODS: dict[str, int] = {s: b.regulation_periods for s, b in BOARDS.items()}
+# (regulation period, overtime period) lengths in seconds
+PERIOD_SECONDS: dict[str, tuple[int, int]] = {
+    s: (b.period_seconds, b.overtime_seconds) for s, b in BOARDS.items()
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,22 +73,12 @@ class MatchState:
 
 def period_label(sport: str, period: int) -> str:
     """Q1..Q4 / OT, 2OT (basketball); 1ST..3RD / OT (hockey); 1H, 2H / ET1, ET2 (soccer)."""
-    regulation = REGULATION_PERIODS[sport]
-    if period <= regulation:
-        if sport == "basketball":
-            return f"Q{period}"
-        if sport == "hockey":
-            return _HOCKEY[period]
-        return f"{period}H"
-    extra = period - regulation
-    if sport == "soccer":
-        return f"ET{extra}"
-    return "OT" if extra == 1 else f"{extra}OT"
+    return BOARDS[sport].period_label(period)
 
 
 _LABELS: dict[str, dict[str, int]] = {
     sport: {period_label(sport, p): p for p in range(1, REGULATION_PERIODS[sport] + 5)}
-    for sport in COUNTDOWN
+    for sport in BOARDS
 }
 
 
@@ -88,24 +124,15 @@ def team_codes(home: str, away: str) -> tuple[str, str]:
     return h, "AWY"
 
 
-# (regulation period, overtime period) lengths in seconds
-PERIOD_SECONDS: dict[str, tuple[int, int]] = {
-    "basketball": (720, 300),
-    "hockey": (1200, 300),
-    "soccer": (2700, 900),
-}
-
-
 def period_length(sport: str, period: int) -> int:
-    regulation, overtime = PERIOD_SECONDS[sport]
-    return regulation if period <= REGULATION_PERIODS[sport] else overtime
+    return BOARDS[sport].period_length(period)
 
 
 def remaining_and_elapsed(sport: str, period: int, clock: int) -> tuple[int, int]:
     """(time remaining in the period, elapsed game time) of a displayed clock value; soccer's
     elapsed clock runs over the whole match (45:00 at the start of the second half)."""
     length = period_length(sport, period)
-    if COUNTDOWN[sport]:
+    if BOARDS[sport].countdown:
         return clock, max(0, length - clock)
     start = sum(period_length(sport, p) for p in range(1, period))
     return max(0, start + length - clock), clock

@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 from .game_sim import Span
-from .vocab import SPECS
+from .sports import SPECS
 
 
 def _mmss(seconds: float) -> str:
@@ -41,8 +41,9 @@ def _runs(spans: list[Span]) -> list[tuple[float, float, bool]]:
 def build_clips(
     sport: str, game_id: str, result: dict[str, Any], teams: dict[str, str], rng: random.Random
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    spec = SPECS[sport]
-    f = (spec.clip_mean - 10.0) / 5.0
+    lg = SPECS[sport].league
+    board = SPECS[sport].board
+    f = (lg.clip_mean - 10.0) / 5.0
     alpha, beta = f * 3.0, (1.0 - f) * 3.0
     spans: list[Span] = result["spans"]
     events = result["events"]
@@ -65,7 +66,7 @@ def build_clips(
             start = round(cur, 3)
             end = round(end, 3)
             cur = last_end = end
-            if rng.random() >= spec.keep_window:
+            if rng.random() >= lg.keep_window:
                 continue
             while si + 1 < n_sp and spans[si][1] <= start:
                 si += 1
@@ -97,8 +98,8 @@ def build_clips(
                 if len(players) >= 10:
                     break
                 players.setdefault(pid, names[pid])
-            if spec.countdown:
-                plen = spec.period_seconds if period <= spec.periods else spec.ot_seconds
+            if board.countdown:
+                plen = board.period_length(period)
                 clock = {
                     "start_remaining": _mmss(plen - c_start + 0.999),
                     "end_remaining": _mmss(plen - c_end + 0.999),
@@ -106,10 +107,10 @@ def build_clips(
                     "end_elapsed": _mmss(c_end),
                 }
             else:
-                base = (period - 1) * spec.period_seconds
+                base = (period - 1) * board.period_seconds
                 clock = {
-                    "start_remaining": _mmss(spec.period_seconds - c_start),
-                    "end_remaining": _mmss(spec.period_seconds - c_end),
+                    "start_remaining": _mmss(board.period_seconds - c_start),
+                    "end_remaining": _mmss(board.period_seconds - c_end),
                     "start_elapsed": _mmss(base + c_start),
                     "end_elapsed": _mmss(base + c_end),
                 }

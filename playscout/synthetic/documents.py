@@ -2,7 +2,8 @@
 
 Documents carry only game/season-level facts (scores, records, streaks, stat lines); clip-level
 attributes (shot types, zones, play types, moves) are never written here, so they stay
-video-only answers.
+video-only answers. What a sport counts and how it words its documents is its spec's StatSheet
+and Recap (playscout/synthetic/spec.py).
 """
 
 from __future__ import annotations
@@ -11,62 +12,9 @@ import random
 from collections import defaultdict
 from typing import Any
 
-from .vocab import (
-    NUMBER_WORDS,
-    SPECS,
-    TeamRef,
-    article,
-    full_ref,
-    ordinal_word,
-    period_label,
-    plural,
-    short_refs,
-)
-
-Stats = dict[str, int]
-
-# Per sport: (stat key, label) in the order they are printed in game_stat_player lines.
-PLAYER_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
-    "basketball": (
-        ("pts", "points"),
-        ("reb", "rebounds"),
-        ("ast", "assists"),
-        ("stl", "steals"),
-        ("blk", "blocks"),
-        ("tov", "turnovers"),
-    ),
-    "hockey": (
-        ("g", "goals"),
-        ("a", "assists"),
-        ("p", "points"),
-        ("sog", "shots"),
-        ("pim", "PIM"),
-        ("hits", "hits"),
-        ("blk", "blocked shots"),
-        ("fow", "faceoffs won"),
-    ),
-    "soccer": (
-        ("g", "goals"),
-        ("a", "assists"),
-        ("sh", "shots"),
-        ("sot", "on target"),
-        ("pas", "passes"),
-        ("tkl", "tackles"),
-        ("yc", "yellow cards"),
-        ("rc", "red cards"),
-    ),
-}
-GOALIE_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
-    "hockey": (("sv", "saves"), ("sa", "shots against"), ("ga", "goals against")),
-    "soccer": (
-        ("g", "goals"),
-        ("sv", "saves"),
-        ("pas", "passes"),
-        ("yc", "yellow cards"),
-        ("rc", "red cards"),
-    ),
-}
-SCORE_WORD = {"basketball": "points", "hockey": "goals", "soccer": "goals"}
+from .spec import Feat, SportSpec, Stats
+from .sports import SPECS
+from .vocab import NUMBER_WORDS, TeamRef, article, ordinal_word, plural
 
 
 def _ref_id(a: dict[str, Any], key: str) -> str | None:
@@ -76,92 +24,13 @@ def _ref_id(a: dict[str, Any], key: str) -> str | None:
 
 def box_score(sport: str, pbp: dict[str, Any]) -> dict[str, Stats]:
     """Per-player counting stats from the events (the single source of truth)."""
+    tally = SPECS[sport].stats.tally
     st: dict[str, Stats] = defaultdict(lambda: defaultdict(int))
-    home = pbp["home_team_id"]
     for ev in pbp["events"]:
-        t, a, pid = ev["type"], ev["attributes"], ev["player_id"]
+        pid = ev["player_id"]
         if pid is None:
             continue
-        s = st[pid]
-        if sport == "basketball":
-            if t[1:3] == "PT":
-                s["fga"] += 1
-                three = t[0] == "3"
-                if three:
-                    s["tpa"] += 1
-                if t.endswith("made"):
-                    s["fgm"] += 1
-                    s["pts"] += 3 if three else 2
-                    if three:
-                        s["tpm"] += 1
-                    if a.get("assist"):
-                        st[a["assist"]["player_id"]]["ast"] += 1
-                if a.get("blocked_by"):
-                    st[a["blocked_by"]["player_id"]]["blk"] += 1
-            elif t.startswith("free throw"):
-                s["fta"] += 1
-                if t.endswith("made"):
-                    s["ftm"] += 1
-                    s["pts"] += 1
-            elif t == "rebound":
-                s["reb"] += 1
-            elif t == "turnover":
-                s["tov"] += 1
-                if a.get("stolen_by"):
-                    st[a["stolen_by"]["player_id"]]["stl"] += 1
-            elif t == "foul":
-                s["pf"] += 1
-        elif sport == "hockey":
-            if t == "goal":
-                s["g"] += 1
-                s["p"] += 1
-                s["sog"] += 1
-                for h in a.get("assists", []):
-                    st[h["player_id"]]["a"] += 1
-                    st[h["player_id"]]["p"] += 1
-                scorer_team = ev["team_id"]
-                for team_id, pids in a.get("on_ice", {}).items():
-                    for q in pids:
-                        st[q]["pm"] += 1 if team_id == scorer_team else -1
-                for team_id, pids in a.get("on_ice", {}).items():
-                    if team_id != scorer_team and pids:
-                        st[pids[0]]["ga"] += 1
-                        st[pids[0]]["sa"] += 1
-            elif t == "shot on goal":
-                s["sog"] += 1
-                g = a["goalie"]["player_id"]
-                st[g]["sv"] += 1
-                st[g]["sa"] += 1
-            elif t == "blocked shot":
-                st[a["blocker"]["player_id"]]["blk"] += 1
-            elif t == "penalty":
-                s["pim"] += a["minutes"]
-            elif t == "hit":
-                s["hits"] += 1
-            elif t == "faceoff":
-                s["fow"] += 1
-        else:
-            if t in ("goal", "shot saved", "shot missed", "shot blocked"):
-                s["sh"] += 1
-                if t in ("goal", "shot saved"):
-                    s["sot"] += 1
-                if t == "goal":
-                    s["g"] += 1
-                    if a.get("assist"):
-                        st[a["assist"]["player_id"]]["a"] += 1
-                if t == "shot saved":
-                    st[a["goalkeeper"]["player_id"]]["sv"] += 1
-            elif t == "pass":
-                s["pas"] += 1
-            elif t == "tackle":
-                s["tkl"] += 1
-            elif t == "yellow card":
-                s["yc"] += 1
-            elif t == "red card":
-                s["rc"] += 1
-            elif t == "foul":
-                s["fouls"] += 1
-    del home
+        tally(ev, st[pid], st)
     return {k: dict(v) for k, v in st.items()}
 
 
@@ -169,25 +38,23 @@ def _pm(v: int) -> str:
     return f"+{v}" if v > 0 else str(v)
 
 
+def _goalie(spec: SportSpec, position: str) -> bool:
+    return position == spec.stats.goalie_position
+
+
 def player_line(sport: str, name: str, s: Stats, secs: float, position: str) -> str:
+    spec = SPECS[sport]
+    sheet = spec.stats
     g = s.get
-    if sport == "basketball":
-        parts = [f"{g(k, 0)} {label}" for k, label in PLAYER_FIELDS[sport]]
-        parts += [
-            f"{g('fgm', 0)}-{g('fga', 0)} FG",
-            f"{g('tpm', 0)}-{g('tpa', 0)} 3PT",
-            f"{g('ftm', 0)}-{g('fta', 0)} FT",
-            f"{round(secs / 60)} minutes",
-        ]
-    elif sport == "hockey":
-        fields = GOALIE_FIELDS[sport] if position == "G" else PLAYER_FIELDS[sport]
-        parts = [f"{g(k, 0)} {label}" for k, label in fields]
-        if position != "G":
-            parts.append(f"{_pm(g('pm', 0))} +/-")
+    goalie = _goalie(spec, position)
+    fields = sheet.goalie_fields if goalie else sheet.player_fields
+    parts = [f"{g(k, 0)} {label}" for k, label in fields]
+    parts += [f"{g(x.made, 0)}-{g(x.attempts, 0)} {x.short}" for x in sheet.splits]
+    if sheet.plus_minus and not goalie:
+        parts.append(f"{_pm(g('pm', 0))} +/-")
+    if sheet.time_on_ice:
         parts.append(f"{int(secs) // 60}:{int(secs) % 60:02d} TOI")
     else:
-        fields = GOALIE_FIELDS[sport] if position == "GK" else PLAYER_FIELDS[sport]
-        parts = [f"{g(k, 0)} {label}" for k, label in fields]
         parts.append(f"{round(secs / 60)} minutes")
     return f"{name}: " + ", ".join(parts)
 
@@ -197,45 +64,15 @@ def team_totals(sport: str, pbp: dict[str, Any], box: dict[str, Stats]) -> dict[
         pbp["home_team_id"]: defaultdict(int),
         pbp["away_team_id"]: defaultdict(int),
     }
+    sheet = SPECS[sport].stats
     for p in pbp["players"]:
         for k, v in box.get(p["player_id"], {}).items():
-            if k not in ("pm", "ga", "sa", "sv") or sport == "soccer":
+            if k not in sheet.player_only:
                 out[p["team_id"]][k] += v
     for ev in pbp["events"]:
-        if ev["type"] in ("timeout", "corner", "offside"):
+        if ev["type"] in sheet.team_events:
             out[ev["team_id"]][ev["type"] + "s"] += 1
     return {k: dict(v) for k, v in out.items()}
-
-
-TEAM_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
-    "basketball": (
-        ("reb", "Rebounds"),
-        ("ast", "Assists"),
-        ("stl", "Steals"),
-        ("blk", "Blocks"),
-        ("tov", "Turnovers"),
-        ("pf", "Fouls"),
-        ("timeouts", "Timeouts"),
-    ),
-    "hockey": (
-        ("sog", "Shots on goal"),
-        ("pim", "Penalty minutes"),
-        ("hits", "Hits"),
-        ("blk", "Blocked shots"),
-        ("fow", "Faceoffs won"),
-    ),
-    "soccer": (
-        ("sh", "Shots"),
-        ("sot", "Shots on target"),
-        ("pas", "Passes"),
-        ("tkl", "Tackles"),
-        ("fouls", "Fouls"),
-        ("corners", "Corners"),
-        ("offsides", "Offsides"),
-        ("yc", "Yellow cards"),
-        ("rc", "Red cards"),
-    ),
-}
 
 
 def _pct(m: int, a: int) -> str:
@@ -243,28 +80,22 @@ def _pct(m: int, a: int) -> str:
 
 
 def team_stat_text(sport: str, pbp: dict[str, Any], totals: dict[str, Stats]) -> str:
+    spec = SPECS[sport]
     lines: list[str] = []
-    word = SCORE_WORD[sport]
+    word = spec.stats.score_word
     for side, (tid, name) in enumerate(
         ((pbp["home_team_id"], pbp["home_team"]), (pbp["away_team_id"], pbp["away_team"]))
     ):
         t = totals[tid]
         per = [ps[side] for ps in pbp["period_scores"]]
-        labels = ", ".join(f"{period_label(sport, i + 1)} {v}" for i, v in enumerate(per))
+        labels = ", ".join(f"{spec.period_label(i + 1)} {v}" for i, v in enumerate(per))
         lines.append(f"### {name} ({'home' if side == 0 else 'away'})")
         lines.append(f"Final: {sum(per)} {word}")
-        lines.append(f"Scoring by {SPECS[sport].period_word}: {labels}")
-        if sport == "basketball":
-            lines.append(
-                f"Field goals: {t.get('fgm', 0)}-{t.get('fga', 0)} ({_pct(t.get('fgm', 0), t.get('fga', 0))})"
-            )
-            lines.append(
-                f"Three-pointers: {t.get('tpm', 0)}-{t.get('tpa', 0)} ({_pct(t.get('tpm', 0), t.get('tpa', 0))})"
-            )
-            lines.append(
-                f"Free throws: {t.get('ftm', 0)}-{t.get('fta', 0)} ({_pct(t.get('ftm', 0), t.get('fta', 0))})"
-            )
-        lines += [f"{label}: {t.get(k, 0)}" for k, label in TEAM_FIELDS[sport]]
+        lines.append(f"Scoring by {spec.period_word}: {labels}")
+        for x in spec.stats.splits:
+            m, a = t.get(x.made, 0), t.get(x.attempts, 0)
+            lines.append(f"{x.long}: {m}-{a} ({_pct(m, a)})")
+        lines += [f"{label}: {t.get(k, 0)}" for k, label in spec.stats.team_fields]
     return "\n".join(lines) + "\n"
 
 
@@ -319,35 +150,23 @@ def biggest_run(pbp: dict[str, Any]) -> tuple[int, int, int] | None:
 
 
 def performer_phrase(sport: str, row: dict[str, Any]) -> str:
-    s = row["stats"]
-    g = s.get
-    if sport == "basketball":
-        extra = [
-            plural(g("reb", 0), "rebound") if g("reb", 0) >= 5 else "",
-            plural(g("ast", 0), "assist") if g("ast", 0) >= 5 else "",
-        ]
-        parts = [plural(g("pts", 0), "point")] + [e for e in extra if e]
-        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    if sport == "hockey":
-        if row["position"] == "G":
-            return plural(g("sv", 0), "save")
-        return f"{plural(g('g', 0), 'goal')} and {plural(g('a', 0), 'assist')}"
-    if row["position"] == "GK":
-        return plural(g("sv", 0), "save")
-    return f"{plural(g('g', 0), 'goal')} and {plural(g('a', 0), 'assist')}"
+    """'31 points, 8 rebounds and 5 assists', '1 goal and 2 assists', '34 saves'."""
+    spec = SPECS[sport]
+    g = row["stats"].get
+    goalie = _goalie(spec, row["position"])
+    shown = spec.stats.goalie_headline if goalie else spec.stats.headline
+    parts = [
+        plural(g(k, 0), noun) for i, (k, noun, at) in enumerate(shown) if not i or g(k, 0) >= at
+    ]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _rank(sport: str, row: dict[str, Any]) -> float:
+    spec = SPECS[sport]
     s = row["stats"]
-    if sport == "basketball":
-        return s.get("pts", 0) + 0.5 * s.get("reb", 0) + 0.7 * s.get("ast", 0)
-    if sport == "hockey":
-        if row["position"] == "G":
-            return 0.12 * s.get("sv", 0)
-        return 2.0 * s.get("g", 0) + s.get("a", 0) + 0.1 * s.get("sog", 0)
-    if row["position"] == "GK":
-        return 0.5 * s.get("sv", 0)
-    return 2.0 * s.get("g", 0) + s.get("a", 0) + 0.1 * s.get("sot", 0)
+    goalie = _goalie(spec, row["position"])
+    weights = spec.stats.goalie_rank if goalie else spec.stats.rank
+    return sum(w * s.get(k, 0) for k, w in weights)
 
 
 def game_summary(
@@ -377,17 +196,17 @@ class TeamNamer:
     """Names the two teams of a recap the way a writer does: the full name on first mention,
     then mostly the nickname or short form ('the Celtics', 'Spurs'), sometimes the city."""
 
-    def __init__(self, sport: str, names: dict[str, str], rng: random.Random) -> None:
-        self.sport = sport
+    def __init__(self, spec: SportSpec, names: dict[str, str], rng: random.Random) -> None:
+        self.spec = spec
         self.names = names
         self.rng = rng
         self.last: dict[str, TeamRef] = {}
 
     def __call__(self, tid: str, capital: bool = False) -> str:
         name = self.names[tid]
-        shorts = short_refs(self.sport, name)
+        shorts = self.spec.short_refs(name)
         if tid not in self.last or not shorts or self.rng.random() < 0.12:
-            ref = full_ref(self.sport, name)
+            ref = self.spec.full_ref(name)
         else:
             ref = shorts[0] if len(shorts) == 1 or self.rng.random() < 0.7 else shorts[1]
             if ref == self.last[tid] and len(shorts) > 1 and self.rng.random() < 0.5:
@@ -409,9 +228,10 @@ def recap_text(
     rng: random.Random,
 ) -> str:
     """ESPN-style recap. Regexes in questions.py parse these exact phrasings."""
+    spec = SPECS[sport]
     hs, as_ = sm["home_score"], sm["away_score"]
     hid, aid = sm["home"], sm["away"]
-    ref = TeamNamer(sport, {hid: sm["home_name"], aid: sm["away_name"]}, rng)
+    ref = TeamNamer(spec, {hid: sm["home_name"], aid: sm["away_name"]}, rng)
     paras: list[str] = []
     rec_s = {t: "-".join(str(x) for x in r) for t, r in rec.items()}
     if hs == as_:
@@ -425,8 +245,7 @@ def recap_text(
         w, lo = (hid, aid) if wside == 0 else (aid, hid)
         ws, ls = max(hs, as_), min(hs, as_)
         margin = ws - ls
-        big = {"basketball": 20, "hockey": 4, "soccer": 3}[sport]
-        close = {"basketball": 3, "hockey": 1, "soccer": 1}[sport]
+        big, close = spec.recap.rout_margin, spec.recap.close_margin
         verb = "routed" if margin >= big else "held off" if margin <= close else "beat"
         where = "at home" if wside == 0 else "on the road"
         paras.append(
@@ -445,7 +264,7 @@ def recap_text(
         if lk[1] >= 3:
             who = ref(lo, True)
             # 'the Raptors have', 'Arsenal have' (club, British usage), 'Toronto has'
-            have = "has" if sport != "soccer" and not who.startswith("The ") else "have"
+            have = "have" if spec.naming.plural_verb or who.startswith("The ") else "has"
             extra.append(f"{who} {have} lost {lk[1]} straight.")
         if extra:
             paras[-1] += " " + " ".join(extra)
@@ -456,21 +275,12 @@ def recap_text(
         per = [ps[side] for ps in sm["period_scores"]]
         best = max(range(len(per)), key=lambda i: per[i])
         v = per[best]
-        pword = _per_words(sport, best + 1)
-        if sport == "basketball" and v >= 35:
-            narr.append(f"{ref(tid, True)} put up {article(str(v))} {v}-point {pword}.")
-        elif sport != "basketball" and v >= (3 if sport == "hockey" else 2):
-            narr.append(f"{ref(tid, True)} scored {NUMBER_WORDS[min(v, 10)]} goals in the {pword}.")
+        if v >= spec.recap.big_period.at:
+            narr.append(_feat(spec.recap.big_period, ref(tid, True), v, _per_words(spec, best + 1)))
     run = sm["run"]
-    if run and sport == "basketball" and run[1] >= 10:
+    if run and run[1] >= spec.recap.run.at:
         tid = hid if run[0] == 0 else aid
-        narr.append(
-            f"{ref(tid, True)} used {article(str(run[1]))} {run[1]}-0 run in the "
-            f"{_per_words(sport, run[2])}."
-        )
-    elif run and sport != "basketball" and run[1] >= 3:
-        tid = hid if run[0] == 0 else aid
-        narr.append(f"{ref(tid, True)} scored {NUMBER_WORDS[min(run[1], 10)]} unanswered goals.")
+        narr.append(_feat(spec.recap.run, ref(tid, True), run[1], _per_words(spec, run[2])))
     if narr:
         paras.append(" ".join(narr))
     perf: list[str] = []
@@ -493,8 +303,15 @@ def _a(word: str) -> str:
     return f"{article(word)} {word}"
 
 
-def _per_words(sport: str, period: int) -> str:
-    label = period_label(sport, period).split(" ", 1)
+def _feat(feat: Feat, team: str, v: int, period: str) -> str:
+    return feat.sentence.format(
+        team=team, v=v, a=article(str(v)), words=NUMBER_WORDS[min(v, 10)], period=period
+    )
+
+
+def _per_words(spec: SportSpec, period: int) -> str:
+    """'third quarter', 'second half', 'overtime'."""
+    label = spec.period_label(period).split(" ", 1)
     return ordinal_word(period) + " " + label[1] if len(label) == 2 else "overtime"
 
 
@@ -504,30 +321,19 @@ def _per_words(sport: str, period: int) -> str:
 def season_player_text(
     sport: str, name: str, team: str, games: int, tot: Stats, secs: float, position: str
 ) -> str:
+    spec = SPECS[sport]
+    sheet = spec.stats
     g = tot.get
     n = max(1, games)
-    goalie = position in ("G", "GK")
-    if sport == "basketball":
-        per = [f"{g(k, 0) / n:.1f} {label}" for k, label in PLAYER_FIELDS[sport]]
-        per += [
-            f"{_pct(g('fgm', 0), g('fga', 0))} FG",
-            f"{_pct(g('tpm', 0), g('tpa', 0))} 3PT",
-            f"{_pct(g('ftm', 0), g('fta', 0))} FT",
-            f"{secs / 60 / n:.1f} minutes",
-        ]
-        totals = [f"{g(k, 0)} {label}" for k, label in PLAYER_FIELDS[sport]]
-        totals += [
-            f"{g('fgm', 0)}-{g('fga', 0)} FG",
-            f"{g('tpm', 0)}-{g('tpa', 0)} 3PT",
-            f"{g('ftm', 0)}-{g('fta', 0)} FT",
-        ]
-    else:
-        fields = GOALIE_FIELDS[sport] if goalie else PLAYER_FIELDS[sport]
-        per = [f"{g(k, 0) / n:.1f} {label}" for k, label in fields]
-        per.append(f"{secs / 60 / n:.1f} minutes")
-        totals = [f"{g(k, 0)} {label}" for k, label in fields]
-        if sport == "hockey" and not goalie:
-            totals.append(f"{_pm(g('pm', 0))} +/-")
+    goalie = _goalie(spec, position)
+    fields = sheet.goalie_fields if goalie else sheet.player_fields
+    per = [f"{g(k, 0) / n:.1f} {label}" for k, label in fields]
+    per += [f"{_pct(g(x.made, 0), g(x.attempts, 0))} {x.short}" for x in sheet.splits]
+    per.append(f"{secs / 60 / n:.1f} minutes")
+    totals = [f"{g(k, 0)} {label}" for k, label in fields]
+    totals += [f"{g(x.made, 0)}-{g(x.attempts, 0)} {x.short}" for x in sheet.splits]
+    if sheet.plus_minus and not goalie:
+        totals.append(f"{_pm(g('pm', 0))} +/-")
     return (
         f"{name} ({team}, {position})\n"
         f"{name}: " + ", ".join(per) + f" per game in {games} games\n"
@@ -546,7 +352,7 @@ def season_team_text(
     allowed: int,
     games: int,
 ) -> str:
-    word = SCORE_WORD[sport]
+    word = SPECS[sport].stats.score_word
     n = max(1, games)
     fmt = "-".join
     return (

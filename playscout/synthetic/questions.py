@@ -3,7 +3,8 @@
 Game-identifying facts are parsed back from the recap/stat documents on disk (so they are
 exactly what a retriever can find) and checked to match one game of the sport; answers are
 clip-level attributes from play_by_play events that sit in a clip, checked absent from the
-game's documents.
+game's documents. What a sport's questions ask about (stats, event references, area and move
+words) is its spec's Questions (playscout/synthetic/spec.py).
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ import orjson
 
 from playscout.corpus.models import SPORTS, season_year_to_code
 
-from .vocab import MOVE_KEY, ZONE_KEY, article, ordinal_word, period_label, team_refs
+from .spec import SportSpec
+from .sports import SPECS
+from .vocab import article, ordinal_word
 
 ANSWER_TYPES: tuple[str, ...] = (
     "spatial_position",
@@ -36,15 +39,18 @@ ANSWER_TYPES: tuple[str, ...] = (
 _STAT_LINE = re.compile(r"^([^:#][^:]*): (.+)$")
 _NUM_LABEL = re.compile(r"^([+-]?\d+) (.+)$")
 # Recap sentences with the team slot left open ({T}); a report names a team by its full name,
-# nickname, short form or city (vocab.team_refs), so each game gets its own alternation.
+# nickname, short form or city (SportSpec.team_refs), so each game gets its own alternation.
+# The sport's big-period and run sentences add their own patterns (Feat.parse).
 _REPORT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("streak", r"It was an? (\w+) straight win for {T}\."),
     ("record", r"{T} improved to (\d+-\d+(?:-\d+)?)"),
-    ("big", r"{T} put up an? (\d+)-point (\w+ quarter)\."),
-    ("big", r"{T} scored (\w+) goals in the (\w+ \w+)\."),
     ("without", r"{T} played without ([^.]+)\."),
-    ("run", r"{T} used an? (\d+)-0 run in the ([^.]+)\."),
 )
+
+
+def _patterns(spec: SportSpec) -> list[tuple[str, str]]:
+    feats = (("big", spec.recap.big_period), ("run", spec.recap.run))
+    return [*_REPORT_PATTERNS, *((kind, f.parse) for kind, f in feats if f.parse is not None)]
 
 
 @dataclass
@@ -89,8 +95,9 @@ def _parse_stats(text: str) -> dict[str, dict[str, int]]:
 def _team_forms(sport: str, names: Sequence[str]) -> dict[str, str]:
     """Every way the report may name one of the game's teams -> the full name."""
     forms: dict[str, str] = {}
+    spec = SPECS[sport]
     for name in names:
-        for ref in team_refs(sport, name):
+        for ref in spec.team_refs(name):
             forms.setdefault(ref.text, name)
     return forms
 
@@ -103,7 +110,7 @@ def _report_facts(report: str, sport: str, names: Sequence[str]) -> set[tuple[st
         return f
     alt = "|".join(re.escape(t) for t in sorted(forms, key=len, reverse=True))
     team = rf"(?<![\w&])(?:[Tt]he )?(?P<team>{alt})(?![\w])"
-    for kind, pattern in _REPORT_PATTERNS:
+    for kind, pattern in _patterns(SPECS[sport]):
         for m in re.finditer(pattern.replace("{T}", team), report):
             vals = [g.strip() for i, g in enumerate(m.groups(), 1) if i != m.re.groupindex["team"]]
             f.add((kind, forms[m.group("team")], *vals))
@@ -112,7 +119,7 @@ def _report_facts(report: str, sport: str, names: Sequence[str]) -> set[tuple[st
 
 def team_phrase(sport: str, name: str, rng: random.Random) -> str:
     """How a question names a team: full name, or its nickname / short form / city."""
-    refs = team_refs(sport, name)
+    refs = SPECS[sport].team_refs(name)
     weights = (0.5, 0.3, 0.2)[: len(refs)]
     return rng.choices(refs, weights)[0].render()
 
@@ -173,12 +180,6 @@ def answer_leaks(
 
 # ------------------------------------------------------------------ per-game candidate facts
 
-_STAT_LABELS = {
-    "basketball": ("points", "rebounds", "assists"),
-    "hockey": ("goals", "saves", "shots", "hits"),
-    "soccer": ("passes", "tackles", "saves", "shots"),
-}
-
 
 def _candidate_facts(
     sport: str,
@@ -188,6 +189,7 @@ def _candidate_facts(
     season_meta: dict[str, Any],
     rng: random.Random,
 ) -> list[Fact]:
+    spec = SPECS[sport]
     out: list[Fact] = []
     rep = [f"{g.game_id}_espn_report"]
     for f in sorted(g.facts):
@@ -205,26 +207,16 @@ def _candidate_facts(
                 )
             )
         elif f[0] == "big":
-            what = (
-                f"put up a {f[2]}-point {f[3]}"
-                if sport == "basketball"
-                else f"scored {f[2]} goals in the {f[3]}"
-            )
+            what = spec.recap.big_period.phrase.format(value=f[2], a=article(f[2]), period=f[3])
             out.append(Fact(f, f"{who} {what}", "espn_report", rep, ("textual search",)))
         elif f[0] == "without":
             out.append(
                 Fact(f, f"{who} played without {f[2]}", "espn_report", rep, ("textual search",))
             )
         elif f[0] == "run":
-            out.append(
-                Fact(
-                    f,
-                    f"{who} used {article(f[2])} {f[2]}-0 run in the {f[3]}",
-                    "espn_report",
-                    rep,
-                    ("textual search", "sequencing"),
-                )
-            )
+            what = spec.recap.run.phrase.format(value=f[2], a=article(f[2]), period=f[3])
+            prims = ("textual search", "sequencing")
+            out.append(Fact(f, f"{who} {what}", "espn_report", rep, prims))
         elif f[0] == "record":
             out.append(
                 Fact(
@@ -238,11 +230,9 @@ def _candidate_facts(
     pids = {p["name"]: p["player_id"] for p in pbp["players"]}
     code = season_year_to_code(g.season) if g.season else ""
     for name, vals in sorted(g.stats.items()):
-        for label in _STAT_LABELS[sport]:
+        for label, least in spec.questions.stats:
             v = vals.get(label, 0)
-            if v < (20 if label == "points" else 4 if sport != "basketball" else 8) and not (
-                label in ("goals",) and v >= 2
-            ):
+            if v < least:
                 continue
             key = ("stat", name, label, str(v))
             doc = [f"{g.game_id}_game_stat_player"]
@@ -293,22 +283,19 @@ def _clip_of_events(clips: dict[str, Any]) -> dict[int, str]:
 
 
 def _ref_class(
-    sport: str, ev: dict[str, Any]
+    spec: SportSpec, ev: dict[str, Any]
 ) -> tuple[str, Callable[[dict[str, Any]], bool]] | None:
+    """The noun a question names the event by ('made field goal') and which events count
+    towards its ordinal; None when questions do not refer to this kind of event."""
     t = ev["type"]
-    if sport == "basketball" and t in ("2PT made", "3PT made"):
-        return "made field goal", lambda e: e["type"] in ("2PT made", "3PT made")
-    if sport == "hockey" and t == "goal":
-        return "goal", lambda e: e["type"] == "goal"
-    if sport == "hockey" and t == "shot on goal":
-        return "saved shot on goal", lambda e: e["type"] == "shot on goal"
-    if sport == "soccer" and t in ("goal", "shot saved", "shot missed", "shot blocked"):
-        return "shot", lambda e: e["type"] in ("goal", "shot saved", "shot missed", "shot blocked")
+    for noun, types in spec.questions.references:
+        if t in types:
+            return noun, lambda e, types=types: e["type"] in types
     return None
 
 
-def _reference(sport: str, events: list[dict[str, Any]], ev: dict[str, Any]) -> str | None:
-    rc = _ref_class(sport, ev)
+def _reference(spec: SportSpec, events: list[dict[str, Any]], ev: dict[str, Any]) -> str | None:
+    rc = _ref_class(spec, ev)
     if rc is None:
         return None
     noun, pred = rc
@@ -318,7 +305,7 @@ def _reference(sport: str, events: list[dict[str, Any]], ev: dict[str, Any]) -> 
         if e["period"] == ev["period"] and e["player_id"] == ev["player_id"] and pred(e)
     ]
     k = next(i for i, e in enumerate(same) if e is ev) + 1
-    return f"{ev['player']}'s {ordinal_word(k)} {noun} of the {period_label(sport, ev['period'])}"
+    return f"{ev['player']}'s {ordinal_word(k)} {noun} of the {spec.period_label(ev['period'])}"
 
 
 def _candidates(
@@ -326,17 +313,15 @@ def _candidates(
 ) -> list[tuple[str, str, list[dict[str, Any]], tuple[str, ...], str | None]]:
     """(question tail, answer, evidence events, extra primitives, counted attribute phrase)."""
     out: list[tuple[str, str, list[dict[str, Any]], tuple[str, ...], str | None]] = []
-    zk, mk = ZONE_KEY[sport], MOVE_KEY[sport]
-    area = {"basketball": "part of the court", "hockey": "area of the ice", "soccer": "position"}[
-        sport
-    ]
-    move_word = {"basketball": "dribble move", "hockey": "deke", "soccer": "skill move"}[sport]
+    spec = SPECS[sport]
+    q = spec.questions
+    zk, mk, area, move_word = q.zone_key, q.move_key, q.area_word, q.move_word
     seq = ("temporal filtering", "sequencing")
     for ev in events:
         if ev["event_id"] not in e2c or ev["player_id"] is None:
             continue
         a = ev["attributes"]
-        ref = _reference(sport, events, ev) if atype != "numeric_count" else None
+        ref = _reference(spec, events, ev) if atype != "numeric_count" else None
         if atype == "numeric_count" or ref is None:
             continue
         his = ref.replace(f"{ev['player']}'s", "his", 1)
@@ -401,7 +386,7 @@ def _candidates(
     if atype == "numeric_count":
         groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
         for ev in events:
-            rc = _ref_class(sport, ev)
+            rc = _ref_class(spec, ev)
             if rc is None or zk not in ev["attributes"]:
                 continue
             groups.setdefault(
@@ -411,7 +396,7 @@ def _candidates(
             if all(e["event_id"] in e2c for e in evs):
                 tail = (
                     f"how many {noun}s did {evs[0]['player']} have from the {zone} in the "
-                    f"{period_label(sport, period)}?"
+                    f"{spec.period_label(period)}?"
                 )
                 out.append(
                     (tail, str(len(evs)), evs, ("temporal filtering", "aggregation", "loop"), zone)

@@ -10,16 +10,9 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from .vocab import (
-    EPL_TEAMS,
-    FIRST_NAMES,
-    LALIGA_TEAMS,
-    LAST_NAMES,
-    NBA_TEAMS,
-    NHL_TEAMS,
-    PAPER_GAMES,
-    SPECS,
-)
+from .spec import SportSpec
+from .sports import SPECS
+from .vocab import FIRST_NAMES, LAST_NAMES
 
 
 @dataclass(frozen=True)
@@ -35,63 +28,32 @@ class Player:
 class League:
     sport: str
     teams: dict[str, str]  # team_id -> name
-    team_league: dict[str, str]  # team_id -> league name (soccer: EPL / La Liga)
+    team_league: dict[str, str]  # team_id -> league name (soccer: Premier League / La Liga)
     seasons: list[int]
     active: dict[int, list[str]]  # season -> team ids playing it
     rosters: dict[int, dict[str, list[Player]]] = field(default_factory=dict)
 
 
-_POS_MIX: dict[str, tuple[str, ...]] = {
-    "basketball": ("PG", "SG", "SF", "PF", "C"),
-    "hockey": (
-        "C",
-        "C",
-        "C",
-        "C",
-        "LW",
-        "LW",
-        "LW",
-        "LW",
-        "RW",
-        "RW",
-        "RW",
-        "RW",
-        "D",
-        "D",
-        "D",
-        "D",
-        "D",
-        "D",
-        "D",
-        "G",
-        "G",
-        "G",
-    ),
-    "soccer": ("GK",) * 3 + ("DF",) * 11 + ("MF",) * 11 + ("FW",) * 7,
-}
-
-
 def scaled_seasons(sport: str, games: int) -> list[int]:
     """Fewer seasons for small corpora so each team still plays several games per season."""
-    spec = SPECS[sport]
-    n = max(1, min(len(spec.seasons), round(len(spec.seasons) * games / PAPER_GAMES[sport])))
-    return list(spec.seasons[-n:])
+    lg = SPECS[sport].league
+    n = max(1, min(len(lg.seasons), round(len(lg.seasons) * games / lg.paper_games)))
+    return list(lg.seasons[-n:])
 
 
-def _team_pool(sport: str) -> list[tuple[str, str]]:
-    if sport == "basketball":
-        return [(n, "NBA") for n in NBA_TEAMS]
-    if sport == "hockey":
-        return [(n, "NHL") for n in NHL_TEAMS]
-    return [(n, "Premier League") for n in EPL_TEAMS] + [(n, "La Liga") for n in LALIGA_TEAMS]
-
-
-def _soccer_active(k: int, epl: list[str], liga: list[str]) -> list[str]:
-    """20 + 20 teams per season: 17 fixed clubs plus 3 rotating (promotion / relegation)."""
+def _season_teams(
+    spec: SportSpec, k: int, ids: list[str], team_league: dict[str, str]
+) -> list[str]:
+    """Teams of the k-th season: all of them, or per league its fixed clubs plus a rotating few
+    (promotion / relegation), leagues in team-id order."""
+    if spec.league.league_slots is None:
+        return ids
+    fixed, rotating = spec.league.league_slots
     out: list[str] = []
-    for pool in (epl, liga):
-        core, rot = pool[:17], pool[17:]
-        out += core + [rot[(3 * k + j) % len(rot)] for j in range(3)]
+    for name in dict.fromkeys(team_league[t] for t in ids):
+        pool = [t for t in ids if team_league[t] == name]
+        core, rot = pool[:fixed], pool[fixed:]
+        out += core + [rot[(rotating * k + j) % len(rot)] for j in range(rotating)]
     return out
 
 
@@ -99,19 +61,15 @@ def build_league(sport: str, games: int, seed: int) -> League:
     spec = SPECS[sport]
     rng = random.Random(f"playscout-synth:{seed}:{sport}:league")
     seasons = scaled_seasons(sport, games)
-    pool = _team_pool(sport)
-    teams = {str(spec.team_id_base + i): n for i, (n, _) in enumerate(pool)}
-    team_league = {str(spec.team_id_base + i): lg for i, (_, lg) in enumerate(pool)}
+    pool = spec.league.teams
+    base = spec.league.team_id_base
+    teams = {str(base + i): n for i, (n, _) in enumerate(pool)}
+    team_league = {str(base + i): lg for i, (_, lg) in enumerate(pool)}
     ids = list(teams)
     per_season = max(1, math.ceil(games / len(seasons)))
     active: dict[int, list[str]] = {}
     for k, season in enumerate(seasons):
-        if sport == "soccer":
-            epl = [t for t in ids if team_league[t] == "Premier League"]
-            liga = [t for t in ids if team_league[t] == "La Liga"]
-            full = _soccer_active(k, epl, liga)
-        else:
-            full = ids
+        full = _season_teams(spec, k, ids, team_league)
         want = min(len(full), max(4, 2 * math.ceil(per_season / 6)))
         active[season] = full if want >= len(full) else full[:want]
     used = sorted({t for ts in active.values() for t in ts}, key=int)
@@ -121,22 +79,20 @@ def build_league(sport: str, games: int, seed: int) -> League:
 
 
 def _build_rosters(league: League, rng: random.Random) -> None:
-    spec = SPECS[league.sport]
+    lg = SPECS[league.sport].league
     names = [f"{f} {last}" for f in FIRST_NAMES for last in LAST_NAMES]
     rng.shuffle(names)
-    next_pid = [spec.player_id_base]
+    next_pid = [lg.player_id_base]
 
     def new_player(pos: str, taken: set[int]) -> Player:
-        number = rng.choice(
-            [n for n in range(0 if league.sport == "basketball" else 1, 99) if n not in taken]
-        )
+        number = rng.choice([n for n in range(lg.first_number, 99) if n not in taken])
         taken.add(number)
         pid = str(next_pid[0])
         next_pid[0] += 1
         rating = round(rng.lognormvariate(0.0, 0.45), 3)
         return Player(pid, names.pop(), number, pos, rating)
 
-    mix = _POS_MIX[league.sport]
+    mix = lg.position_mix
     current: dict[str, list[Player]] = {}
     for season in league.seasons:
         league.rosters[season] = {}
@@ -144,10 +100,10 @@ def _build_rosters(league: League, rng: random.Random) -> None:
             prev = current.get(tid)
             if prev is None:
                 taken: set[int] = set()
-                roster = [new_player(mix[i % len(mix)], taken) for i in range(spec.roster_size)]
+                roster = [new_player(mix[i % len(mix)], taken) for i in range(lg.roster_size)]
             else:
                 roster = list(prev)
-                n_out = sum(1 for _ in roster if rng.random() < spec.turnover)
+                n_out = sum(1 for _ in roster if rng.random() < lg.turnover)
                 for _ in range(n_out):
                     gone = roster.pop(rng.randrange(len(roster)))
                     taken = {p.number for p in roster}

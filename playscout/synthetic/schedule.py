@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 
 from .roster import League
-from .vocab import SPECS
+from .sports import SPECS
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class GameSpec:
 
 
 def build_schedule(league: League, games: int, seed: int) -> list[GameSpec]:
-    spec = SPECS[league.sport]
+    lg = SPECS[league.sport].league
     rng = random.Random(f"playscout-synth:{seed}:{league.sport}:schedule")
     n_seasons = len(league.seasons)
     counts = [games // n_seasons + (1 if k < games % n_seasons else 0) for k in range(n_seasons)]
@@ -42,20 +42,20 @@ def build_schedule(league: League, games: int, seed: int) -> list[GameSpec]:
         ]
         rng.shuffle(pairs)
         chosen = [pairs[i % len(pairs)] for i in range(n)]
-        start = dt.date(season - 1, *spec.season_start)
-        days = sorted(rng.randrange(spec.season_days) for _ in range(n))
+        start = dt.date(season - 1, *lg.season_start)
+        days = sorted(rng.randrange(lg.season_days) for _ in range(n))
         for (home, away), day in zip(chosen, days, strict=True):
             idx = len(out)
             out.append(
                 GameSpec(
                     index=idx,
-                    game_id=str(spec.game_id_base + idx),
+                    game_id=str(lg.game_id_base + idx),
                     season=season,
                     date=(start + dt.timedelta(days=day)).isoformat(),
                     home=home,
                     away=away,
-                    has_clips=rng.random() < spec.clip_game_share,
-                    has_report=rng.random() < spec.report_share,
+                    has_clips=rng.random() < lg.clip_game_share,
+                    has_report=rng.random() < lg.report_share,
                 )
             )
     return out

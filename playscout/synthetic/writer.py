@@ -24,7 +24,7 @@ from .clips import build_clips
 from .game_sim import game_rng, simulate
 from .roster import League, build_league
 from .schedule import GameSpec, build_schedule
-from .vocab import PAPER_GAMES, SPECS
+from .sports import SPECS
 
 GENERATOR_VERSION = "playscout-synth/1"
 _OPTS = orjson.OPT_SORT_KEYS
@@ -34,7 +34,7 @@ _CTX: dict[str, tuple[League, list[GameSpec], Path, int]] = {}
 
 def split_games(games: int, sports: Sequence[str]) -> dict[str, int]:
     """Largest-remainder split in the paper's proportions (3307 / 2482 / 1641)."""
-    weights = [PAPER_GAMES[s] for s in sports]
+    weights = [SPECS[s].league.paper_games for s in sports]
     total = sum(weights)
     raw = [games * w / total for w in weights]
     out = [int(r) for r in raw]
@@ -88,7 +88,7 @@ def _game(task: tuple[str, int]) -> dict[str, Any]:
     sport, index = task
     league, schedule, sport_dir, seed = _CTX[sport]
     gs = schedule[index]
-    res = simulate(sport, gs, league, seed)
+    res = simulate(SPECS[sport], gs, league, seed)
     pbp = _pbp(sport, gs, league, res)
     gdir = sport_dir / "games" / gs.game_id
     gdir.mkdir(parents=True, exist_ok=True)
@@ -145,6 +145,7 @@ class _SeasonBook:
 
     def __init__(self, sport: str, seed: int) -> None:
         self.sport = sport
+        self.draws = SPECS[sport].league.draws
         self.seed = seed
         self.rec: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # W, D, L
         self.home_rec: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0, 0])
@@ -154,7 +155,8 @@ class _SeasonBook:
         self.players: dict[tuple[int, str], dict[str, Any]] = {}
 
     def fmt(self, r: list[int]) -> tuple[int, ...]:
-        return (r[0], r[1], r[2]) if self.sport == "soccer" else (r[0], r[2])
+        """W-D-L where games can be drawn, else W-L."""
+        return (r[0], r[1], r[2]) if self.draws else (r[0], r[2])
 
     def add(self, gs: GameSpec, sm: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         s = gs.season

@@ -224,18 +224,20 @@ def test_clip_windows_and_event_placement(corpus: Path) -> None:
 
 
 def test_reports_hold_no_clip_attributes(corpus: Path) -> None:
-    from playscout.synthetic import vocab as V
+    from playscout.synthetic.sports.basketball import words as BB
+    from playscout.synthetic.sports.hockey import words as HK
+    from playscout.synthetic.sports.soccer import words as SC
 
     words = set(
-        V.BB_SHOT_TYPES_2
-        + V.BB_ZONES_3
-        + V.BB_PLAY_TYPES
-        + V.BB_MOVES
-        + V.HK_SHOT_TYPES
-        + V.HK_MOVES
-        + V.SC_SHOT_TYPES
-        + V.SC_MOVES
-        + V.SC_POSITIONS
+        BB.SHOT_TYPES_2
+        + BB.ZONES_3
+        + BB.PLAY_TYPES
+        + BB.MOVES
+        + HK.SHOT_TYPES
+        + HK.MOVES
+        + SC.SHOT_TYPES
+        + SC.MOVES
+        + SC.POSITIONS
     )
     for sport in SPORTS:
         d = corpus / "data" / sport
@@ -332,37 +334,34 @@ def test_doubled_article_absent_from_many_questions(tmp_path: Path) -> None:
 
 
 def test_team_short_forms_resolve_to_one_team() -> None:
-    from playscout.synthetic import vocab as V
+    from playscout.synthetic.sports import SPECS
+    from playscout.synthetic.vocab import TeamRef
     from playscout.tools.entities import EntityResolver
 
-    pools = {
-        "basketball": V.NBA_TEAMS,
-        "hockey": V.NHL_TEAMS,
-        "soccer": V.EPL_TEAMS + V.LALIGA_TEAMS,
-    }
-    for sport, teams in pools.items():
-        res = EntityResolver(sport, list(teams), [], 0.85)
+    for sport, spec in SPECS.items():
+        teams = [name for name, _ in spec.league.teams]
+        res = EntityResolver(sport, teams, [], 0.85)
         for team in teams:
-            refs = V.team_refs(sport, team)
+            refs = spec.team_refs(team)
             assert refs[0].text == team
-            if sport != "soccer":
-                assert len(refs) >= 2  # at least the nickname
+            if spec.naming.short is None:
+                assert len(refs) >= 2  # a franchise: at least the nickname
             for ref in refs[1:]:
                 r = res.resolve("team", ref.text)
                 assert r.matches == [team], (sport, ref.text, r.matches)
-    assert V.team_refs("basketball", "Charlotte Hornets")[1:] == (
-        V.TeamRef("Hornets", True),
-        V.TeamRef("Charlotte", False),
+    assert SPECS["basketball"].team_refs("Charlotte Hornets")[1:] == (
+        TeamRef("Hornets", True),
+        TeamRef("Charlotte", False),
     )
-    assert [r.text for r in V.team_refs("basketball", "Los Angeles Lakers")] == [
+    assert [r.text for r in SPECS["basketball"].team_refs("Los Angeles Lakers")] == [
         "Los Angeles Lakers",
         "Lakers",
     ]
-    assert [r.text for r in V.team_refs("soccer", "Tottenham Hotspur")][1] == "Spurs"
+    assert [r.text for r in SPECS["soccer"].team_refs("Tottenham Hotspur")][1] == "Spurs"
 
 
 def test_reports_vary_team_references_and_parse_back(corpus: Path) -> None:
-    from playscout.synthetic import vocab as V
+    from playscout.synthetic.sports import SPECS
 
     short_uses = city_uses = 0
     for sport in SPORTS:
@@ -375,10 +374,10 @@ def test_reports_vary_team_references_and_parse_back(corpus: Path) -> None:
             pbp = _load(d / files["play_by_play"])
             names = (pbp["home_team"], pbp["away_team"])
             # full name on first mention
-            assert rep.startswith(tuple(V.full_ref(sport, n).render(True) for n in names))
+            assert rep.startswith(tuple(SPECS[sport].full_ref(n).render(True) for n in names))
             body = rep.split(". ", 1)[1]
             for n in names:
-                for ref in V.short_refs(sport, n):
+                for ref in SPECS[sport].short_refs(n):
                     if re.search(rf"(?<![\w&]){re.escape(ref.text)}(?!\w)", body) and (
                         ref.text not in n or n not in body
                     ):

@@ -26,7 +26,7 @@ from .overlays import Overlays
 from .plan import BREAK, REPLAY, SCENE, Plan, Segment, plan_broadcast
 from .scene import Scene, team_colors
 from .scoreboard import ScoreboardPainter
-from .timeline import GameClock, RenderError, is_scoring
+from .timeline import GameClock, RenderError
 from .truth import ad_at, build_truth, wipe_len
 from .yuv import Planes
 
@@ -116,12 +116,7 @@ class _Compositor:
 
 def _cheers(clock: GameClock) -> list[float]:
     """Times of scoring plays: the crowd roars."""
-    out, prev = [], (0, 0)
-    for e in clock.events:
-        if is_scoring(e, prev):
-            out.append(float(e["video_time"]))
-        prev = (e["home_score"], e["away_score"])
-    return out
+    return [float(e["video_time"]) for e in clock.scoring_plays()]
 
 
 def pbp_game(pbp: dict[str, Any]) -> dict[str, Any]:

@@ -21,6 +21,9 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
+from playscout.synthetic.cue import Cue
+from playscout.synthetic.sports import SPECS
+
 log = logging.getLogger(__name__)
 
 ESPEAK = "/usr/bin/espeak-ng"
@@ -32,9 +35,6 @@ _PAUSE_MS = 1500
 _CACHE: OrderedDict[str, np.ndarray] = OrderedDict()
 _CACHE_MAX = 4000
 
-_NUMBERS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"
-_WORDS = _NUMBERS.split()
-
 
 @dataclass(frozen=True, slots=True)
 class Line:
@@ -44,113 +44,11 @@ class Line:
     text: str
 
 
-def _num(n: int, sport: str) -> str:
-    if n == 0:
-        return "nil" if sport == "soccer" else "nothing"
-    return _WORDS[n] if n <= 20 else str(n)
-
-
-def _surname(name: Any) -> str:
-    return str(name).split()[-1] if name else "the defence"
-
-
-def _short(team: Any) -> str:
-    return str(team).split()[-1] if team else "them"
-
-
-def _score(sport: str, ev: dict[str, Any]) -> str:
-    h, a = int(ev["home_score"]), int(ev["away_score"])
-    if h == a:
-        return (
-            f"{_num(h, sport).capitalize()} all."
-            if sport == "soccer"
-            else f"Tied at {_num(h, sport)}."
-        )
-    hi, lo = max(h, a), min(h, a)
-    if sport == "soccer":
-        return f"{_num(hi, sport).capitalize()} {_num(lo, sport)}."
-    return f"It's {_num(hi, sport)} to {_num(lo, sport)}."
-
-
-def _pick(ev: dict[str, Any], options: tuple[str, ...]) -> str:
-    return options[int(ev["event_id"]) % len(options)]
-
-
 def line_text(sport: str, ev: dict[str, Any]) -> str | None:
-    """The commentator's line for an event, or None for routine plays (passes, rebounds...)."""
-    t = str(ev.get("type", ""))
-    a = ev.get("attributes") or {}
-    s = _surname(ev.get("player"))
-    team = _short(ev.get("team"))
-
-    def ref(key: str) -> str:
-        p = a.get(key)
-        return _surname(p.get("name")) if isinstance(p, dict) else "the keeper"
-
-    if sport == "basketball":
-        if t == "3PT made":
-            return _pick(ev, (f"{s} hits the three!", f"{s} from downtown!", f"Three for {s}!"))
-        if t == "2PT made":
-            if a.get("shot_type") == "dunk":
-                return f"{s} throws it down!"
-            return _pick(
-                ev,
-                (f"{s} scores.", f"{s} with the {a.get('shot_type', 'bucket')}.", f"Two for {s}."),
-            )
-        if t == "3PT missed":
-            return _pick(ev, (f"{s} misses the three.", f"{s} for three, no good."))
-        if t == "2PT missed":
-            return (
-                f"Blocked by {ref('blocked_by')}!"
-                if a.get("blocked_by")
-                else _pick(ev, (f"{s} misses.", f"{s} can't get it to fall."))
-            )
-        if t == "free throw made" and a.get("ft_index") == a.get("ft_total"):
-            return f"{s} hits the free throw."
-        if t == "free throw missed":
-            return f"{s} misses the free throw."
-        if t == "foul":
-            return f"Foul on {s}."
-        if t == "turnover":
-            return f"Stolen by {ref('stolen_by')}!" if a.get("stolen_by") else f"Turnover, {s}."
-        if t == "timeout":
-            return f"Timeout, {team}."
-        return None
-    if sport == "hockey":
-        if t == "goal":
-            return f"Goal! {s} scores for the {team}! {_score(sport, ev)}"
-        if t == "shot on goal":
-            return f"{s} shoots, saved by {ref('goalie')}."
-        if t == "missed shot":
-            return f"{s} shoots wide."
-        if t == "blocked shot":
-            return f"Blocked by {ref('blocker')}."
-        if t == "penalty":
-            return f"{s}, {_num(int(a.get('minutes', 2)), sport)} minutes for {a.get('penalty', 'a penalty')}."
-        if t == "hit":
-            return f"Big hit by {s}."
-        return None
-    if t == "goal":
-        return f"Goal for {team}! {s}. {_score(sport, ev)}"
-    if t == "shot saved":
-        return f"{s} shoots, saved by {ref('goalkeeper')}."
-    if t == "shot missed":
-        return f"{s} fires wide."
-    if t == "shot blocked":
-        return f"{s} shoots, blocked."
-    if t == "yellow card":
-        return f"Yellow card for {s}."
-    if t == "red card":
-        return f"Red card! {s} is sent off."
-    if t == "substitution":
-        return f"Change for {team}, {s} comes on."
-    if t == "corner":
-        return f"Corner to {team}."
-    if t == "offside":
-        return f"{s} is offside."
-    if t == "foul":
-        return f"Foul by {s}."
-    return None
+    """The commentator's line for an event, or None for routine plays (passes, rebounds...):
+    the sport's own phrasing (SportSpec.talk), read through a Cue."""
+    talk = SPECS[sport].talk
+    return talk.line(Cue(ev, talk))
 
 
 def estimate(text: str) -> float:

@@ -13,9 +13,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from playscout.corpus.match_state import REGULATION_PERIODS, period_label
+from playscout.synthetic.sports import SPECS
 
-from .timeline import GameClock, Span, is_scoring
+from .timeline import GameClock, Span
 
 SCENE, REPLAY, BREAK = "scene", "replay", "break"
 BREAK_MIN = 35.0  # uncovered stoppages longer than this go to commercial / studio cards
@@ -76,17 +76,18 @@ class Plan:
 
 
 def break_title(sport: str, span: Span, first_of_period: bool) -> str:
-    """What the studio card says: end of a period, half-time, or a TV timeout."""
+    """What the studio card says: end of a period, half-time, or a TV timeout (the sport's
+    Broadcast titles)."""
+    spec = SPECS[sport]
+    titles = spec.broadcast
     if first_of_period and span.period > 1:
         ended = span.period - 1
-        if sport == "soccer":
-            return "HALF-TIME" if ended == 1 else "FULL TIME"
-        if sport == "basketball" and ended == 2:
-            return "HALFTIME"
-        if sport == "hockey" and ended <= REGULATION_PERIODS["hockey"]:
-            return f"END OF {period_label(sport, ended)} PERIOD"
-        return f"END OF {period_label(sport, ended)}"
-    return "TIMEOUT" if sport == "basketball" else "TV TIMEOUT"
+        title = titles.break_titles.get(ended)
+        if title is None:
+            regulation = ended <= spec.board.regulation_periods
+            title = titles.end_title if regulation else titles.overtime_end_title
+        return title.format(label=spec.board.period_label(ended))
+    return titles.timeout_title
 
 
 class _Director:
@@ -95,12 +96,7 @@ class _Director:
         self.rng = rng
         self.segments: list[Segment] = []
         self.replayed: set[int] = set()
-        self.scoring: list[dict[str, Any]] = []
-        prev = (0, 0)
-        for e in clock.events:
-            if is_scoring(e, prev):
-                self.scoring.append(e)
-            prev = (e["home_score"], e["away_score"])
+        self.scoring = clock.scoring_plays()
         self._ev_times = [float(e["video_time"]) for e in clock.events]
 
     def add(self, seg: Segment) -> None:

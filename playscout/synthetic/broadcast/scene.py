@@ -4,7 +4,8 @@ Each camera is a pre-drawn panorama (stands, surface, markings) in YUV that the 
 across, following the play; close-ups are crops of a panorama drawn at twice the scale, reverse
 angles are mirrored and tinted. Players are filled rectangles in team colours whose positions are
 smooth functions of a motion time (see GameClock.tau), so any instant can be re-rendered exactly
-for a replay.
+for a replay. The surface, its markings and the figures' look are the sport's
+(SportSpec.broadcast).
 """
 
 from __future__ import annotations
@@ -16,17 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw
 
+from playscout.synthetic.spec import RGB
+from playscout.synthetic.sports import SPECS
+
 from .yuv import Color, Planes, YuvImage, to_yuv, yuv_color
 
-RGB = tuple[int, int, int]
-# playing surface in metres (length, width)
-DIMS: dict[str, tuple[float, float]] = {
-    "basketball": (28.0, 15.0),
-    "hockey": (61.0, 26.0),
-    "soccer": (105.0, 68.0),
-}
-PER_SIDE = {"basketball": 5, "hockey": 6, "soccer": 8}
-FIGURE = {"basketball": 30.0, "hockey": 24.0, "soccer": 20.0}  # figure height at 360p, far side
 JERSEYS: tuple[RGB, ...] = (
     (200, 30, 45),
     (25, 70, 180),
@@ -39,11 +34,6 @@ JERSEYS: tuple[RGB, ...] = (
     (0, 145, 165),
     (120, 20, 35),
 )
-SURFACE: dict[str, RGB] = {
-    "basketball": (200, 150, 95),
-    "hockey": (232, 238, 245),
-    "soccer": (62, 146, 64),
-}
 _SKIN: tuple[RGB, ...] = ((241, 194, 150), (198, 134, 88), (141, 85, 54), (224, 172, 105))
 _FAR = 0.82  # far touchline width relative to the near one (a touch of perspective)
 
@@ -58,7 +48,7 @@ def _scaled(c: RGB, k: float) -> RGB:
 
 def team_colors(sport: str, home_id: str, away_id: str) -> tuple[RGB, RGB]:
     """Jersey colours that differ from each other and from the playing surface."""
-    surface = SURFACE[sport]
+    surface = SPECS[sport].broadcast.surface
     ok = [c for c in JERSEYS if _dist(c, surface) > 90]
     home = ok[zlib.crc32(home_id.encode()) % len(ok)]
     rest = [c for c in ok if _dist(c, home) > 150]
@@ -86,11 +76,13 @@ class Camera:
 
 
 class _Painter:
-    """Draws a panorama: crowd, apron and the sport's markings, in metres on the surface."""
+    """Draws a panorama: crowd, apron and the sport's markings, in metres on the surface (the
+    Canvas a sport's Broadcast.paint draws on)."""
 
     def __init__(self, sport: str, pw: int, ph: int, scale: float, seed: int, home: RGB) -> None:
-        self.sport, self.s = sport, scale
-        self.L, self.Wd = DIMS[sport]
+        self.look = SPECS[sport].broadcast
+        self.s = scale
+        self.length, self.width = self.look.surface_size
         self.img = Image.new("RGB", (pw, ph), (40, 40, 48))
         self.d = ImageDraw.Draw(self.img)
         self.cx, self.top, self.bottom = pw / 2, 0.30 * ph, 0.97 * ph
@@ -98,7 +90,7 @@ class _Painter:
         self.seed, self.home = seed, home
 
     def m(self, x: float, y: float) -> tuple[float, float]:
-        u, v = x / self.L, y / self.Wd
+        u, v = x / self.length, y / self.width
         py = self.top + v * (self.bottom - self.top)
         return self.cx + (u - 0.5) * 2 * self.half * (_FAR + (1 - _FAR) * v), py
 
@@ -168,111 +160,12 @@ class _Painter:
 
     def draw(self) -> Image.Image:
         self.crowd()
-        getattr(self, f"_{self.sport}")()
+        self.look.paint(self)
         return self.img
 
-    def _apron(self, color: RGB, margin: float) -> None:
-        L, W, mg = self.L, self.Wd, margin
+    def apron(self, color: RGB, margin: float) -> None:
+        L, W, mg = self.length, self.width, margin
         self.rect(-mg * 3, -mg, L + mg * 3, W + mg * 2, fill=color)
-
-    def _basketball(self) -> None:
-        L, W = self.L, self.Wd
-        self._apron((150, 100, 60), 2.5)
-        self.rect(0, 0, L, W, fill=SURFACE["basketball"])
-        for k in range(1, 30):  # floor boards
-            self.line([(0, W * k / 30), (L, W * k / 30)], (188, 138, 86), 0.6)
-        white = (245, 245, 240)
-        paint = _scaled(self.home, 0.75)
-        for end in (0.0, L):
-            x1 = 5.8 if end == 0 else L - 5.8
-            self.rect(
-                min(end, x1),
-                W / 2 - 2.45,
-                max(end, x1),
-                W / 2 + 2.45,
-                fill=paint,
-                outline=white,
-                width=1.6,
-            )
-            hx = 1.575 if end == 0 else L - 1.575
-            a0, a1 = (
-                (-math.pi / 2 + 0.35, math.pi / 2 - 0.35)
-                if end == 0
-                else (math.pi / 2 + 0.35, 3 * math.pi / 2 - 0.35)
-            )
-            self.line(self.arc(hx, W / 2, 6.75, a0, a1), white, 1.6)
-            self.line(self.arc(x1, W / 2, 1.8, 0, 2 * math.pi), white, 1.6)
-            self.poly(
-                self.arc(hx, W / 2, 0.35, 0, 2 * math.pi, 16), outline=(240, 100, 20), width=2.0
-            )
-        self.rect(0, 0, L, W, outline=white, width=2.0)
-        self.line([(L / 2, 0), (L / 2, W)], white, 1.6)
-        self.poly(self.arc(L / 2, W / 2, 1.8, 0, 2 * math.pi), fill=paint, outline=white, width=1.6)
-
-    def _hockey(self) -> None:
-        L, W = self.L, self.Wd
-        self._apron((70, 75, 90), 1.5)
-        r = 8.5
-        corner: list[tuple[float, float]] = []
-        for cx, cy, a in (
-            (L - r, r, -math.pi / 2),
-            (L - r, W - r, 0.0),
-            (r, W - r, math.pi / 2),
-            (r, r, math.pi),
-        ):
-            corner += self.arc(cx, cy, r, a, a + math.pi / 2, 12)
-        self.poly(corner, fill=(250, 230, 120), outline=(250, 230, 120), width=6.0)  # boards
-        self.poly(corner, fill=SURFACE["hockey"])
-        red, blue = (205, 35, 45), (40, 80, 185)
-        self.line([(L / 2, 0), (L / 2, W)], red, 2.5)
-        for x in (L / 2 - 7.6, L / 2 + 7.6):
-            self.line([(x, 0), (x, W)], blue, 2.5)
-        for x in (3.4, L - 3.4):
-            self.line([(x, 1.0), (x, W - 1.0)], red, 0.8)
-            sgn = 1 if x < L / 2 else -1
-            self.poly(
-                self.arc(x, W / 2, 1.8, -math.pi / 2, math.pi / 2, 12)
-                if sgn > 0
-                else self.arc(x, W / 2, 1.8, math.pi / 2, 3 * math.pi / 2, 12),
-                fill=(150, 200, 240),
-            )
-            self.rect(
-                x - 1.1 * sgn if sgn > 0 else x,
-                W / 2 - 0.9,
-                x if sgn > 0 else x + 1.1,
-                W / 2 + 0.9,
-                fill=red,
-            )
-            for y in (W / 2 - 6.7, W / 2 + 6.7):
-                self.line(self.arc(x + 6.3 * sgn, y, 4.5, 0, 2 * math.pi, 32), red, 0.8)
-        self.line(self.arc(L / 2, W / 2, 4.5, 0, 2 * math.pi, 40), blue, 0.8)
-
-    def _soccer(self) -> None:
-        L, W = self.L, self.Wd
-        self._apron((52, 128, 56), 4.0)
-        n = 14
-        for k in range(n):
-            col = (58, 140, 60) if k % 2 else (68, 154, 70)
-            self.rect(L * k / n, 0, L * (k + 1) / n, W, fill=col)
-        white = (240, 245, 240)
-        self.rect(0, 0, L, W, outline=white, width=1.6)
-        self.line([(L / 2, 0), (L / 2, W)], white, 1.6)
-        self.line(self.arc(L / 2, W / 2, 9.15, 0, 2 * math.pi, 48), white, 1.6)
-        for end in (0.0, L):
-            sgn = 1 if end == 0 else -1
-            for depth, half in ((16.5, 20.15), (5.5, 9.16)):
-                x1 = end + sgn * depth
-                self.rect(
-                    min(end, x1), W / 2 - half, max(end, x1), W / 2 + half, outline=white, width=1.6
-                )
-            self.rect(
-                end - sgn * 2.0 if sgn > 0 else end,
-                W / 2 - 3.66,
-                end if sgn > 0 else end + 2.0,
-                W / 2 + 3.66,
-                outline=white,
-                width=2.5,
-            )
 
 
 def _panorama(
@@ -321,16 +214,15 @@ class Scene:
             if mirrored:
                 pano = pano.mirrored()
             self.cameras.append(Camera(pano, 2.0 if idx >= 2 else 1.0, mirrored, int(y0) & ~1, fld))
+        self.look = SPECS[sport].broadcast
         self._players(colors, seed)
-        self.ball_color = yuv_color(
-            {"basketball": (230, 110, 30), "hockey": (15, 15, 15), "soccer": (250, 250, 250)}[sport]
-        )
-        self.fig = FIGURE[sport] * h / 360
+        self.ball_color = yuv_color(self.look.ball)
+        self.fig = self.look.figure * h / 360
 
     def _players(self, colors: tuple[RGB, RGB], seed: int) -> None:
         rng = np.random.default_rng(seed + 17)
-        n = PER_SIDE[self.sport]
-        keeper = self.sport != "basketball"
+        n = self.look.per_side
+        keeper = self.look.keeper
         au, av, cols, shorts, skin = [], [], [], [], []
         for side in (0, 1):
             for k in range(n):
@@ -355,9 +247,7 @@ class Scene:
         self.jersey: list[Color] = cols
         self.shorts: list[Color] = shorts
         self.skin: list[Color] = skin
-        self.legs: list[Color] = (
-            shorts if self.sport == "hockey" else (cols if self.sport == "soccer" else skin)
-        )
+        self.legs: list[Color] = {"shorts": shorts, "jersey": cols, "skin": skin}[self.look.legs]
         self.focus_phase = rng.uniform(0, 2 * math.pi, 5)
 
     def focus(self, tau: float) -> tuple[float, float]:
@@ -413,7 +303,7 @@ class Scene:
         bx, by = cam.map(np.array(bu), np.array(bv))
         r = max(2, int(0.12 * self.fig * cam.scale))
         lift = (
-            0.0 if self.sport == "hockey" else 0.5 * self.fig * cam.scale * abs(math.sin(2.2 * tau))
+            0.5 * self.fig * cam.scale * abs(math.sin(2.2 * tau)) if self.look.ball_bounces else 0.0
         )
         cx, cy = int(float(bx)) - off, int(float(by) - cam.y0 - lift)
         fill(cx - r, cy - r, cx + r, cy + r, self.ball_color)

@@ -16,6 +16,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from playscout.corpus.match_state import format_clock, period_label
+from playscout.synthetic.sports import SPECS
 
 from .timeline import State
 from .yuv import Planes, YuvImage, to_yuv
@@ -68,7 +69,7 @@ def scoreboard_layout(
         "home_score": "888",
         "away_score": "888",
         "period": max((period_label(sport, p) for p in range(1, 8)), key=len),
-        "clock": "188:88" if sport == "soccer" else "88:88",
+        "clock": SPECS[sport].broadcast.widest_clock,
     }
     size_px = max(6, int(bh * 0.62))
     while size_px > 6:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playscout.media.errors import VideoError
-from playscout.synthetic.vocab import SPECS
+from playscout.synthetic.sports import SPECS
 
 TAIL = 4.0  # seconds of post-game hold on the final scoreboard (walk-off goals end the video)
 IDLE_SPEED = 0.15  # players drift at this fraction of live speed while the clock is stopped
@@ -29,20 +29,18 @@ def clock_display(sport: str, period: int, elapsed: float) -> int:
     """Displayed whole seconds at `elapsed` seconds into a period, rounded as the simulator rounds
     event clocks: remaining time (up, with 1 ms slack) for countdown sports, match time (down)
     for soccer."""
-    spec = SPECS[sport]
-    if spec.countdown:
-        plen = spec.period_seconds if period <= spec.periods else spec.ot_seconds
-        return int(max(0.0, plen - elapsed) + 0.999)
-    return int((period - 1) * spec.period_seconds + elapsed)
+    board = SPECS[sport].board
+    if board.countdown:
+        return int(max(0.0, board.period_length(period) - elapsed) + 0.999)
+    return int((period - 1) * board.period_seconds + elapsed)
 
 
 def _elapsed_for(sport: str, period: int, shown: int) -> float:
     """An elapsed period time whose display is `shown` (inverse of clock_display)."""
-    spec = SPECS[sport]
-    if spec.countdown:
-        plen = spec.period_seconds if period <= spec.periods else spec.ot_seconds
-        return float(plen - shown)
-    return shown - (period - 1) * spec.period_seconds + 0.5
+    board = SPECS[sport].board
+    if board.countdown:
+        return float(board.period_length(period) - shown)
+    return shown - (period - 1) * board.period_seconds + 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +56,6 @@ class Span:
 def parse_clock(text: str) -> int:
     m, s = text.split(":")
     return int(m) * 60 + int(s)
-
-
-def is_scoring(ev: dict[str, Any], prev: tuple[int, int]) -> bool:
-    """Made field goals and goals (free throws change the score but are not replayed)."""
-    changed = (ev["home_score"], ev["away_score"]) != prev
-    return changed and not str(ev.get("type", "")).startswith("free throw")
 
 
 class GameClock:
@@ -121,15 +113,15 @@ class GameClock:
         """Times inside a running span where the displayed clock changes."""
         if not span.running:
             return []
-        spec = SPECS[self.sport]
+        board = SPECS[self.sport].board
         lo, hi = span.c0, span.c0 + (span.t1 - span.t0)
-        if spec.countdown:
-            plen = spec.period_seconds if span.period <= spec.periods else spec.ot_seconds
+        if board.countdown:
+            plen = board.period_length(span.period)
             # display changes where plen - c + 0.999 crosses an integer k >= 1
             ks = range(max(1, math.ceil(plen + 0.999 - hi)), math.floor(plen + 0.999 - lo) + 1)
             cs = [plen + 0.999 - k for k in ks]
         else:
-            base = (span.period - 1) * spec.period_seconds
+            base = (span.period - 1) * board.period_seconds
             cs = [k - base for k in range(math.floor(base + lo) + 1, math.ceil(base + hi))]
         return sorted(span.t0 + (c - lo) for c in cs if lo < c < hi)
 
@@ -182,6 +174,18 @@ class GameClock:
             acc += (s.t1 - s.t0) * (1.0 if s.running else IDLE_SPEED)
 
     # ------------------------------------------------------------------ queries
+    def scoring_plays(self) -> list[dict[str, Any]]:
+        """Events that changed the score and earn a replay and a cheer: made field goals and
+        goals, not the sport's minor scores (Broadcast.minor_scores: free throws)."""
+        minor = SPECS[self.sport].broadcast.minor_scores
+        out, prev = [], (0, 0)
+        for e in self.events:
+            score = (e["home_score"], e["away_score"])
+            if score != prev and str(e.get("type", "")) not in minor:
+                out.append(e)
+            prev = score
+        return out
+
     def span_at(self, t: float) -> Span:
         i = max(0, bisect.bisect_right(self._starts, t) - 1)
         return self.spans[i]
