@@ -1,0 +1,127 @@
+"""`playscout corpus ...`: validate, generate, render and write questions for corpora."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from playscout.cli.common import (
+    console,
+    out,
+    print_counts,
+    progress_bar,
+    split_list,
+)
+from playscout.cli.errors import user_errors
+
+corpus_app = typer.Typer(no_args_is_help=True, help="Load, validate and generate corpora.")
+
+
+@corpus_app.command("validate")
+@user_errors
+def corpus_validate(root: Annotated[Path, typer.Argument(help="Corpus root (T9 layout).")]) -> None:
+    """Check every file of a corpus; list each problem with its file and field."""
+    from playscout.corpus import validate_corpus
+
+    with progress_bar() as update:
+        report = validate_corpus(root, progress=update)
+    table = Table("sport", "games", "clips", "documents", "questions")
+    for sport, c in report.counts.items():
+        table.add_row(sport, *(str(c[k]) for k in ("games", "clips", "documents", "questions")))
+    out.print(table)
+    for problem in report.problems[:200]:
+        out.print(f"[red]problem[/red] {problem}", highlight=False)
+    if len(report.problems) > 200:
+        out.print(f"... and {len(report.problems) - 200} more problems")
+    if not report.ok:
+        console.print(f"[red]{len(report.problems)} problems[/red] in {root}")
+        raise typer.Exit(1)
+    out.print(f"[green]ok[/green]: {root} is a valid corpus")
+
+
+@corpus_app.command("synth")
+@user_errors
+def corpus_synth(
+    out_dir: Annotated[Path, typer.Option("--out", help="Where to write the corpus.")],
+    games: Annotated[int, typer.Option(help="Games in total (7430 = the T9 release).")] = 24,
+    sports: Annotated[
+        str, typer.Option(help="Comma-separated sports.")
+    ] = "basketball,hockey,soccer",
+    seed: Annotated[int, typer.Option(help="Same seed, same corpus.")] = 0,
+    workers: Annotated[int, typer.Option(help="Processes (0 = one per core).")] = 0,
+) -> None:
+    """Generate a synthetic corpus in the T9 release layout."""
+    from playscout.synthetic import generate_corpus
+
+    start = time.perf_counter()
+    with progress_bar() as update:
+        summary = generate_corpus(
+            out_dir,
+            games=games,
+            sports=split_list(sports),
+            seed=seed,
+            workers=workers or None,
+            progress=update,
+        )
+    print_counts(summary.model_dump(), title=f"synthetic corpus in {out_dir}")
+    out.print(f"done in {time.perf_counter() - start:.1f} s")
+
+
+@corpus_app.command("render")
+@user_errors
+def corpus_render(
+    corpus: Annotated[Path, typer.Option(help="Synthetic corpus written by `corpus synth`.")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Where videos, pbp.json and truth go.")],
+    sport: Annotated[str | None, typer.Option(help="Only this sport.")] = None,
+    games: Annotated[int, typer.Option(help="Games to render (first of each sport).")] = 1,
+    start: Annotated[float, typer.Option(help="Start of the excerpt (video seconds).")] = 0.0,
+    minutes: Annotated[
+        float | None, typer.Option(help="Length of the excerpt; default: the whole game.")
+    ] = None,
+    fps: Annotated[int, typer.Option()] = 25,
+    size: Annotated[str, typer.Option(help="WIDTHxHEIGHT")] = "640x360",
+    seed: Annotated[int, typer.Option()] = 0,
+    commentary: Annotated[bool, typer.Option(help="Spoken commentary (espeak-ng).")] = True,
+) -> None:
+    """Render synthetic broadcast video (scoreboard, cuts, replays, ads, commentary) for games
+    of a synthetic corpus, with the play-by-play to index it and the ground truth to score it."""
+    from playscout.synthetic.broadcast import render_corpus
+
+    try:
+        width, height = (int(v) for v in size.lower().split("x"))
+    except ValueError:
+        raise typer.BadParameter(f"--size must be WIDTHxHEIGHT, not {size!r}") from None
+    results = render_corpus(
+        corpus,
+        out_dir,
+        sport=sport,
+        games=games,
+        start=start,
+        duration=None if minutes is None else minutes * 60.0,
+        fps=fps,
+        size=(width, height),
+        seed=seed,
+        commentary=commentary,
+    )
+    for r in results:
+        out.print(f"{r.video}  {r.duration:.0f} s video in {r.wall_seconds:.1f} s")
+    out.print(f"play-by-play: {out_dir / 'pbp.json'}")
+
+
+@corpus_app.command("questions")
+@user_errors
+def corpus_questions(
+    root: Annotated[Path, typer.Argument(help="Corpus root written by `corpus synth`.")],
+    per_sport: Annotated[int, typer.Option(help="Questions per sport.")] = 20,
+    seed: Annotated[int, typer.Option()] = 0,
+) -> None:
+    """Generate T9-style questions with gold evidence for a synthetic corpus."""
+    from playscout.synthetic import generate_questions
+
+    counts = generate_questions(root, per_sport=per_sport, seed=seed)
+    for sport, n in counts.items():
+        out.print(f"{sport}: {n} questions -> {root / 'questions' / (sport + '.json')}")

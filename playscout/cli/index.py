@@ -1,0 +1,185 @@
+"""`playscout index ...`: build search indices, index raw video, embed with Ray."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from playscout.cli.common import (
+    console,
+    out,
+    print_counts,
+    progress_bar,
+    settings,
+    split_list,
+)
+from playscout.cli.errors import user_errors
+
+index_app = typer.Typer(no_args_is_help=True, help="Build search indices.")
+
+
+@index_app.command("build")
+@user_errors
+def index_build(
+    corpus: Annotated[Path, typer.Option(help="Corpus root (T9 layout).")],
+    out_dir: Annotated[
+        str,
+        typer.Option(
+            "--out", help="Index directory, or http(s)://host:9200/prefix (Elasticsearch)."
+        ),
+    ],
+    sports: Annotated[str, typer.Option(help="Comma-separated sports; empty = all.")] = "",
+    doc_embedder: Annotated[
+        str, typer.Option(help="minilm | bge-m3:PATH | openai:URL#MODEL | none")
+    ] = "minilm",
+    caption_embedder: Annotated[str, typer.Option(help="Embedder of oracle captions.")] = "minilm",
+    video_vectors: Annotated[
+        Path | None, typer.Option(help="Precomputed clip vectors (embeds/videos).")
+    ] = None,
+    caption_vectors: Annotated[
+        Path | None, typer.Option(help="Caption vectors written by `playscout index embed`.")
+    ] = None,
+    backend: Annotated[
+        str, typer.Option(help="embedded | elasticsearch (default: from --out)")
+    ] = "auto",
+    index_options: Annotated[
+        str, typer.Option(help="Elasticsearch dense_vector index type (int8_hnsw, hnsw, flat...).")
+    ] = "int8_hnsw",
+    overwrite: Annotated[
+        bool, typer.Option(help="Replace an existing index (atomically).")
+    ] = False,
+) -> None:
+    """Build the hybrid index (BM25 + vectors + filters) of a corpus: embedded by default,
+    Elasticsearch when --out is a URL."""
+    from playscout.indexer.build import build_from_corpus
+    from playscout.search import elastic_target
+    from playscout.search.backend_api import SearchError
+
+    is_es = elastic_target(out_dir) is not None
+    if backend not in ("auto", "embedded", "elasticsearch"):
+        raise SearchError(f"--backend must be embedded or elasticsearch, not {backend!r}")
+    if (backend == "elasticsearch") != is_es and backend != "auto":
+        raise SearchError(
+            "--backend elasticsearch needs --out http(s)://host:9200/prefix; "
+            "--backend embedded needs a directory"
+        )
+    from playscout.embed.keyed import SPEC_FILE
+    from playscout.indexer.video.commit import VISUAL_DIR
+
+    indexed_video = corpus / VISUAL_DIR
+    if video_vectors is None and (indexed_video / SPEC_FILE).is_file():
+        video_vectors = indexed_video  # written by `index videos`: its model embeds queries
+        console.print(f"video vectors: {video_vectors}", highlight=False)
+    with progress_bar() as update:
+        summary = build_from_corpus(
+            corpus,
+            out_dir,
+            sports=split_list(sports) or None,
+            doc_embedder=doc_embedder,
+            caption_embedder=caption_embedder,
+            video_vectors=video_vectors,
+            caption_vectors=caption_vectors,
+            overwrite=overwrite,
+            progress=update,
+            index_options=index_options,
+        )
+    print_counts(dataclasses.asdict(summary), title=f"index in {out_dir}")
+
+
+@index_app.command("videos")
+@user_errors
+def index_videos_cmd(
+    videos: Annotated[Path, typer.Option(help="Folder of full-game videos ({game_id}.mp4).")],
+    pbp: Annotated[Path, typer.Option(help="Play-by-play JSON of those games.")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Corpus root to add the games to.")],
+    visual_model: Annotated[
+        str, typer.Option(help="open_clip:ARCH@WEIGHTS for clip vectors, or none.")
+    ] = "none",
+    speech: Annotated[bool, typer.Option(help="Transcribe commentary (faster-whisper).")] = True,
+    audio_events: Annotated[
+        bool, typer.Option(help="Caption audio events (Audio Flamingo; needs its weights).")
+    ] = False,
+    ocr: Annotated[str, typer.Option(help="ppocr | tesseract")] = "ppocr",
+    sample_fps: Annotated[float, typer.Option(help="Scoreboard frames read per second.")] = 5.0,
+    overwrite: Annotated[bool, typer.Option(help="Replace games already in the corpus.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Turn full-game videos and their play-by-play into T9-layout clips: shots, 10-15 s
+    windows, scoreboard-OCR alignment of every event, speech, audio events, visual vectors.
+    Nothing is written to the corpus unless every game succeeds."""
+    from playscout.indexer.build import parse_embedder
+    from playscout.indexer.video.pipeline import VideoIndexOptions, index_videos, summary_table
+
+    options = VideoIndexOptions(
+        visual_model=parse_embedder(visual_model),
+        speech=speech,
+        audio_events=audio_events,
+        ocr_engine=ocr,
+        sample_fps=sample_fps,
+        overwrite=overwrite,
+    )
+    summary = index_videos(
+        videos,
+        pbp,
+        out_dir,
+        options,
+        perception=settings().perception,
+        progress=lambda msg: console.print(msg, highlight=False),
+    )
+    if json_out:
+        out.print_json(summary.model_dump_json())
+        return
+    for row in summary_table(summary):
+        out.print("  ".join(f"{k}={v}" for k, v in row.items()), highlight=False)
+    out.print(
+        f"done in {summary.wall_seconds:.1f} s; next: playscout index build --corpus {out_dir} --out INDEX"
+    )
+
+
+@index_app.command("embed")
+@user_errors
+def index_embed(
+    corpus: Annotated[Path, typer.Option(help="Corpus root (T9 layout).")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Where the vectors go.")],
+    what: Annotated[str, typer.Option(help="captions | documents")] = "captions",
+    embedder: Annotated[
+        str, typer.Option(help="minilm | bge-m3:DIR | openai:URL#MODEL")
+    ] = "minilm",
+    ray: Annotated[
+        bool, typer.Option("--ray", help="Spread over a Ray cluster (extra `ray`).")
+    ] = False,
+    workers: Annotated[int, typer.Option(help="Embedding workers (Ray actors).")] = 2,
+    batch_size: Annotated[int, typer.Option()] = 256,
+    sports: Annotated[str, typer.Option(help="Comma-separated sports; empty = all.")] = "",
+) -> None:
+    """Embed captions or document passages once, in parallel, into precomputed vector files
+    that `index build --caption-vectors` reads."""
+    from playscout.embed import EmbeddingError
+    from playscout.indexer.build import parse_embedder
+    from playscout.indexer.distributed import embed_corpus
+
+    spec = parse_embedder(embedder)
+    if spec is None:
+        raise EmbeddingError("--embedder none has nothing to embed")
+    start = time.perf_counter()
+    if what not in ("captions", "documents"):
+        raise EmbeddingError(f"--what must be captions or documents, not {what!r}")
+    counts = embed_corpus(
+        corpus,
+        out_dir,
+        spec,
+        what="captions" if what == "captions" else "documents",
+        use_ray=ray,
+        num_workers=workers,
+        batch_size=batch_size,
+        sports=split_list(sports) or None,
+    )
+    seconds = time.perf_counter() - start
+    total = sum(counts.values())
+    out.print(
+        f"{total} {what} vectors in {seconds:.1f} s ({total / max(seconds, 1e-9):.0f}/s) -> {out_dir}"
+    )

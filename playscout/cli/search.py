@@ -1,0 +1,91 @@
+"""`playscout search ...`: the agent's search tools by hand, exactly as the agent calls them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from playscout.cli.common import (
+    IndexOpt,
+    ListOpt,
+    ModeOpt,
+    SportOpt,
+    out,
+    settings_for,
+)
+from playscout.cli.errors import user_errors
+from playscout.config import DEFAULT_MODE
+
+search_app = typer.Typer(no_args_is_help=True, help="Run the agent's search tools by hand.")
+
+
+def _context(index: str | None, sport: str, mode: str) -> Any:
+    from playscout.runtime import Runtime, parse_mode
+
+    runtime = Runtime.from_settings(settings_for(index))
+    return runtime.tool_context(sport, parse_mode(mode))
+
+
+def _run_search_tool(
+    index: str | None, sport: str, mode: str, name: str, args: dict[str, Any]
+) -> None:
+    """Call a search tool exactly as the agent does and print the model's observation."""
+    from playscout.tools import SEARCH_TOOLS, call_tool
+
+    given = {k: v for k, v in args.items() if v is not None and v != []}
+    result = call_tool({t.name: t for t in SEARCH_TOOLS}, _context(index, sport, mode), name, given)
+    out.print(result.observation, highlight=False, markup=False, soft_wrap=True)
+    if result.error:
+        raise typer.Exit(2)
+
+
+@search_app.command("documents")
+@user_errors
+def search_documents_cmd(
+    query: Annotated[str, typer.Argument()] = "",
+    index: IndexOpt = None,
+    sport: SportOpt = "basketball",
+    game_ids: ListOpt = None,
+    doc_type: Annotated[str | None, typer.Option()] = None,
+    teams: ListOpt = None,
+    players: ListOpt = None,
+    season: Annotated[str | None, typer.Option()] = None,
+    date: Annotated[str | None, typer.Option()] = None,
+) -> None:
+    """search_documents exactly as the agent calls it; prints the model's observation."""
+    args = {
+        "query": query,
+        "game_ids": game_ids,
+        "doc_type": doc_type,
+        "teams": teams,
+        "players": players,
+        "season": season,
+        "date": date,
+    }
+    _run_search_tool(index, sport, "default", "search_documents", args)
+
+
+@search_app.command("videos")
+@user_errors
+def search_videos_cmd(
+    query: Annotated[str, typer.Argument()] = "",
+    index: IndexOpt = None,
+    sport: SportOpt = "basketball",
+    mode: ModeOpt = DEFAULT_MODE,
+    game_ids: ListOpt = None,
+    quarter: Annotated[int | None, typer.Option()] = None,
+    teams: ListOpt = None,
+    players: ListOpt = None,
+    temporal_boundary: Annotated[str | None, typer.Option()] = None,
+) -> None:
+    """search_videos exactly as the agent calls it; prints the model's observation."""
+    args = {
+        "query": query,
+        "game_ids": game_ids,
+        "quarter": quarter,
+        "teams": teams,
+        "players": players,
+        "temporal_boundary": temporal_boundary,
+    }
+    _run_search_tool(index, sport, mode, "search_videos", args)
