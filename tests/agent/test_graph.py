@@ -14,7 +14,7 @@ from playscout.clients.base import ChatMessage, ChatResponse, ModelBadResponse, 
 from playscout.config import AgentSettings
 from playscout.tools.base import Tool, ToolArgs, ToolResult
 from playscout.tools.registry import SEARCH_TOOLS
-from tests.agent.conftest import ScriptedChatModel, native_call, text_call
+from tests.doubles import ScriptedChatModel, native_call, text_call
 
 Q = "Who assisted on the first made field goal of the 4th quarter?"
 

@@ -14,7 +14,7 @@ from playscout.agent.trajectory import SCHEMA_VERSION, TrajectoryError
 from playscout.cli.main import app
 from playscout.config import AgentSettings
 from playscout.tools.registry import ALL_TOOLS, SEARCH_TOOLS
-from tests.agent.conftest import ScriptedChatModel, text_call
+from tests.doubles import ScriptedChatModel, text_call
 
 
 def test_workflow_answers_generated_question_offline(synth: Any, tmp_path: Path) -> None:

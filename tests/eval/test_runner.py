@@ -22,6 +22,7 @@ from playscout.eval.judges import EquivalenceJudge, judge_run
 from playscout.eval.report import write_report
 from playscout.eval.store import load_results
 from playscout.eval.tasks.t9 import T9Task
+from tests.doubles import ScriptedChatModel
 
 
 def _lines(run: Path) -> list[dict]:
@@ -144,19 +145,15 @@ def test_retry_failed_reruns_only_errors(
     assert latest[err["qid"]]["status"] != "error" and latest[err["qid"]]["attempt"] == 2
 
 
-class _Counting:
-    model = "m"
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    async def chat(self, messages, tools=None, params=None):  # type: ignore[no-untyped-def]
-        self.calls += 1
-        return ChatResponse(content=f"reply {self.calls}", latency_s=0.2)
+def _counting() -> ScriptedChatModel:
+    """Reply n+1 to call n, with a latency a cache hit must reset."""
+    return ScriptedChatModel(
+        [lambda m, n: ChatResponse(content=f"reply {n + 1}", latency_s=0.2)], model="m"
+    )
 
 
 def test_response_cache(tmp_path: Path) -> None:
-    inner = _Counting()
+    inner = _counting()
     client = CachingChatClient(inner, ResponseCache(tmp_path / "c.sqlite"))
     msgs = [ChatMessage(role="user", content="hi")]
 
@@ -171,9 +168,9 @@ def test_response_cache(tmp_path: Path) -> None:
 
     r = asyncio.run(go())
     assert r[1].content == r[0].content == "reply 1" and r[1].latency_s == 0.0
-    assert inner.calls == 4  # one hit; new params miss; sampled calls never cached
+    assert len(inner.requests) == 4  # one hit; new params miss; sampled calls never cached
     # shared across runs: a fresh cache object on the same file hits
-    other = CachingChatClient(_Counting(), ResponseCache(tmp_path / "c.sqlite"))
+    other = CachingChatClient(_counting(), ResponseCache(tmp_path / "c.sqlite"))
     assert asyncio.run(other.chat(msgs, None, ChatParams())).content == "reply 1"
 
 

@@ -40,8 +40,8 @@ from playscout.tools.qa import (
 )
 from playscout.tools.registry import ALL_TOOLS, QA_TOOLS, SEARCH_TOOLS, call_tool
 from playscout.tools.tokens import token_counter
-from tests.clients.doubles import ScriptedChat, ScriptedVLM, image_count, message_text
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
+from tests.doubles import ScriptedChatModel, image_count
 from tests.media.videos import write_video
 
 SPORT = "basketball"
@@ -123,12 +123,12 @@ def test_document_llm_gets_the_whole_document_in_source_order(qa_index: tuple[Pa
         for d in Corpus(corpus_dir).game_documents(SPORT, doc.game_id or "")
         if d.doc_id == doc.doc_id
     )
-    llm = ScriptedChat(model="doc-llm")
+    llm = ScriptedChatModel(model="doc-llm")
     ep = ModelEndpoint(temperature=0.6, max_tokens=321, timeout_s=7.0)
     ctx = make_ctx(qa_index, models=ModelSet(document_llm=llm), document_llm=ep)
     result = document_qa(ctx, DocumentQAArgs(doc_ids=[doc.doc_id], query="Who won the game?"))
-    ((messages, params, tools),) = llm.calls
-    prompt = message_text(messages)
+    (req,) = llm.requests
+    params, tools, prompt = req.params, req.tools, req.prompt
     assert prompt.startswith("You are a helpful assistant. Read the provided document content")
     assert source.text in prompt  # the file as written, not chunks in hit order
     assert "Question: Who won the game?" in prompt and "{{" not in prompt
@@ -149,10 +149,10 @@ def test_document_cut_in_tokens_with_a_note(qa_index: tuple[Path, Any]) -> None:
     doc = doc_of_type(qa_index, "game_stat_player")
     total = token_counter().count(doc.text)
     assert total > 256
-    llm = ScriptedChat()
+    llm = ScriptedChatModel()
     ctx = make_ctx(qa_index, models=ModelSet(document_llm=llm), max_document_tokens=256)
     result = document_qa(ctx, DocumentQAArgs(doc_ids=[doc.doc_id], query="points?"))
-    prompt = message_text(llm.calls[0][0])
+    prompt = llm.requests[0].prompt
     content = prompt.split("Document Content:\n", 1)[1].split("\n\nQuestion:", 1)[0]
     assert doc.text.startswith(content) and len(content) < len(doc.text)
     assert token_counter().count(content) == 256
@@ -161,7 +161,7 @@ def test_document_cut_in_tokens_with_a_note(qa_index: tuple[Path, Any]) -> None:
 
 def test_unknown_ids_are_per_id_errors_in_request_order(qa_index: tuple[Path, Any]) -> None:
     doc = doc_of_type(qa_index, "espn_report")
-    llm = ScriptedChat()
+    llm = ScriptedChatModel()
     ids = ["999_espn_report", doc.doc_id, "nonsense"]
     result = document_qa(
         make_ctx(qa_index, models=ModelSet(document_llm=llm)),
@@ -174,7 +174,7 @@ def test_unknown_ids_are_per_id_errors_in_request_order(qa_index: tuple[Path, An
     lines = result.observation.splitlines()
     assert lines[1].startswith("999_espn_report: error: document 999_espn_report not found")
     assert lines[3].startswith("nonsense: error:")
-    assert len(llm.calls) == 1
+    assert len(llm.requests) == 1
 
 
 def test_too_many_ids_is_a_tool_error_through_the_registry(qa_index: tuple[Path, Any]) -> None:
@@ -193,8 +193,8 @@ def test_unparseable_model_output_keeps_raw_text_without_confidence(
     qa_index: tuple[Path, Any],
 ) -> None:
     doc = doc_of_type(qa_index, "espn_report")
-    llm = ScriptedChat(
-        reply=lambda m, n: '<think>{"answer": "decoy", "confidence": 1}</think>It was a dunk.',
+    llm = ScriptedChatModel(
+        [lambda m, n: '<think>{"answer": "decoy", "confidence": 1}</think>It was a dunk.'],
         finish_reason="length",
     )
     result = document_qa(
@@ -273,17 +273,18 @@ def test_models_from_settings_share_clients() -> None:
 
 def test_oracle_mode_routes_captions_to_the_caption_llm(qa_index: tuple[Path, Any]) -> None:
     clip = next(c for c in clips(qa_index) if c.caption.strip())
-    caption_llm, vlm, doc_llm = ScriptedChat("cap"), ScriptedVLM(), ScriptedChat("doc")
+    caption_llm, vlm = ScriptedChatModel(model="cap"), ScriptedChatModel()
+    doc_llm = ScriptedChatModel(model="doc")
     ctx = make_ctx(
         qa_index,
         mode="oracle",
         models=ModelSet(document_llm=doc_llm, vlm=vlm, caption_llm=caption_llm),
     )
     result = video_qa(ctx, VideoQAArgs(video_ids=[clip.clip_id], query="Who passed?"))
-    assert vlm.calls == [] and doc_llm.calls == []
-    ((messages, _, _),) = caption_llm.calls
-    assert image_count(messages) == 0
-    prompt = message_text(messages)
+    assert vlm.requests == [] and doc_llm.requests == []
+    (req,) = caption_llm.requests
+    assert image_count(req.messages) == 0
+    prompt = req.prompt
     assert "Clip Captions:\n" + clip.caption.strip() in prompt
     assert "Question: Who passed?" in prompt
     assert "oracle mode: answers come from ground-truth captions" in result.observation
@@ -292,10 +293,10 @@ def test_oracle_mode_routes_captions_to_the_caption_llm(qa_index: tuple[Path, An
 
 def test_oracle_falls_back_to_document_llm_and_says_no_text(qa_index: tuple[Path, Any]) -> None:
     empty = next(c for c in clips(qa_index) if not c.caption.strip())
-    doc_llm = ScriptedChat("doc")
+    doc_llm = ScriptedChatModel(model="doc")
     ctx = make_ctx(qa_index, mode="oracle", models=ModelSet(document_llm=doc_llm))
     result = video_qa(ctx, VideoQAArgs(video_ids=[empty.clip_id], query="Who scored?"))
-    assert NO_CAPTIONS in message_text(doc_llm.calls[0][0])
+    assert NO_CAPTIONS in doc_llm.requests[0].prompt
     assert "no captions for this clip" in result.observation
 
 
@@ -341,12 +342,12 @@ def test_default_mode_sends_sixteen_frames_and_no_captions(
 ) -> None:
     corpus_dir, chosen = corpus_with_video
     clip = next(c for c in chosen if c.caption.strip())
-    vlm, caption_llm = ScriptedVLM(), ScriptedChat("cap")
+    vlm, caption_llm = ScriptedChatModel(), ScriptedChatModel(model="cap")
     ctx = make_ctx(qa_index, models=ModelSet(vlm=vlm, caption_llm=caption_llm), corpus=corpus_dir)
     result = video_qa(ctx, VideoQAArgs(video_ids=[clip.clip_id], query="What shot was it?"))
-    assert caption_llm.calls == []
-    ((messages, _, _),) = vlm.calls
-    parts = messages[0].content
+    assert caption_llm.requests == []
+    (req,) = vlm.requests
+    parts = req.messages[0].content
     assert isinstance(parts, list) and isinstance(parts[0], TextPart)
     assert all(isinstance(p, ImagePart) for p in parts[1:]) and len(parts) == 17
     assert parts[0].text.startswith("You are a helpful video assistant. Analyze the visual content")
@@ -364,14 +365,14 @@ def test_default_mode_missing_video_and_unknown_clip(
 ) -> None:
     corpus_dir, chosen = corpus_with_video
     no_file = clips(qa_index)[100]
-    vlm = ScriptedVLM()
+    vlm = ScriptedChatModel()
     ctx = make_ctx(qa_index, models=ModelSet(vlm=vlm), corpus=corpus_dir, frames_per_clip=4)
     ids = [no_file.clip_id, chosen[0].clip_id, "123_9"]
     items = data(video_qa(ctx, VideoQAArgs(video_ids=ids, query="q"))).items
     assert items[0].error and "file not found" in items[0].error
     assert items[1].answer == "saw 4 images"
     assert items[2].error and "clip 123_9 not found" in items[2].error
-    assert len(vlm.calls) == 1
+    assert len(vlm.requests) == 1
 
 
 def _first_frame_width(messages: Any) -> int:
@@ -388,14 +389,14 @@ def test_fan_out_is_bounded_and_keeps_request_order(
     for i, clip in enumerate(chosen):  # clip i is 64 + 8 i pixels wide: its frames say who it is
         write_video(corpus.clip_path(SPORT, clip.clip_id), seconds=0.2, size=(64 + 8 * i, 48))  # type: ignore[arg-type]
     ids = [c.clip_id for c in chosen]
-    vlm = ScriptedVLM(
+    vlm = ScriptedChatModel(
+        [lambda m, n: f'{{"answer": "width {_first_frame_width(m)}", "confidence": 0.5}}'],
         # Clips earlier in the request answer slower, so completion order is not request order.
         delay_s=lambda n: 0.02 + 0.01 * (16 - n),
-        reply=lambda m, n: f'{{"answer": "width {_first_frame_width(m)}", "confidence": 0.5}}',
     )
     ctx = make_ctx(qa_index, models=ModelSet(vlm=vlm), corpus=corpus_dir, max_concurrency=3)
     result = video_qa(ctx, VideoQAArgs(video_ids=ids, query="q"))
-    assert len(vlm.calls) == 16 and vlm.max_in_flight == 3
+    assert len(vlm.requests) == 16 and vlm.max_in_flight == 3
     assert vlm.finished != sorted(vlm.finished)
     assert [i.id for i in data(result).items] == ids
     assert [i.answer for i in data(result).items] == [f"width {64 + 8 * i}" for i in range(16)]
@@ -404,7 +405,7 @@ def test_fan_out_is_bounded_and_keeps_request_order(
 def test_sync_wrapper_works_inside_a_running_loop(qa_index: tuple[Path, Any]) -> None:
     doc = doc_of_type(qa_index, "espn_report")
     tools = {t.name: t for t in ALL_TOOLS}
-    ctx = make_ctx(qa_index, models=ModelSet(document_llm=ScriptedChat()))
+    ctx = make_ctx(qa_index, models=ModelSet(document_llm=ScriptedChatModel()))
 
     async def agent_step() -> str:
         sync = call_tool(tools, ctx, "document_qa", {"doc_ids": [doc.doc_id], "query": "q"})
@@ -424,7 +425,7 @@ def test_registry_exposes_qa_tools_with_generated_schemas() -> None:
 
 
 def test_default_mode_without_a_corpus_says_so(qa_index: tuple[Path, Any]) -> None:
-    ctx = make_ctx(qa_index, models=ModelSet(vlm=ScriptedVLM()))
+    ctx = make_ctx(qa_index, models=ModelSet(vlm=ScriptedChatModel()))
     ctx.corpus = None
     result = video_qa(ctx, VideoQAArgs(video_ids=[clips(qa_index)[0].clip_id], query="q"))
     assert result.error and "no corpus configured" in result.error
