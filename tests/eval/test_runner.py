@@ -29,10 +29,10 @@ def _lines(run: Path) -> list[dict]:
     return [json.loads(x) for x in (run / "results.jsonl").read_text().splitlines() if x.strip()]
 
 
-def test_t9_oracle_run_judge_report(tmp_path, settings, eval_settings, backend) -> None:
+def test_t9_oracle_run_judge_report(tmp_path, settings, eval_settings, synth_backend) -> None:
     run = tmp_path / "run"
     s = run_eval("t9", "oracle", ["basketball"], "workflow", 2, run, settings,
-                 eval_settings=eval_settings, backend=backend)  # fmt: skip
+                 eval_settings=eval_settings, backend=synth_backend)  # fmt: skip
     assert s.ran == 3 and s.total == 3
     meta = json.loads((run / "run.json").read_text())
     assert meta["mode"] == "oracle" and meta["frame_policy"]["frames_per_clip"] == 16
@@ -60,13 +60,13 @@ def test_t9_oracle_run_judge_report(tmp_path, settings, eval_settings, backend) 
         assert f in res["files"] and (run / f).stat().st_size > 1000
 
 
-def test_resume_refuses_other_mode(tmp_path, settings, eval_settings, backend) -> None:
+def test_resume_refuses_other_mode(tmp_path, settings, eval_settings, synth_backend) -> None:
     run = tmp_path / "run"
     run_eval("t9", "oracle", ["basketball"], "workflow", 1, run, settings, limit=1,
-             eval_settings=eval_settings, backend=backend)  # fmt: skip
+             eval_settings=eval_settings, backend=synth_backend)  # fmt: skip
     with pytest.raises(ValueError, match="mode"):
         run_eval("t9", "default", ["basketball"], "workflow", 1, run, settings, limit=1,
-                 eval_settings=eval_settings, backend=backend)  # fmt: skip
+                 eval_settings=eval_settings, backend=synth_backend)  # fmt: skip
 
 
 _SLOW = """
@@ -89,11 +89,21 @@ run_eval("t9", "oracle", ["basketball"], "workflow", 1, Path(sys.argv[3]), s,
 
 
 @pytest.mark.slow
-def test_kill_9_then_resume_exactly_once(tmp_path, synth, settings, eval_settings, backend) -> None:
+def test_kill_9_then_resume_exactly_once(
+    tmp_path, synth_index, settings, eval_settings, synth_backend
+) -> None:
     run = tmp_path / "run"
     script = tmp_path / "slow.py"
     script.write_text(_SLOW)
-    proc = subprocess.Popen([sys.executable, str(script), str(synth[0]), str(synth[1]), str(run)])
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(script),
+            str(synth_index.corpus_dir),
+            str(synth_index.index_dir),
+            str(run),
+        ]
+    )
     deadline = time.time() + 120
     results = run / "results.jsonl"
     while time.time() < deadline and not (
@@ -105,7 +115,7 @@ def test_kill_9_then_resume_exactly_once(tmp_path, synth, settings, eval_setting
     done_before = len(_lines(run))
     assert 1 <= done_before < 3, "the kill should land mid-run"
     s = run_eval("t9", "oracle", ["basketball"], "workflow", 2, run, settings,
-                 eval_settings=eval_settings, backend=backend)  # fmt: skip
+                 eval_settings=eval_settings, backend=synth_backend)  # fmt: skip
     assert s.skipped == done_before and s.ran == 3 - done_before
     counts = Counter(r["qid"] for r in _lines(run))
     assert len(counts) == 3 and set(counts.values()) == {1}
@@ -117,7 +127,7 @@ def test_kill_9_then_resume_exactly_once(tmp_path, synth, settings, eval_setting
 
 
 def test_retry_failed_reruns_only_errors(
-    tmp_path, settings, eval_settings, backend, monkeypatch
+    tmp_path, settings, eval_settings, synth_backend, monkeypatch
 ) -> None:
     run = tmp_path / "run"
     orig = T9Task.route
@@ -130,16 +140,16 @@ def test_retry_failed_reruns_only_errors(
 
     monkeypatch.setattr(T9Task, "route", flaky)
     s = run_eval("t9", "oracle", ["basketball"], "workflow", 3, run, settings,
-                 eval_settings=eval_settings, backend=backend)  # fmt: skip
+                 eval_settings=eval_settings, backend=synth_backend)  # fmt: skip
     assert s.statuses.get("error") == 1
     err = next(r for r in load_results(run) if r["status"] == "error")
     assert err["answer"] is None and "model server down" in err["error"]
     first["done"] = True
     s2 = run_eval("t9", "oracle", ["basketball"], "workflow", 3, run, settings,
-                  eval_settings=eval_settings, backend=backend)  # fmt: skip
+                  eval_settings=eval_settings, backend=synth_backend)  # fmt: skip
     assert s2.ran == 0
     s3 = run_eval("t9", "oracle", ["basketball"], "workflow", 3, run, settings, retry_failed=True,
-                  eval_settings=eval_settings, backend=backend)  # fmt: skip
+                  eval_settings=eval_settings, backend=synth_backend)  # fmt: skip
     assert s3.ran == 1
     latest = {r["qid"]: r for r in load_results(run)}
     assert latest[err["qid"]]["status"] != "error" and latest[err["qid"]]["attempt"] == 2
@@ -185,12 +195,12 @@ def test_torn_line_is_skipped(tmp_path: Path) -> None:
     assert [r["qid"] for r in load_results(tmp_path)] == ["a", "c"]
 
 
-def test_run_service(tmp_path, settings, backend) -> None:
+def test_run_service(tmp_path, settings, synth_backend) -> None:
     from playscout.config import EvalSettings
     from playscout.eval.run_service import RunRequest, RunService
     from playscout.eval.service import EvalRunService
 
-    svc = EvalRunService(settings, EvalSettings(runs_dir=tmp_path, cache_db=None), backend)
+    svc = EvalRunService(settings, EvalSettings(runs_dir=tmp_path, cache_db=None), synth_backend)
     assert isinstance(svc, RunService)
     st = svc.submit(
         RunRequest(task="t9", sport="basketball", mode="oracle", policy="workflow", limit=1)
