@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from playscout.clients.reasoning import strip_reasoning as strip_reasoning  # one definition
 
 CALL_OPEN, CALL_CLOSE = "<tool_call>", "</tool_call>"
+_LT = "\ue000"  # stands for "<" inside a call's JSON strings while reasoning is stripped
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 
 try:  # json5 only if some other package already brought it; never a dependency of ours
@@ -134,17 +135,69 @@ def normalise_call(obj: Any, raw: str) -> ParsedCall:
     return ParsedCall(name.strip(), args, raw)
 
 
+def _json_span(block: str) -> tuple[int, int]:
+    """Where the block's JSON object starts and ends (string-aware), or (0, 0)."""
+    candidate, _ = _balanced(block)
+    start = block.find("{")
+    return (start, start + len(candidate)) if candidate else (0, 0)
+
+
+def _shield(block: str) -> str:
+    """`<` inside the JSON string literals of a call becomes _LT: an argument that mentions
+    `<think>` is data, not reasoning. Tags outside strings keep their meaning."""
+    start, end = _json_span(block)
+    out, in_str, esc, quote = list(block), False, False, ""
+    for i in range(start, end):
+        ch = block[i]
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == quote:
+                in_str = False
+            elif ch == "<":
+                out[i] = _LT
+        elif ch in "\"'":
+            in_str, quote = True, ch
+    return "".join(out)
+
+
+def _shield_calls(content: str) -> str:
+    low, out, pos = content.lower(), [], 0
+    opener = low.find(CALL_OPEN)
+    while opener != -1:
+        start = opener + len(CALL_OPEN)
+        nxt = low.find(CALL_OPEN, start)
+        close = low.find(CALL_CLOSE, start)
+        end = min(x for x in (close, nxt, len(content)) if x != -1)
+        out += [content[pos:start], _shield(content[start:end])]
+        pos, opener = end, nxt
+    return "".join(out) + content[pos:]
+
+
+def _unshield(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace(_LT, "<")
+    if isinstance(value, list):
+        return [_unshield(v) for v in value]
+    if isinstance(value, dict):
+        return {_unshield(k): _unshield(v) for k, v in value.items()}
+    return value
+
+
 def parse_tool_calls(content: str) -> ParseResult:
     """All `<tool_call>` blocks outside reasoning, in order. Never raises."""
     try:
-        visible = strip_reasoning(content or "")
+        visible = strip_reasoning(_shield_calls(content or ""))
         calls: list[ParsedCall] = []
         errors: list[str] = []
         for i, block in enumerate(call_blocks(visible), 1):
             try:
-                calls.append(normalise_call(loads_tolerant(block), block.strip()))
+                call = normalise_call(loads_tolerant(block), block.strip())
+                calls.append(ParsedCall(*(_unshield(part) for part in call)))
             except (ValueError, RecursionError) as e:
-                errors.append(f"tool call {i}: {e}")
+                errors.append(f"tool call {i}: {_unshield(str(e))}")
         return ParseResult(calls, errors)
     except Exception as e:  # pragma: no cover - defensive: the loop must never die here
         return ParseResult([], [f"tool call could not be parsed: {type(e).__name__}"])

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -108,3 +109,21 @@ def test_strip_reasoning_variants() -> None:
     # a call before a stray closing tag was reasoning too (the strictest of the old variants)
     stray = block("a", {}) + "</think>" + block("b", {}) + "</think>" + block("c", {})
     assert [c.name for c in parse_tool_calls(stray).calls] == ["c"]
+
+
+@pytest.mark.parametrize("text", ["<think>", "<THINK>", "</think>", "a </think> b <think> c"])
+def test_think_tags_inside_arguments_are_data(text: str) -> None:
+    """Found by the property test above: an argument that mentions a reasoning tag used to be
+    read as reasoning, so the call was lost or cut."""
+    args = {"query": text, text: None}
+    result = parse_tool_calls("I will search. " + block("search_documents", args))
+    assert result.errors == [] and len(result.calls) == 1
+    assert result.calls[0].arguments == args
+
+
+def test_draft_call_in_reasoning_still_hidden_when_arguments_mention_tags() -> None:
+    draft = block("search_documents", {"query": "</think> trick"})
+    real = block("search_videos", {"query": "<think>"})
+    result = parse_tool_calls(f"<think>{draft}</think>{real}")
+    assert [c.name for c in result.calls] == ["search_videos"]
+    assert result.calls[0].arguments == {"query": "<think>"}

@@ -14,13 +14,13 @@ from playscout.agent.trajectory import SCHEMA_VERSION, TrajectoryError
 from playscout.cli.main import app
 from playscout.config import AgentSettings
 from playscout.tools.registry import ALL_TOOLS, SEARCH_TOOLS
-from tests.agent.conftest import ScriptedChatModel, text_call
+from tests.doubles import ScriptedChatModel, text_call
 
 
-def test_workflow_answers_generated_question_offline(synth: Any, tmp_path: Path) -> None:
-    q = synth.questions()[0]
+def test_workflow_answers_generated_question_offline(synth_index: Any, tmp_path: Path) -> None:
+    q = synth_index.questions()[0]
     path = tmp_path / "run.jsonl"
-    agent = Agent(synth.ctx("oracle"), tools=ALL_TOOLS, policy="workflow")
+    agent = Agent(synth_index.ctx("oracle"), tools=ALL_TOOLS, policy="workflow")
     result = asyncio.run(agent.run(q.question, trajectory=path))
     assert result.status == "answered" and result.answer
     assert "baseline" in (result.note or "")
@@ -41,20 +41,20 @@ def test_workflow_answers_generated_question_offline(synth: Any, tmp_path: Path)
     )
 
 
-def test_workflow_without_qa_tool_uses_best_clip_caption(synth: Any) -> None:
-    agent = Agent(synth.ctx("oracle"), tools=SEARCH_TOOLS, policy="workflow")
-    result = asyncio.run(agent.run(synth.questions()[0].question))
+def test_workflow_without_qa_tool_uses_best_clip_caption(synth_index: Any) -> None:
+    agent = Agent(synth_index.ctx("oracle"), tools=SEARCH_TOOLS, policy="workflow")
+    result = asyncio.run(agent.run(synth_index.questions()[0].question))
     assert result.status == "answered" and result.evidence["clip_ids"]
 
 
-def test_cli_ask_workflow_and_errors(synth: Any, tmp_path: Path) -> None:
+def test_cli_ask_workflow_and_errors(synth_index: Any, tmp_path: Path) -> None:
     runner = CliRunner()
     path = tmp_path / "cli.jsonl"
     args = [
         "ask",
-        synth.questions()[1].question,
+        synth_index.questions()[1].question,
         "--index",
-        str(synth.index_dir),
+        str(synth_index.index_dir),
         "--mode",
         "oracle",
         "--policy",
@@ -65,7 +65,7 @@ def test_cli_ask_workflow_and_errors(synth: Any, tmp_path: Path) -> None:
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
     assert "answer:" in res.output and "clip_ids:" in res.output and path.is_file()
-    res = runner.invoke(app, ["ask", "q", "--index", str(synth.index_dir), "--policy", "llm"])
+    res = runner.invoke(app, ["ask", "q", "--index", str(synth_index.index_dir), "--policy", "llm"])
     assert (
         res.exit_code == 2
         and "needs a model" in " ".join(res.output.split())
@@ -95,7 +95,7 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
         raise AssertionError("expected TrajectoryError")
 
 
-def test_session_continues_with_checkpointer(synth: Any, tmp_path: Path) -> None:
+def test_session_continues_with_checkpointer(synth_index: Any, tmp_path: Path) -> None:
     model = ScriptedChatModel(
         [
             text_call("search_documents", query="Hornets"),
@@ -108,7 +108,7 @@ def test_session_continues_with_checkpointer(synth: Any, tmp_path: Path) -> None
     async def go() -> list[Any]:
         async with session_store(tmp_path / "sessions.sqlite") as saver:
             agent = Agent(
-                synth.ctx("oracle"),
+                synth_index.ctx("oracle"),
                 client=model,
                 tools=SEARCH_TOOLS,
                 settings=AgentSettings(tool_protocol="text"),

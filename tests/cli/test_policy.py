@@ -12,20 +12,9 @@ from typer.testing import CliRunner
 from playscout.cli.errors import user_errors
 from playscout.cli.main import app
 from playscout.search.backend_api import SearchError
+from tests.synthdata import SynthIndex
 
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from playscout.indexer.build import build_from_corpus
-    from playscout.synthetic import generate_corpus, generate_questions
-
-    root = tmp_path_factory.mktemp("cli")
-    generate_corpus(root / "corpus", games=2, seed=3, sports=["basketball"])
-    generate_questions(root / "corpus", per_sport=2, seed=3)
-    build_from_corpus(root / "corpus", root / "index", sports=["basketball"])
-    return root / "index"
 
 
 def test_user_error_is_one_line_and_a_bug_keeps_its_traceback() -> None:
@@ -54,9 +43,9 @@ def test_user_error_is_one_line_and_a_bug_keeps_its_traceback() -> None:
         (["eval", "run", "--task", "t99"], "unknown task 't99'"),
     ],
 )
-def test_bad_flags_are_one_line(args: list[str], message: str, index: Path) -> None:
+def test_bad_flags_are_one_line(args: list[str], message: str, synth_index: SynthIndex) -> None:
     if args[0] != "eval":
-        args = [*args, "--index", str(index)]
+        args = [*args, "--index", str(synth_index.index_dir)]
     result = runner.invoke(app, args)
     assert result.exit_code == 2, result.output
     [error] = [line for line in result.output.splitlines() if line.startswith("error: ")]
@@ -69,12 +58,11 @@ def test_missing_index_names_the_fix(tmp_path: Path) -> None:
     assert "no index at" in result.output and "playscout index build" in result.output
 
 
-def test_ask_workflow_oracle_answers_through_the_runtime(index: Path, tmp_path: Path) -> None:
-    from playscout.corpus import Corpus
-
-    question = Corpus(index.parent / "corpus").questions("basketball")[0].question
+def test_ask_workflow_oracle_answers_through_the_runtime(
+    synth_index: SynthIndex, tmp_path: Path
+) -> None:
     traj = tmp_path / "t.jsonl"
-    args = ["--index", str(index), "--mode", "oracle", "--policy", "workflow"]
-    result = runner.invoke(app, ["ask", question, *args, "--trajectory", str(traj)])
+    args = ["--index", str(synth_index.index_dir), "--mode", "oracle", "--policy", "workflow"]
+    result = runner.invoke(app, ["ask", synth_index.question, *args, "--trajectory", str(traj)])
     assert result.exit_code == 0, result.output
     assert "status: answered" in result.output and traj.is_file()

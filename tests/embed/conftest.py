@@ -1,11 +1,7 @@
-"""Shared fixtures. HF_HUB_OFFLINE is set before any model code runs: a hub call would fail."""
+"""Shared fixtures (tests/conftest.py sets HF_HUB_OFFLINE before any model code runs: a hub
+call would fail)."""
 
 from __future__ import annotations
-
-import os
-
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from collections.abc import Iterator
 

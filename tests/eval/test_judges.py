@@ -5,9 +5,9 @@ import asyncio
 import pytest
 
 from playscout.agent.answer import FALLBACK_ANSWER
-from playscout.clients.chat import ChatResponse
 from playscout.eval.judges import LLMJudge, judge_equivalence, parse_verdict
 from playscout.eval.judges.text import normalise
+from tests.doubles import ScriptedChatModel
 
 
 @pytest.mark.parametrize(
@@ -54,21 +54,9 @@ def test_parse_verdict() -> None:
     assert parse_verdict("<THINK>Right</THINK>Wrong.").verdict == "wrong"
 
 
-class _Scripted:
-    model = "scripted-judge"
-
-    def __init__(self, reply: str) -> None:
-        self.reply = reply
-        self.prompts: list[str] = []
-
-    async def chat(self, messages, tools=None, params=None):  # type: ignore[no-untyped-def]
-        self.prompts.append(messages[-1].content)
-        return ChatResponse(content=self.reply)
-
-
 def test_llm_judge_includes_question() -> None:
-    client = _Scripted('{"verdict": "Wrong", "reason": "x"}')
+    client = ScriptedChatModel(['{"verdict": "Wrong", "reason": "x"}'], model="scripted-judge")
     v = asyncio.run(LLMJudge(client).judge("Who assisted on the dunk?", "A", "B"))
     assert v.verdict == "wrong"
-    assert "Question: Who assisted on the dunk?" in client.prompts[0]
-    assert "Ground Truth: A" in client.prompts[0]
+    assert "Question: Who assisted on the dunk?" in client.requests[0].prompt
+    assert "Ground Truth: A" in client.requests[0].prompt

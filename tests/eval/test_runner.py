@@ -24,6 +24,7 @@ from playscout.eval.records import ResultRow
 from playscout.eval.report import write_report
 from playscout.eval.store import load_results
 from playscout.eval.tasks.t9 import T9Task
+from tests.doubles import ScriptedChatModel
 
 
 def _spec(run: Path, concurrency: int = 2, mode: str = "oracle", **kw: object) -> RunSpec:
@@ -41,9 +42,9 @@ def _lines(run: Path) -> list[dict]:
     return [json.loads(x) for x in (run / "results.jsonl").read_text().splitlines() if x.strip()]
 
 
-def test_t9_oracle_run_judge_report(tmp_path, settings, eval_settings, backend) -> None:
+def test_t9_oracle_run_judge_report(tmp_path, settings, eval_settings, synth_backend) -> None:
     run = tmp_path / "run"
-    s = run_eval(_spec(run), _with(settings, eval_settings), backend=backend)
+    s = run_eval(_spec(run), _with(settings, eval_settings), backend=synth_backend)
     assert s.ran == 3 and s.total == 3
     meta = json.loads((run / "run.json").read_text())
     assert meta["mode"] == "oracle" and meta["frame_policy"]["frames_per_clip"] == 16
@@ -71,12 +72,12 @@ def test_t9_oracle_run_judge_report(tmp_path, settings, eval_settings, backend) 
         assert f in res["files"] and (run / f).stat().st_size > 1000
 
 
-def test_resume_refuses_other_mode(tmp_path, settings, eval_settings, backend) -> None:
+def test_resume_refuses_other_mode(tmp_path, settings, eval_settings, synth_backend) -> None:
     run = tmp_path / "run"
     settings = _with(settings, eval_settings)
-    run_eval(_spec(run, 1, limit=1), settings, backend=backend)
+    run_eval(_spec(run, 1, limit=1), settings, backend=synth_backend)
     with pytest.raises(ValueError, match="mode"):
-        run_eval(_spec(run, 1, "default", limit=1), settings, backend=backend)
+        run_eval(_spec(run, 1, "default", limit=1), settings, backend=synth_backend)
 
 
 _SLOW = """
@@ -99,11 +100,21 @@ run_eval(RunSpec(task="t9", mode="oracle", policy="workflow", concurrency=1,
 
 
 @pytest.mark.slow
-def test_kill_9_then_resume_exactly_once(tmp_path, synth, settings, eval_settings, backend) -> None:
+def test_kill_9_then_resume_exactly_once(
+    tmp_path, synth_index, settings, eval_settings, synth_backend
+) -> None:
     run = tmp_path / "run"
     script = tmp_path / "slow.py"
     script.write_text(_SLOW)
-    proc = subprocess.Popen([sys.executable, str(script), str(synth[0]), str(synth[1]), str(run)])
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(script),
+            str(synth_index.corpus_dir),
+            str(synth_index.index_dir),
+            str(run),
+        ]
+    )
     deadline = time.time() + 120
     results = run / "results.jsonl"
     while time.time() < deadline and not (
@@ -114,7 +125,7 @@ def test_kill_9_then_resume_exactly_once(tmp_path, synth, settings, eval_setting
     proc.wait()
     done_before = len(_lines(run))
     assert 1 <= done_before < 3, "the kill should land mid-run"
-    s = run_eval(_spec(run), _with(settings, eval_settings), backend=backend)
+    s = run_eval(_spec(run), _with(settings, eval_settings), backend=synth_backend)
     assert s.skipped == done_before and s.ran == 3 - done_before
     counts = Counter(r["qid"] for r in _lines(run))
     assert len(counts) == 3 and set(counts.values()) == {1}
@@ -126,7 +137,7 @@ def test_kill_9_then_resume_exactly_once(tmp_path, synth, settings, eval_setting
 
 
 def test_retry_failed_reruns_only_errors(
-    tmp_path, settings, eval_settings, backend, monkeypatch
+    tmp_path, settings, eval_settings, synth_backend, monkeypatch
 ) -> None:
     run = tmp_path / "run"
     orig = T9Task.route
@@ -139,32 +150,28 @@ def test_retry_failed_reruns_only_errors(
 
     monkeypatch.setattr(T9Task, "route", flaky)
     settings = _with(settings, eval_settings)
-    s = run_eval(_spec(run, 3), settings, backend=backend)
+    s = run_eval(_spec(run, 3), settings, backend=synth_backend)
     assert s.statuses.get("error") == 1
     err = next(r for r in load_results(run) if r.status == "error")
     assert err.answer is None and err.error and "model server down" in err.error
     first["done"] = True
-    s2 = run_eval(_spec(run, 3), settings, backend=backend)
+    s2 = run_eval(_spec(run, 3), settings, backend=synth_backend)
     assert s2.ran == 0
-    s3 = run_eval(_spec(run, 3, retry_failed=True), settings, backend=backend)
+    s3 = run_eval(_spec(run, 3, retry_failed=True), settings, backend=synth_backend)
     assert s3.ran == 1
     latest = {r.qid: r for r in load_results(run)}
     assert latest[err.qid].status != "error" and latest[err.qid].attempt == 2
 
 
-class _Counting:
-    model = "m"
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    async def chat(self, messages, tools=None, params=None):  # type: ignore[no-untyped-def]
-        self.calls += 1
-        return ChatResponse(content=f"reply {self.calls}", latency_s=0.2)
+def _counting() -> ScriptedChatModel:
+    """Reply n+1 to call n, with a latency a cache hit must reset."""
+    return ScriptedChatModel(
+        [lambda m, n: ChatResponse(content=f"reply {n + 1}", latency_s=0.2)], model="m"
+    )
 
 
 def test_response_cache(tmp_path: Path) -> None:
-    inner = _Counting()
+    inner = _counting()
     client = CachingChatClient(inner, ResponseCache(tmp_path / "c.sqlite"))
     msgs = [ChatMessage(role="user", content="hi")]
 
@@ -179,9 +186,9 @@ def test_response_cache(tmp_path: Path) -> None:
 
     r = asyncio.run(go())
     assert r[1].content == r[0].content == "reply 1" and r[1].latency_s == 0.0
-    assert inner.calls == 4  # one hit; new params miss; sampled calls never cached
+    assert len(inner.requests) == 4  # one hit; new params miss; sampled calls never cached
     # shared across runs: a fresh cache object on the same file hits
-    other = CachingChatClient(_Counting(), ResponseCache(tmp_path / "c.sqlite"))
+    other = CachingChatClient(_counting(), ResponseCache(tmp_path / "c.sqlite"))
     assert asyncio.run(other.chat(msgs, None, ChatParams())).content == "reply 1"
 
 
@@ -200,12 +207,12 @@ def test_torn_line_is_skipped(tmp_path: Path) -> None:
     assert [r.qid for r in load_results(tmp_path)] == ["a", "c"]
 
 
-def test_run_service(tmp_path, settings, backend) -> None:
+def test_run_service(tmp_path, settings, synth_backend) -> None:
     from playscout.config import EvalSettings
     from playscout.eval.run_service import RunRequest, RunService
     from playscout.eval.service import EvalRunService
 
-    svc = EvalRunService(settings, EvalSettings(runs_dir=tmp_path, cache_db=None), backend)
+    svc = EvalRunService(settings, EvalSettings(runs_dir=tmp_path, cache_db=None), synth_backend)
     assert isinstance(svc, RunService)
     st = svc.submit(
         RunRequest(task="t9", sport="basketball", mode="oracle", policy="workflow", limit=1)

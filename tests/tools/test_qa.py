@@ -20,10 +20,7 @@ from playscout.clients.openai_chat import OpenAIChatClient
 from playscout.config import ModelEndpoint, QASettings
 from playscout.corpus.loader import Corpus
 from playscout.corpus.models import ClipRecord, DocumentRecord
-from playscout.indexer.build import build_from_corpus
-from playscout.search import open_backend
 from playscout.search.backend_api import DocFilter
-from playscout.synthetic import generate_corpus
 from playscout.tools.qa import (
     NO_CAPTION_LLM,
     NO_CAPTIONS,
@@ -40,21 +37,12 @@ from playscout.tools.qa import (
 from playscout.tools.registry import ALL_TOOLS, QA_TOOLS, SEARCH_TOOLS, call_tool
 from playscout.tools.tokens import token_counter
 from playscout.tools.tool import ModelSet, ToolContext, ToolError
-from tests.clients.doubles import ScriptedChat, ScriptedVLM, image_count, message_text
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
+from tests.doubles import ScriptedChatModel, image_count
 from tests.media.videos import write_video
+from tests.synthdata import SynthIndex, copy_corpus
 
 SPORT = "basketball"
-
-
-@pytest.fixture(scope="session")
-def qa_index(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
-    """A real index (BM25 + MiniLM document vectors) over a 3-game synthetic corpus. Only the
-    sport under test is built and caption vectors are skipped: the QA tools read records by id."""
-    root = tmp_path_factory.mktemp("qa")
-    generate_corpus(root / "corpus", games=3, seed=1)
-    build_from_corpus(root / "corpus", root / "index", sports=[SPORT], caption_embedder=None)
-    return root / "corpus", open_backend(root / "index")
 
 
 @pytest.fixture
@@ -64,31 +52,31 @@ def fake_server() -> Iterator[FakeOpenAIServer]:
 
 
 def make_ctx(
-    qa_index: tuple[Path, Any],
+    synth_index: SynthIndex,
     mode: str = "default",
     models: ModelSet | None = None,
     corpus: Path | None = None,
     **qa: Any,
 ) -> ToolContext:
-    corpus_dir, backend = qa_index
     return ToolContext(
-        backend=backend,
+        backend=synth_index.backend,
         sport=SPORT,
         mode=mode,  # type: ignore[arg-type]
         qa=QASettings(**qa),
-        corpus=Corpus(corpus or corpus_dir),
+        corpus=Corpus(corpus or synth_index.corpus_dir),
         models=models or ModelSet(),
     )
 
 
-def doc_of_type(qa_index: tuple[Path, Any], doc_type: str) -> DocumentRecord:
-    _, backend = qa_index
-    hits = backend.search_documents(SPORT, None, DocFilter(doc_types=[doc_type]), top_k=1)
+def doc_of_type(synth_index: SynthIndex, doc_type: str) -> DocumentRecord:
+    hits = synth_index.backend.search_documents(
+        SPORT, None, DocFilter(doc_types=[doc_type]), top_k=1
+    )
     return hits[0].record
 
 
-def clips(qa_index: tuple[Path, Any]) -> list[ClipRecord]:
-    return list(Corpus(qa_index[0]).iter_clips(SPORT))
+def clips(synth_index: SynthIndex) -> list[ClipRecord]:
+    return list(synth_index.corpus.iter_clips(SPORT))
 
 
 def data(result: Any) -> QAResult:
@@ -99,36 +87,36 @@ def data(result: Any) -> QAResult:
 # ---------------------------------------------------------------- document_qa
 
 
-def test_extractive_reader_without_a_document_llm(qa_index: tuple[Path, Any]) -> None:
-    doc = doc_of_type(qa_index, "game_stat_player")
+def test_extractive_reader_without_a_document_llm(synth_index: SynthIndex) -> None:
+    doc = doc_of_type(synth_index, "game_stat_player")
     line = next(x for x in doc.text.splitlines() if x.count(":") == 1 and "points" in x)
     player = line.split(":")[0]
     args = DocumentQAArgs(doc_ids=[doc.doc_id], query=f"How many points did {player} score?")
-    result = document_qa(make_ctx(qa_index), args)
+    result = document_qa(make_ctx(synth_index), args)
     item = data(result).items[0]
     assert NO_DOC_LLM in result.observation
     assert item.answer is not None and item.answer.startswith(f"{player}:")
     assert item.confidence is not None and 0.0 < item.confidence <= 1.0
     assert item.evidence is not None and item.evidence.count(" | ") == 2
     assert result.observation.splitlines()[-1].startswith(f"{doc.doc_id}: answer={player}:")
-    again = data(document_qa(make_ctx(qa_index), args)).items[0]
+    again = data(document_qa(make_ctx(synth_index), args)).items[0]
     assert again.model_dump(exclude={"latency_s"}) == item.model_dump(exclude={"latency_s"})
 
 
-def test_document_llm_gets_the_whole_document_in_source_order(qa_index: tuple[Path, Any]) -> None:
-    corpus_dir, _ = qa_index
-    doc = doc_of_type(qa_index, "espn_report")
+def test_document_llm_gets_the_whole_document_in_source_order(synth_index: SynthIndex) -> None:
+    corpus_dir = synth_index.corpus_dir
+    doc = doc_of_type(synth_index, "espn_report")
     source = next(
         d
         for d in Corpus(corpus_dir).game_documents(SPORT, doc.game_id or "")
         if d.doc_id == doc.doc_id
     )
-    llm = ScriptedChat(model="doc-llm")
+    llm = ScriptedChatModel(model="doc-llm")
     ep = ModelEndpoint(temperature=0.6, max_tokens=321, timeout_s=7.0)
-    ctx = make_ctx(qa_index, models=ModelSet(document_llm=llm), document_llm=ep)
+    ctx = make_ctx(synth_index, models=ModelSet(document_llm=llm), document_llm=ep)
     result = document_qa(ctx, DocumentQAArgs(doc_ids=[doc.doc_id], query="Who won the game?"))
-    ((messages, params, tools),) = llm.calls
-    prompt = message_text(messages)
+    (req,) = llm.requests
+    params, tools, prompt = req.params, req.tools, req.prompt
     assert prompt.startswith("You are a helpful assistant. Read the provided document content")
     assert source.text in prompt  # the file as written, not chunks in hit order
     assert "Question: Who won the game?" in prompt and "{{" not in prompt
@@ -145,26 +133,26 @@ def test_document_llm_gets_the_whole_document_in_source_order(qa_index: tuple[Pa
     assert data(result).usage.prompt_tokens == 100
 
 
-def test_document_cut_in_tokens_with_a_note(qa_index: tuple[Path, Any]) -> None:
-    doc = doc_of_type(qa_index, "game_stat_player")
+def test_document_cut_in_tokens_with_a_note(synth_index: SynthIndex) -> None:
+    doc = doc_of_type(synth_index, "game_stat_player")
     total = token_counter().count(doc.text)
     assert total > 256
-    llm = ScriptedChat()
-    ctx = make_ctx(qa_index, models=ModelSet(document_llm=llm), max_document_tokens=256)
+    llm = ScriptedChatModel()
+    ctx = make_ctx(synth_index, models=ModelSet(document_llm=llm), max_document_tokens=256)
     result = document_qa(ctx, DocumentQAArgs(doc_ids=[doc.doc_id], query="points?"))
-    prompt = message_text(llm.calls[0][0])
+    prompt = llm.requests[0].prompt
     content = prompt.split("Document Content:\n", 1)[1].split("\n\nQuestion:", 1)[0]
     assert doc.text.startswith(content) and len(content) < len(doc.text)
     assert token_counter().count(content) == 256
     assert f"document cut to its first 256 of {total} tokens" in result.observation
 
 
-def test_unknown_ids_are_per_id_errors_in_request_order(qa_index: tuple[Path, Any]) -> None:
-    doc = doc_of_type(qa_index, "espn_report")
-    llm = ScriptedChat()
+def test_unknown_ids_are_per_id_errors_in_request_order(synth_index: SynthIndex) -> None:
+    doc = doc_of_type(synth_index, "espn_report")
+    llm = ScriptedChatModel()
     ids = ["999_espn_report", doc.doc_id, "nonsense"]
     result = document_qa(
-        make_ctx(qa_index, models=ModelSet(document_llm=llm)),
+        make_ctx(synth_index, models=ModelSet(document_llm=llm)),
         DocumentQAArgs(doc_ids=ids, query="q?"),
     )
     items = data(result).items
@@ -174,12 +162,12 @@ def test_unknown_ids_are_per_id_errors_in_request_order(qa_index: tuple[Path, An
     lines = result.observation.splitlines()
     assert lines[1].startswith("999_espn_report: error: document 999_espn_report not found")
     assert lines[3].startswith("nonsense: error:")
-    assert len(llm.calls) == 1
+    assert len(llm.requests) == 1
 
 
-def test_too_many_ids_is_a_tool_error_through_the_registry(qa_index: tuple[Path, Any]) -> None:
+def test_too_many_ids_is_a_tool_error_through_the_registry(synth_index: SynthIndex) -> None:
     tools = {t.name: t for t in ALL_TOOLS}
-    ctx = make_ctx(qa_index, max_ids=2)
+    ctx = make_ctx(synth_index, max_ids=2)
     result = call_tool(tools, ctx, "document_qa", {"doc_ids": ["a", "b", "c"], "query": "q"})
     assert result.error and "asked about 3 documents; at most 2 per call" in result.error
     assert "ask about fewer" in result.error
@@ -190,15 +178,15 @@ def test_too_many_ids_is_a_tool_error_through_the_registry(qa_index: tuple[Path,
 
 
 def test_unparseable_model_output_keeps_raw_text_without_confidence(
-    qa_index: tuple[Path, Any],
+    synth_index: SynthIndex,
 ) -> None:
-    doc = doc_of_type(qa_index, "espn_report")
-    llm = ScriptedChat(
-        reply=lambda m, n: '<think>{"answer": "decoy", "confidence": 1}</think>It was a dunk.',
+    doc = doc_of_type(synth_index, "espn_report")
+    llm = ScriptedChatModel(
+        [lambda m, n: '<think>{"answer": "decoy", "confidence": 1}</think>It was a dunk.'],
         finish_reason="length",
     )
     result = document_qa(
-        make_ctx(qa_index, models=ModelSet(document_llm=llm)),
+        make_ctx(synth_index, models=ModelSet(document_llm=llm)),
         DocumentQAArgs(doc_ids=doc.doc_id, query="What shot?"),
     )
     item = data(result).items[0]
@@ -209,14 +197,14 @@ def test_unparseable_model_output_keeps_raw_text_without_confidence(
     assert "0.5" not in line and "decoy" not in line
 
 
-def test_model_server_down_is_an_observation(qa_index: tuple[Path, Any]) -> None:
+def test_model_server_down_is_an_observation(synth_index: SynthIndex) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     ep = ModelEndpoint(base_url=f"http://127.0.0.1:{port}/v1", model="m", max_retries=0)
     client = OpenAIChatClient.from_endpoint(ep)
-    ctx = make_ctx(qa_index, models=ModelSet(document_llm=client), document_llm=ep)
-    doc = doc_of_type(qa_index, "espn_report")
+    ctx = make_ctx(synth_index, models=ModelSet(document_llm=client), document_llm=ep)
+    doc = doc_of_type(synth_index, "espn_report")
     result = document_qa(ctx, DocumentQAArgs(doc_ids=[doc.doc_id], query="Who won?"))
     assert result.error is None
     line = result.observation.splitlines()[-1]
@@ -227,18 +215,18 @@ def test_model_server_down_is_an_observation(qa_index: tuple[Path, Any]) -> None
 
 
 def test_slow_server_times_out_per_call(
-    qa_index: tuple[Path, Any], fake_server: FakeOpenAIServer
+    synth_index: SynthIndex, fake_server: FakeOpenAIServer
 ) -> None:
     fake_server.push(Reply.hanging())
     ep = ModelEndpoint(base_url=fake_server.url, model="m", timeout_s=0.3, max_retries=0)
     ctx = make_ctx(  # one at a time, so the first document is the one that meets the hang
-        qa_index,
+        synth_index,
         models=ModelSet(document_llm=OpenAIChatClient.from_endpoint(ep)),
         document_llm=ep,
         max_concurrency=1,
     )
-    doc = doc_of_type(qa_index, "espn_report")
-    other = doc_of_type(qa_index, "game_stat_team")
+    doc = doc_of_type(synth_index, "espn_report")
+    other = doc_of_type(synth_index, "game_stat_team")
     t0 = time.perf_counter()
     result = document_qa(ctx, DocumentQAArgs(doc_ids=[doc.doc_id, other.doc_id], query="Who won?"))
     assert time.perf_counter() - t0 < 3.0
@@ -247,14 +235,12 @@ def test_slow_server_times_out_per_call(
     assert second.error is None and second.answer == "echo: Who won?"
 
 
-def test_real_http_path_end_to_end(
-    qa_index: tuple[Path, Any], fake_server: FakeOpenAIServer
-) -> None:
+def test_real_http_path_end_to_end(synth_index: SynthIndex, fake_server: FakeOpenAIServer) -> None:
     ep = ModelEndpoint(base_url=fake_server.url, model="qa", temperature=0.2, max_tokens=99)
     ctx = make_ctx(
-        qa_index, models=models_from_settings(QASettings(document_llm=ep)), document_llm=ep
+        synth_index, models=models_from_settings(QASettings(document_llm=ep)), document_llm=ep
     )
-    doc = doc_of_type(qa_index, "espn_report")
+    doc = doc_of_type(synth_index, "espn_report")
     result = document_qa(ctx, DocumentQAArgs(doc_ids=[doc.doc_id], query="Who won?"))
     assert "answer=echo: Who won? (confidence 0.8)" in result.observation
     body = fake_server.requests[0]["body"]
@@ -271,40 +257,41 @@ def test_models_from_settings_share_clients() -> None:
 # ---------------------------------------------------------------- video_qa
 
 
-def test_oracle_mode_routes_captions_to_the_caption_llm(qa_index: tuple[Path, Any]) -> None:
-    clip = next(c for c in clips(qa_index) if c.caption.strip())
-    caption_llm, vlm, doc_llm = ScriptedChat("cap"), ScriptedVLM(), ScriptedChat("doc")
+def test_oracle_mode_routes_captions_to_the_caption_llm(synth_index: SynthIndex) -> None:
+    clip = next(c for c in clips(synth_index) if c.caption.strip())
+    caption_llm, vlm = ScriptedChatModel(model="cap"), ScriptedChatModel()
+    doc_llm = ScriptedChatModel(model="doc")
     ctx = make_ctx(
-        qa_index,
+        synth_index,
         mode="oracle",
         models=ModelSet(document_llm=doc_llm, vlm=vlm, caption_llm=caption_llm),
     )
     result = video_qa(ctx, VideoQAArgs(video_ids=[clip.clip_id], query="Who passed?"))
-    assert vlm.calls == [] and doc_llm.calls == []
-    ((messages, _, _),) = caption_llm.calls
-    assert image_count(messages) == 0
-    prompt = message_text(messages)
+    assert vlm.requests == [] and doc_llm.requests == []
+    (req,) = caption_llm.requests
+    assert image_count(req.messages) == 0
+    prompt = req.prompt
     assert "Clip Captions:\n" + clip.caption.strip() in prompt
     assert "Question: Who passed?" in prompt
     assert "oracle mode: answers come from ground-truth captions" in result.observation
     assert "via model cap" in result.observation
 
 
-def test_oracle_falls_back_to_document_llm_and_says_no_text(qa_index: tuple[Path, Any]) -> None:
-    empty = next(c for c in clips(qa_index) if not c.caption.strip())
-    doc_llm = ScriptedChat("doc")
-    ctx = make_ctx(qa_index, mode="oracle", models=ModelSet(document_llm=doc_llm))
+def test_oracle_falls_back_to_document_llm_and_says_no_text(synth_index: SynthIndex) -> None:
+    empty = next(c for c in clips(synth_index) if not c.caption.strip())
+    doc_llm = ScriptedChatModel(model="doc")
+    ctx = make_ctx(synth_index, mode="oracle", models=ModelSet(document_llm=doc_llm))
     result = video_qa(ctx, VideoQAArgs(video_ids=[empty.clip_id], query="Who scored?"))
-    assert NO_CAPTIONS in message_text(doc_llm.calls[0][0])
+    assert NO_CAPTIONS in doc_llm.requests[0].prompt
     assert "no captions for this clip" in result.observation
 
 
-def test_oracle_extractive_reader_without_models(qa_index: tuple[Path, Any]) -> None:
-    clip = next(c for c in clips(qa_index) if c.caption.strip() and c.players)
-    empty = next(c for c in clips(qa_index) if not c.caption.strip())
+def test_oracle_extractive_reader_without_models(synth_index: SynthIndex) -> None:
+    clip = next(c for c in clips(synth_index) if c.caption.strip() and c.players)
+    empty = next(c for c in clips(synth_index) if not c.caption.strip())
     player = clip.players[0]
     result = video_qa(
-        make_ctx(qa_index, mode="oracle"),
+        make_ctx(synth_index, mode="oracle"),
         VideoQAArgs(video_ids=[clip.clip_id, empty.clip_id], query=f"What did {player} do?"),
     )
     first, second = data(result).items
@@ -313,18 +300,16 @@ def test_oracle_extractive_reader_without_models(qa_index: tuple[Path, Any]) -> 
     assert second.answer == "there is no evidence" and second.confidence is None
 
 
-def test_default_mode_without_a_vlm_refuses(qa_index: tuple[Path, Any]) -> None:
-    clip = clips(qa_index)[0]
-    result = video_qa(make_ctx(qa_index), VideoQAArgs(video_ids=[clip.clip_id], query="q"))
+def test_default_mode_without_a_vlm_refuses(synth_index: SynthIndex) -> None:
+    clip = clips(synth_index)[0]
+    result = video_qa(make_ctx(synth_index), VideoQAArgs(video_ids=[clip.clip_id], query="q"))
     assert result.error == NO_VLM and result.observation == f"Error: {NO_VLM}"
 
 
 @pytest.fixture
-def corpus_with_video(qa_index: tuple[Path, Any], tmp_path: Path) -> tuple[Path, list[ClipRecord]]:
-    """A copy of the corpus with real mp4 files at the paths of its first 16 clips."""
-    copy = tmp_path / "corpus"
-    shutil.copytree(qa_index[0], copy)
-    corpus = Corpus(copy)
+def corpus_with_video(synth_index: SynthIndex, tmp_path: Path) -> tuple[Path, list[ClipRecord]]:
+    """A copy of the shared corpus (it gets files) with real mp4s at its first 16 clips' paths."""
+    corpus = copy_corpus(synth_index.corpus, tmp_path / "corpus")
     chosen = list(corpus.iter_clips(SPORT))[:16]
     template = tmp_path / "template.mp4"
     write_video(template, seconds=1.0, fps=25, size=(640, 360))
@@ -333,20 +318,22 @@ def corpus_with_video(qa_index: tuple[Path, Any], tmp_path: Path) -> tuple[Path,
         assert path is not None
         path.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(template, path)
-    return copy, chosen
+    return corpus.root, chosen
 
 
 def test_default_mode_sends_sixteen_frames_and_no_captions(
-    qa_index: tuple[Path, Any], corpus_with_video: tuple[Path, list[ClipRecord]]
+    synth_index: SynthIndex, corpus_with_video: tuple[Path, list[ClipRecord]]
 ) -> None:
     corpus_dir, chosen = corpus_with_video
     clip = next(c for c in chosen if c.caption.strip())
-    vlm, caption_llm = ScriptedVLM(), ScriptedChat("cap")
-    ctx = make_ctx(qa_index, models=ModelSet(vlm=vlm, caption_llm=caption_llm), corpus=corpus_dir)
+    vlm, caption_llm = ScriptedChatModel(), ScriptedChatModel(model="cap")
+    ctx = make_ctx(
+        synth_index, models=ModelSet(vlm=vlm, caption_llm=caption_llm), corpus=corpus_dir
+    )
     result = video_qa(ctx, VideoQAArgs(video_ids=[clip.clip_id], query="What shot was it?"))
-    assert caption_llm.calls == []
-    ((messages, _, _),) = vlm.calls
-    parts = messages[0].content
+    assert caption_llm.requests == []
+    (req,) = vlm.requests
+    parts = req.messages[0].content
     assert isinstance(parts, list) and isinstance(parts[0], TextPart)
     assert all(isinstance(p, ImagePart) for p in parts[1:]) and len(parts) == 17
     assert parts[0].text.startswith("You are a helpful video assistant. Analyze the visual content")
@@ -360,19 +347,19 @@ def test_default_mode_sends_sixteen_frames_and_no_captions(
 
 
 def test_default_mode_missing_video_and_unknown_clip(
-    qa_index: tuple[Path, Any], corpus_with_video: tuple[Path, list[ClipRecord]]
+    synth_index: SynthIndex, corpus_with_video: tuple[Path, list[ClipRecord]]
 ) -> None:
     corpus_dir, chosen = corpus_with_video
-    no_file = clips(qa_index)[100]
-    vlm = ScriptedVLM()
-    ctx = make_ctx(qa_index, models=ModelSet(vlm=vlm), corpus=corpus_dir, frames_per_clip=4)
+    no_file = clips(synth_index)[100]
+    vlm = ScriptedChatModel()
+    ctx = make_ctx(synth_index, models=ModelSet(vlm=vlm), corpus=corpus_dir, frames_per_clip=4)
     ids = [no_file.clip_id, chosen[0].clip_id, "123_9"]
     items = data(video_qa(ctx, VideoQAArgs(video_ids=ids, query="q"))).items
     assert items[0].error and "file not found" in items[0].error
     assert str(corpus_dir) not in items[0].error  # the model sees the file name, not our disk
     assert items[1].answer == "saw 4 images"
     assert items[2].error and "clip 123_9 not found" in items[2].error
-    assert len(vlm.calls) == 1
+    assert len(vlm.requests) == 1
 
 
 def _first_frame_width(messages: Any) -> int:
@@ -382,30 +369,30 @@ def _first_frame_width(messages: Any) -> int:
 
 
 def test_fan_out_is_bounded_and_keeps_request_order(
-    qa_index: tuple[Path, Any], corpus_with_video: tuple[Path, list[ClipRecord]]
+    synth_index: SynthIndex, corpus_with_video: tuple[Path, list[ClipRecord]]
 ) -> None:
     corpus_dir, chosen = corpus_with_video
     corpus = Corpus(corpus_dir)
     for i, clip in enumerate(chosen):  # clip i is 64 + 8 i pixels wide: its frames say who it is
         write_video(corpus.clip_path(SPORT, clip.clip_id), seconds=0.2, size=(64 + 8 * i, 48))  # type: ignore[arg-type]
     ids = [c.clip_id for c in chosen]
-    vlm = ScriptedVLM(
+    vlm = ScriptedChatModel(
+        [lambda m, n: f'{{"answer": "width {_first_frame_width(m)}", "confidence": 0.5}}'],
         # Clips earlier in the request answer slower, so completion order is not request order.
         delay_s=lambda n: 0.02 + 0.01 * (16 - n),
-        reply=lambda m, n: f'{{"answer": "width {_first_frame_width(m)}", "confidence": 0.5}}',
     )
-    ctx = make_ctx(qa_index, models=ModelSet(vlm=vlm), corpus=corpus_dir, max_concurrency=3)
+    ctx = make_ctx(synth_index, models=ModelSet(vlm=vlm), corpus=corpus_dir, max_concurrency=3)
     result = video_qa(ctx, VideoQAArgs(video_ids=ids, query="q"))
-    assert len(vlm.calls) == 16 and vlm.max_in_flight == 3
+    assert len(vlm.requests) == 16 and vlm.max_in_flight == 3
     assert vlm.finished != sorted(vlm.finished)
     assert [i.id for i in data(result).items] == ids
     assert [i.answer for i in data(result).items] == [f"width {64 + 8 * i}" for i in range(16)]
 
 
-def test_sync_wrapper_works_inside_a_running_loop(qa_index: tuple[Path, Any]) -> None:
-    doc = doc_of_type(qa_index, "espn_report")
+def test_sync_wrapper_works_inside_a_running_loop(synth_index: SynthIndex) -> None:
+    doc = doc_of_type(synth_index, "espn_report")
     tools = {t.name: t for t in ALL_TOOLS}
-    ctx = make_ctx(qa_index, models=ModelSet(document_llm=ScriptedChat()))
+    ctx = make_ctx(synth_index, models=ModelSet(document_llm=ScriptedChatModel()))
 
     async def agent_step() -> str:
         sync = call_tool(tools, ctx, "document_qa", {"doc_ids": [doc.doc_id], "query": "q"})
@@ -424,8 +411,8 @@ def test_registry_exposes_qa_tools_with_generated_schemas() -> None:
     assert VideoQAArgs.model_validate({"clip_ids": "1_2", "query": "q"}).video_ids == ["1_2"]
 
 
-def test_default_mode_without_a_corpus_says_so(qa_index: tuple[Path, Any]) -> None:
-    ctx = make_ctx(qa_index, models=ModelSet(vlm=ScriptedVLM()))
+def test_default_mode_without_a_corpus_says_so(synth_index: SynthIndex) -> None:
+    ctx = make_ctx(synth_index, models=ModelSet(vlm=ScriptedChatModel()))
     ctx.corpus = None
-    result = video_qa(ctx, VideoQAArgs(video_ids=[clips(qa_index)[0].clip_id], query="q"))
+    result = video_qa(ctx, VideoQAArgs(video_ids=[clips(synth_index)[0].clip_id], query="q"))
     assert result.error and "no corpus configured" in result.error

@@ -15,7 +15,8 @@ from playscout.corpus.models import ClipRecord
 from playscout.tools.qa import VideoQAArgs, video_qa
 from playscout.tools.tool import ModelSet
 from tests.clients.fake_openai_server import FakeOpenAIServer
-from tests.tools.test_qa import clips, corpus_with_video, data, make_ctx, qa_index  # noqa: F401
+from tests.synthdata import SynthIndex
+from tests.tools.test_qa import clips, corpus_with_video, data, make_ctx  # noqa: F401
 
 LATENCY_S = 0.2
 
@@ -32,11 +33,11 @@ def timed(ctx: Any, ids: list[str]) -> tuple[float, Any]:
     return time.perf_counter() - t0, result
 
 
-def oracle_ctx(qa_index: Any, server: FakeOpenAIServer, concurrency: int) -> Any:  # noqa: F811
+def oracle_ctx(synth_index: SynthIndex, server: FakeOpenAIServer, concurrency: int) -> Any:
     ep = ModelEndpoint(base_url=server.url, model="captions", timeout_s=5.0)
     client = OpenAIChatClient.from_endpoint(ep)
     return make_ctx(
-        qa_index,
+        synth_index,
         mode="oracle",
         models=ModelSet(caption_llm=client),
         caption_llm=ep,
@@ -45,11 +46,11 @@ def oracle_ctx(qa_index: Any, server: FakeOpenAIServer, concurrency: int) -> Any
 
 
 def test_sixteen_clips_take_about_one_call(
-    qa_index: tuple[Path, Any],  # noqa: F811
+    synth_index: SynthIndex,
     slow_server: FakeOpenAIServer,
 ) -> None:
-    ids = [c.clip_id for c in clips(qa_index)[:16]]
-    ctx = oracle_ctx(qa_index, slow_server, 16)
+    ids = [c.clip_id for c in clips(synth_index)[:16]]
+    ctx = oracle_ctx(synth_index, slow_server, 16)
     timed(ctx, ids[:1])  # warm-up: loop, connection, tokenizer
     one, _ = timed(ctx, ids[:1])
     slow_server.max_in_flight = 0
@@ -64,11 +65,11 @@ def test_sixteen_clips_take_about_one_call(
 
 
 def test_concurrency_bound_is_respected(
-    qa_index: tuple[Path, Any],  # noqa: F811
+    synth_index: SynthIndex,
     slow_server: FakeOpenAIServer,
 ) -> None:
-    ids = [c.clip_id for c in clips(qa_index)[:16]]
-    wall, result = timed(oracle_ctx(qa_index, slow_server, 4), ids)
+    ids = [c.clip_id for c in clips(synth_index)[:16]]
+    wall, result = timed(oracle_ctx(synth_index, slow_server, 4), ids)
     print(f"\nfan-out (oracle, HTTP, max 4 in flight): 16 clips {wall * 1000:.0f} ms")
     assert slow_server.max_in_flight == 4
     assert wall >= 4 * LATENCY_S
@@ -76,14 +77,14 @@ def test_concurrency_bound_is_respected(
 
 
 def test_default_mode_frames_over_http(
-    qa_index: tuple[Path, Any],  # noqa: F811
+    synth_index: SynthIndex,
     corpus_with_video: tuple[Path, list[ClipRecord]],  # noqa: F811
     slow_server: FakeOpenAIServer,
 ) -> None:
     corpus_dir, chosen = corpus_with_video
     ep = ModelEndpoint(base_url=slow_server.url, model="vlm", timeout_s=10.0)
     ctx = make_ctx(
-        qa_index,
+        synth_index,
         models=ModelSet(vlm=OpenAIChatClient.from_endpoint(ep)),
         vlm=ep,
         corpus=corpus_dir,

@@ -22,7 +22,7 @@ from playscout.indexer.video.audio_events import describe_clips, describe_window
 from playscout.indexer.video.speech import ModelUnavailableError
 from playscout.media.audio import SAMPLE_RATE
 from playscout.perception.audio_events import NOT_CONFIGURED, audio_model
-from tests.tools.perception import media
+from tests.media import samples as media
 from tests.tools.perception.tiny_af3 import build_tiny_audio_flamingo3
 
 

@@ -19,8 +19,8 @@ from playscout.indexer.video.errors import (
     VideoError,
 )
 from playscout.indexer.video.pipeline import VideoIndexOptions, index_videos
-from playscout.synthetic import generate_corpus
 from playscout.synthetic.broadcast import render_corpus
+from tests.synthdata import make_corpus
 
 from .conftest import write_shots_video
 
@@ -30,9 +30,10 @@ EXCERPT_S = 75.0
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two basketball excerpts (with commentary) and their play-by-play."""
+    """Two basketball excerpts (with commentary) and their play-by-play, from a basketball-only
+    corpus of its own (the shared one has a single basketball game)."""
     root = tmp_path_factory.mktemp("render")
-    generate_corpus(root / "synth", 8, sports=["basketball"], seed=2, workers=1)
+    make_corpus(root / "synth", games=8, seed=2, sports=["basketball"], questions=0)
     render_corpus(root / "synth", root / "videos", games=2, start=0.0, duration=EXCERPT_S)
     return root / "videos"
 

@@ -17,7 +17,7 @@ from playscout.indexer.video.errors import (
     NoScoreboardError,
     PlayByPlayMismatchError,
 )
-from playscout.synthetic import generate_corpus
+from tests.synthdata import make_corpus
 
 av = pytest.importorskip("av")
 pytest.importorskip("rapidocr_onnxruntime")
@@ -38,9 +38,8 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("synth")
-    generate_corpus(root, 7, seed=1, workers=1)
-    return root
+    """Its own corpus: a second basketball game is needed (the shared corpus has one)."""
+    return make_corpus(tmp_path_factory.mktemp("synth"), games=7, seed=1, questions=0)
 
 
 def _pbp(corpus: Path, sport: str, k: int = 0) -> dict[str, Any]:

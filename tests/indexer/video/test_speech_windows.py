@@ -25,7 +25,7 @@ from playscout.indexer.video.speech import (
 from playscout.media.audio import SAMPLE_RATE
 from playscout.media.cut import Window
 from playscout.tools.perception.speech import Segment
-from tests.tools.perception import media
+from tests.media import samples as media
 
 FIRST = "The goalkeeper saves the penalty."
 SECOND = "Yellow card for the defender."

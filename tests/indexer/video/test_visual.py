@@ -34,7 +34,6 @@ from playscout.indexer.video.visual import (
 )
 from playscout.search import open_backend
 from playscout.search.backend_api import IndexOpenError, SearchError
-from playscout.synthetic import generate_corpus
 from playscout.tools import SEARCH_TOOLS, ToolContext, call_tool
 
 
@@ -135,11 +134,10 @@ def _synthetic_frames(clip: ClipRecord, path: Path | None) -> Sequence[np.ndarra
     return noise(int(game) * 1000 + int(idx), n=1)
 
 
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
-    root = tmp_path_factory.mktemp("visual_corpus")
-    generate_corpus(root, 3, seed=1, workers=1)
-    return Corpus(root)
+@pytest.fixture(scope="session")
+def corpus(synth_corpus: Corpus) -> Corpus:
+    """The shared synthetic corpus (tests/conftest.py): one game per sport; read only."""
+    return synth_corpus
 
 
 def test_end_to_end_default_mode_search_uses_the_recorded_text_tower(

@@ -22,7 +22,7 @@ from playscout.perception.audio_events import NOT_CONFIGURED, audio_model
 from playscout.tools.perception import PERCEPTION_TOOLS
 from playscout.tools.registry import call_tool
 from playscout.tools.tool import ToolContext
-from tests.tools.perception.conftest import MediaCorpus
+from tests.media.samples import MediaCorpus
 from tests.tools.perception.tiny_af3 import build_tiny_audio_flamingo3
 
 TOOLS = {t.name: t for t in PERCEPTION_TOOLS}

@@ -13,7 +13,7 @@ from playscout.tools.perception import PERCEPTION_TOOLS
 from playscout.tools.perception.scene_text import ExtractSceneTextArgs, extract_scene_text
 from playscout.tools.registry import call_tool
 from playscout.tools.tool import ToolContext
-from tests.tools.perception.conftest import MediaCorpus
+from tests.media.samples import MediaCorpus
 
 TOOLS = {t.name: t for t in PERCEPTION_TOOLS}
 

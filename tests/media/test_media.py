@@ -8,11 +8,11 @@ import pytest
 from playscout.media.audio import SAMPLE_RATE, AudioError, load_audio
 from playscout.media.errors import VideoError
 from playscout.media.timed_frames import even_times, frames_at
-from tests.tools.perception.conftest import SPORT, MediaCorpus
+from tests.media.samples import MediaCorpus
 
 
 def _path(mc: MediaCorpus, clip_id: str):  # type: ignore[no-untyped-def]
-    p = mc.corpus.clip_path(SPORT, clip_id)
+    p = mc.corpus.clip_path(mc.sport, clip_id)
     assert p is not None
     return p
 

@@ -10,10 +10,10 @@ import numpy as np
 import orjson
 import pytest
 
+from playscout.corpus import Corpus
 from playscout.corpus.match_state import team_codes
 from playscout.corpus.pbp import load_pbp
 from playscout.media.errors import VideoError
-from playscout.synthetic import generate_corpus
 from playscout.synthetic.broadcast import RenderError, render_corpus, render_game
 from playscout.synthetic.broadcast.commentary import available as espeak_available
 from playscout.synthetic.broadcast.plan import BREAK, REPLAY, plan_broadcast
@@ -24,11 +24,10 @@ from playscout.synthetic.broadcast.timeline import GameClock, parse_clock
 av = pytest.importorskip("av")
 
 
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("synth")
-    generate_corpus(root, 3, seed=1, workers=1)
-    return root
+@pytest.fixture(scope="session")
+def corpus(synth_corpus: Corpus) -> Path:
+    """The shared synthetic corpus (tests/conftest.py): one game per sport; read only."""
+    return synth_corpus.root
 
 
 def _game(corpus: Path, sport: str) -> dict[str, Any]:

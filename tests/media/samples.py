@@ -1,18 +1,22 @@
 """Real test media, made on the spot: Pillow-rendered scoreboard frames encoded to h264 with
 PyAV, and espeak-ng speech muxed in as an AAC track. Nothing is mocked: the tools decode and
-read these files exactly as they would a broadcast clip."""
+read these files exactly as they would a broadcast clip. `add_media_clips` puts such files at
+the clip paths of a (copied) corpus."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
 import wave
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 import av
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
+
+from playscout.corpus import Corpus
 
 SCOREBOARD = "ARS 2 - 1 CHE 67:12"
 SPEECH = "The striker scores a goal in the final minute. The referee shows a yellow card."
@@ -114,3 +118,41 @@ def broken_clip(out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(b"\x00\x00\x00\x18ftypmp42" + bytes(range(256)) * 8)
     return out
+
+
+@dataclass(frozen=True)
+class MediaCorpus:
+    """A corpus whose first five clips of one game are: a scoreboard video without audio
+    (`board`), the same with spoken audio (`speech`, `speech_seconds` long), a tone (`tone`),
+    a broken file (`broken`), and a clip listed but never written (`missing`)."""
+
+    corpus: Corpus
+    sport: str
+    board: str  # clip ids
+    speech: str
+    tone: str
+    broken: str
+    missing: str
+    speech_seconds: float
+
+
+def add_media_clips(corpus: Corpus, sport: str) -> MediaCorpus:
+    """Write the media files into `corpus` (a private copy: this changes it)."""
+    root = corpus.root
+    game_id = next(iter(corpus.games(sport)))
+    ids = sorted(corpus.clip_paths(sport, game_id), key=lambda c: int(c.rsplit("_", 1)[1]))[:5]
+    board, speech, tone, broken, missing = ids
+
+    def path(clip_id: str) -> Path:
+        p = corpus.clip_path(sport, clip_id)
+        assert p is not None and p.is_relative_to(root)
+        return p
+
+    wav = espeak_wav(SPEECH, root / "speech.wav")
+    audio, sr = read_wav(wav)
+    scoreboard_clip(path(board))
+    speech_clip(path(speech), wav)
+    tone_clip(path(tone))
+    broken_clip(path(broken))
+    assert not path(missing).exists()
+    return MediaCorpus(corpus, sport, board, speech, tone, broken, missing, audio.size / sr)
