@@ -63,16 +63,16 @@ def test_old_run_loads_judges_and_reports(tmp_path: Path) -> None:
     assert rep["tool_calls_per_question"]["search_documents"] == pytest.approx(2 / 3)
 
 
-def test_old_run_resumes_and_retries(tmp_path, settings, eval_settings, backend) -> None:
+def test_old_run_resumes_and_retries(tmp_path, settings, eval_settings, synth_backend) -> None:
     run = tmp_path / "run"
     shutil.copytree(S / "run_v1", run)
     before = (run / "results.jsonl").read_bytes()
     spec = RunSpec(task="t9", mode="oracle", policy="workflow", concurrency=2, out_dir=run)
     settings = settings.model_copy(update={"eval": eval_settings})
-    s = run_eval(spec, settings, backend=backend)
+    s = run_eval(spec, settings, backend=synth_backend)
     assert (s.total, s.skipped, s.ran) == (3, 3, 0)
     assert (run / "results.jsonl").read_bytes() == before
-    s = run_eval(spec.model_copy(update={"retry_failed": True}), settings, backend=backend)
+    s = run_eval(spec.model_copy(update={"retry_failed": True}), settings, backend=synth_backend)
     assert s.ran == 1
     assert (run / "results.jsonl").read_bytes().startswith(before)  # appended, not rewritten
     retried = {r.qid: r for r in load_results(run)}["ba_000001"]
