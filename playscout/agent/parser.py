@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from playscout.clients.reasoning import strip_reasoning as strip_reasoning  # one definition
@@ -63,13 +64,9 @@ def call_blocks(visible: str) -> list[str]:
     return blocks
 
 
-def _balanced(text: str) -> tuple[str, list[str]]:
-    """From the first `{` to its matching `}` (string-aware), plus the closers still open if
-    the text ends first."""
-    start = text.find("{")
-    if start == -1:
-        return "", []
-    stack: list[str] = []
+def _scan(text: str, start: int) -> Iterator[tuple[int, str, bool]]:
+    """(index, character, inside a string literal) from `start`: JSON's double quotes, the
+    single quotes models also write, and backslash escapes."""
     in_str, esc, quote = False, False, ""
     for i in range(start, len(text)):
         ch = text[i]
@@ -80,9 +77,24 @@ def _balanced(text: str) -> tuple[str, list[str]]:
                 esc = True
             elif ch == quote:
                 in_str = False
+                yield i, ch, True
+                continue
         elif ch in "\"'":
             in_str, quote = True, ch
-        elif ch in "{[":
+        yield i, ch, in_str
+
+
+def _balanced(text: str) -> tuple[str, list[str]]:
+    """From the first `{` to its matching `}` (string-aware), plus the closers still open if
+    the text ends first."""
+    start = text.find("{")
+    if start == -1:
+        return "", []
+    stack: list[str] = []
+    for i, ch, in_str in _scan(text, start):
+        if in_str:
+            continue
+        if ch in "{[":
             stack.append("}" if ch == "{" else "]")
         elif ch in "}]":
             if stack and stack[-1] == ch:
@@ -135,31 +147,17 @@ def normalise_call(obj: Any, raw: str) -> ParsedCall:
     return ParsedCall(name.strip(), args, raw)
 
 
-def _json_span(block: str) -> tuple[int, int]:
-    """Where the block's JSON object starts and ends (string-aware), or (0, 0)."""
-    candidate, _ = _balanced(block)
-    start = block.find("{")
-    return (start, start + len(candidate)) if candidate else (0, 0)
-
-
 def _shield(block: str) -> str:
     """`<` inside the JSON string literals of a call becomes _LT: an argument that mentions
     `<think>` is data, not reasoning. Tags outside strings keep their meaning."""
-    start, end = _json_span(block)
-    out, in_str, esc, quote = list(block), False, False, ""
-    for i in range(start, end):
-        ch = block[i]
-        if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == quote:
-                in_str = False
-            elif ch == "<":
-                out[i] = _LT
-        elif ch in "\"'":
-            in_str, quote = True, ch
+    start = block.find("{")
+    if start == -1:
+        return block
+    end = start + len(_balanced(block)[0])
+    out = list(block)
+    for i, ch, in_str in _scan(block[:end], start):
+        if in_str and ch == "<":
+            out[i] = _LT
     return "".join(out)
 
 

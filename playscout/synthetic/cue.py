@@ -10,32 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from playscout.corpus.numbers import number_word
+
 if TYPE_CHECKING:
     from .spec import Talk
-
-_WORDS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-]
 
 
 def _surname(name: Any) -> str:
@@ -78,7 +56,7 @@ class Cue:
     def num(self, n: int) -> str:
         if n == 0:
             return self.talk.zero
-        return _WORDS[n] if n <= 20 else str(n)
+        return number_word(n)
 
     def score(self) -> str:
         """The score after the event, as said aloud."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from playscout.corpus.numbers import UNITS
+
 FIRST_NAMES: tuple[str, ...] = (
     "Aaron",
     "Adrian",
@@ -210,19 +212,7 @@ ORDINALS: tuple[str, ...] = (
     "19th",
     "20th",
 )
-NUMBER_WORDS: tuple[str, ...] = (
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-)
+NUMBER_WORDS: tuple[str, ...] = UNITS[:11]  # "zero" .. "ten"
 
 
 def ordinal_word(n: int) -> str:

@@ -6,31 +6,9 @@ from __future__ import annotations
 
 import re
 
-_UNITS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-         "eighty": 80, "ninety": 90}  # fmt: skip
-WORD_NUM = {w: i for i, w in enumerate(_UNITS)} | _TENS
+from playscout.corpus.numbers import TENS, WORD_VALUES
+
+WORD_NUM = WORD_VALUES
 _ARTICLES = {"a", "an", "the"}
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _SCORE = re.compile(r"\b(\d{1,3})\s*(?:-|–|to|:)\s*(\d{1,3})\b")
@@ -48,8 +26,8 @@ def words_to_digits(text: str) -> str:
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        if tok in _TENS:
-            value = _TENS[tok]
+        if tok in TENS:
+            value = TENS[tok]
             nxt = tokens[i + 2] if i + 2 < len(tokens) else ""
             if tokens[i + 1 : i + 2] in (["-"], [" "]) and WORD_NUM.get(nxt, 99) < 10:
                 value += WORD_NUM[nxt]
