@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from playscout.agent.ids import ID_PATTERN
 from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Mode, Policy
@@ -25,6 +25,23 @@ class RunRequest(BaseModel):
     mode: Mode = DEFAULT_MODE
     policy: Policy = DEFAULT_POLICY
     limit: int | None = Field(None, ge=1, description="Questions at most.")
+
+    @field_validator("task")
+    @classmethod
+    def _known_task(cls, task: str) -> str:
+        """Refused at the door (422), not accepted and then failed in the background."""
+        from playscout.eval.tasks import task_names
+
+        if task not in (names := task_names()):
+            raise ValueError(f"unknown task {task!r}; one of: {', '.join(names)}")
+        return task
+
+    @field_validator("sport")
+    @classmethod
+    def _known_sport(cls, sport: str | None) -> str | None:
+        if sport is not None and sport not in SPORTS:
+            raise ValueError(f"unknown sport {sport!r}; one of: {', '.join(SPORTS)}")
+        return sport
 
     def spec(self, out_dir: Path, concurrency: int) -> RunSpec:
         """The run this request asks for, in `out_dir`; the server sets the parallelism."""

@@ -162,6 +162,30 @@ def test_runs_use_a_service(app_factory):
         assert c.get(f"/v1/runs/{r.json()['id']}").json()["id"] == "r0"
         assert c.get("/v1/runs/zzz").status_code == 404
         assert c.post("/v1/runs", json={"limit": 0}).status_code == 422
+        bad_task = one_line_error(c.post("/v1/runs", json={"task": "t99"}), 422)
+        assert "unknown task 't99'" in bad_task and "t9" in bad_task
+        assert "unknown sport" in one_line_error(c.post("/v1/runs", json={"sport": "curling"}), 422)
+        assert len(c.app.state.serving.run_service.runs) == 1  # refused ones never started
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/v1/search/documents?query=win&sport=basketball&k=100000000",
+        "/v1/search/videos?query=dunk&sport=basketball&mode=oracle&top_k=5",
+        "/v1/trajectories?limit=5&offset=10",
+    ],
+)
+def test_unknown_query_parameters_are_422_naming_them(client, url):
+    unknown = url.rsplit("&", 1)[1].split("=")[0]
+    error = one_line_error(client.get(url), 422)
+    assert error.startswith(f"query.{unknown}: unknown query parameter")
+
+
+def test_declared_query_parameters_still_work(client):
+    r = client.get("/v1/search/documents?query=win&sport=basketball&teams=Celtics")
+    assert r.status_code == 200, r.text
+    assert client.get("/v1/trajectories?limit=5").status_code == 200
 
 
 def test_auth_on(app_factory, synth_index):

@@ -8,12 +8,13 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 
 from playscout.serving.asks import AskRun, check_request
+from playscout.serving.query import reject_unknown_query
 from playscout.serving.routes import get_state
 from playscout.serving.schemas import AskRequest, AskResponse, ErrorBody
 from playscout.serving.state import ServingState
 from playscout.serving.streaming import start_stream
 
-router = APIRouter(prefix="/v1", tags=["ask"])
+router = APIRouter(prefix="/v1", tags=["ask"], dependencies=[Depends(reject_unknown_query)])
 State = Annotated[ServingState, Depends(get_state)]
 ERRORS: dict[int | str, dict[str, object]] = {
     c: {"model": ErrorBody} for c in (400, 401, 413, 422, 429, 503)

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Query
 
 from playscout.config import DEFAULT_MODE, Mode
 from playscout.serving.asks import AskRejected
+from playscout.serving.query import reject_unknown_query
 from playscout.serving.routes import get_state
 from playscout.serving.schemas import ErrorBody
 from playscout.serving.state import ServingState
@@ -22,7 +23,9 @@ from playscout.tools.search import (
 )
 from playscout.tools.tool import ToolContext
 
-router = APIRouter(prefix="/v1/search", tags=["search"])
+router = APIRouter(
+    prefix="/v1/search", tags=["search"], dependencies=[Depends(reject_unknown_query)]
+)
 State = Annotated[ServingState, Depends(get_state)]
 ERRORS: dict[int | str, dict[str, Any]] = {c: {"model": ErrorBody} for c in (400, 401, 422)}
 Ids = Annotated[list[str] | None, Query(max_length=100)]

@@ -6,12 +6,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
 
+from playscout.serving.query import reject_unknown_query
 from playscout.serving.routes import get_state
 from playscout.serving.schemas import ErrorBody, TrajectoryDetail, TrajectoryListItem
 from playscout.serving.state import ServingState
 from playscout.serving.trajectories import list_trajectories, load_trajectory
 
-router = APIRouter(prefix="/v1/trajectories", tags=["trajectories"])
+router = APIRouter(
+    prefix="/v1/trajectories", tags=["trajectories"], dependencies=[Depends(reject_unknown_query)]
+)
 State = Annotated[ServingState, Depends(get_state)]
 ERRORS: dict[int | str, dict[str, Any]] = {c: {"model": ErrorBody} for c in (401, 404, 422)}
 
