@@ -66,3 +66,11 @@ def test_ask_workflow_oracle_answers_through_the_runtime(
     result = runner.invoke(app, ["ask", synth_index.question, *args, "--trajectory", str(traj)])
     assert result.exit_code == 0, result.output
     assert "status: answered" in result.output and traj.is_file()
+
+
+def test_serve_refusing_a_public_bind_prints_no_markup(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PLAYSCOUT_API_KEY", raising=False)
+    result = runner.invoke(app, ["serve", "--host", "0.0.0.0"])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: refusing to bind 0.0.0.0 without an API key")
+    assert "[red]" not in result.output and "Traceback" not in result.output
