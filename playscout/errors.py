@@ -23,7 +23,10 @@ def is_user_error(error: BaseException) -> bool:
     return isinstance(error, PlayscoutError) and error.user_error
 
 
-def one_line(error: BaseException, limit: int = 500) -> str:
-    """The message as one line (multi-line messages keep their first line's meaning)."""
-    text = " ".join(str(error).split()) or type(error).__name__
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def one_line(value: object, limit: int = 500, ellipsis: str = "...") -> str:
+    """Text, or an exception's message, with its whitespace folded to single spaces and cut to
+    `limit` characters. An exception with no message gives its type's name."""
+    text = " ".join(str(value).split())
+    if not text and isinstance(value, BaseException):
+        text = type(value).__name__
+    return text if len(text) <= limit else text[: limit - len(ellipsis)] + ellipsis

@@ -7,8 +7,11 @@ a malformed 2xx body); a 400 such as a context overflow never will (reference de
 from __future__ import annotations
 
 import email.utils
+import functools
 import random
 import time
+
+from playscout import errors
 
 RETRYABLE_STATUS = frozenset({408, 429})
 
@@ -51,6 +54,4 @@ def backoff_s(
     return wait
 
 
-def one_line(text: str, limit: int = 200) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+one_line = functools.partial(errors.one_line, limit=200, ellipsis="…")  # model error details

@@ -39,6 +39,7 @@ from playscout.embed.embedder import (
     check_texts,
     normalize_rows,
 )
+from playscout.errors import one_line
 
 TINY_MODEL = "playscout-tiny"
 # embed_dim 64; ViT: 64x64 input, 16x16 patches, width 64, 2 layers (1 head of 64);
@@ -160,11 +161,6 @@ def weights_digest(state_dict: Mapping[str, Any]) -> str:
     return h.hexdigest()
 
 
-def _one_line(e: BaseException) -> str:
-    text = " ".join(str(e).split()) or type(e).__name__
-    return text if len(text) <= 300 else text[:297] + "..."
-
-
 def _load(model: str, path: Path, device: str) -> _Loaded:
     """One model per (architecture, weights file, device) per process; weights are read-only."""
     st = path.stat()
@@ -184,7 +180,7 @@ def _load(model: str, path: Path, device: str) -> _Loaded:
         )
     except Exception as e:  # torch.load / load_state_dict raise many kinds: all mean "bad file"
         raise EmbeddingError(
-            f"cannot load open_clip {model!r} weights from {path}: {_one_line(e)}"
+            f"cannot load open_clip {model!r} weights from {path}: {one_line(e, limit=300)}"
         ) from None
     net.eval()
     cfg = open_clip.get_model_preprocess_cfg(net)

@@ -7,6 +7,7 @@ own (connection errors, timeouts, 429, 5xx); other 4xx mean the request itself i
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import time
@@ -23,6 +24,7 @@ from playscout.embed.embedder import (
     check_texts,
     normalize_rows,
 )
+from playscout.errors import one_line
 
 PROBE_TEXT = "dimension probe"
 
@@ -41,9 +43,7 @@ def _is_retryable(status: int) -> bool:
     return status == 429 or status >= 500
 
 
-def _one_line(text: str, limit: int = 200) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+_one_line = functools.partial(one_line, limit=200, ellipsis="…")  # server error details
 
 
 def _error_detail(response: httpx.Response) -> str:

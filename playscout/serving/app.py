@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from playscout.clients.chat import ChatClient
 from playscout.config import Settings
-from playscout.errors import PlayscoutError
+from playscout.errors import PlayscoutError, one_line
 from playscout.eval.run_service import RunService
 from playscout.runtime import Runtime
 from playscout.search.backend_api import SearchBackend
@@ -34,13 +34,10 @@ from playscout.tools.tool import ModelSet, Tool
 log = logging.getLogger(__name__)
 
 
-def _one_line(text: str, limit: int = 300) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
-
-
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": _one_line(message)}, status_code=status, headers=headers)
+    return JSONResponse(
+        {"error": one_line(message, limit=300)}, status_code=status, headers=headers
+    )
 
 
 def _validation_message(exc: RequestValidationError) -> tuple[int, str]:
