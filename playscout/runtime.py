@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from playscout.agent import Agent
 from playscout.clients.chat import ChatClient
@@ -34,18 +34,22 @@ class SetupError(PlayscoutError, ValueError):
     """A run that cannot be set up from these settings (no index, unknown mode): one line."""
 
 
+Choice = TypeVar("Choice", bound=str)
+
+
+def _one_of(value: str, choices: tuple[Choice, ...], what: str) -> Choice:
+    for choice in choices:
+        if value == choice:
+            return choice
+    raise SetupError(f"{what} must be one of {', '.join(choices)}, not {value!r}")
+
+
 def parse_mode(value: str) -> Mode:
-    for mode in MODES:
-        if value == mode:
-            return mode
-    raise SetupError(f"mode must be one of {', '.join(MODES)}, not {value!r}")
+    return _one_of(value, MODES, "mode")
 
 
 def parse_policy(value: str) -> Policy:
-    for policy in POLICIES:
-        if value == policy:
-            return policy
-    raise SetupError(f"policy must be one of {', '.join(POLICIES)}, not {value!r}")
+    return _one_of(value, POLICIES, "policy")
 
 
 def chat_client(endpoint: ModelEndpoint) -> ChatClient:
@@ -84,14 +88,16 @@ class Runtime:
         models: ModelSet | None = None,
         tools: Sequence[Tool] | None = None,
         need_index: bool = True,
+        need_llm: bool = True,
     ) -> Runtime:
         """Anything passed in is used as is (tests, embedding apps); the rest comes from
-        `settings`. The agent's model is built only when it is configured."""
+        `settings`. The index is opened when `need_index`; the agent's model is built when
+        `need_llm` and it is configured (a workflow-policy batch needs neither model)."""
         from playscout.tools.qa import models_from_settings
 
         if backend is None and need_index:
             backend = open_index(settings.index)
-        if llm is None and settings.agent.llm.configured:
+        if llm is None and need_llm and settings.agent.llm.configured:
             llm = chat_client(settings.agent.llm)
         return cls(
             settings=settings,

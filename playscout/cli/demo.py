@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from playscout.config import Settings
-from playscout.corpus import Corpus, Question
+from playscout.corpus import Question
 from playscout.indexer.build import build_from_corpus
 from playscout.runtime import Runtime
 from playscout.tools import SEARCH_TOOLS, call_tool
@@ -44,7 +44,8 @@ def run_demo(
         f"[bold]index[/bold] {index_dir}: {summary.size_bytes / 1e6:.1f} MB in {summary.seconds:.1f} s"
     )
     runtime = Runtime.from_settings(Settings(index=str(index_dir), corpus_dir=corpus_dir))
-    corpus = Corpus(corpus_dir)
+    corpus = runtime.corpus
+    assert corpus is not None  # corpus_dir was given
     tools = {t.name: t for t in SEARCH_TOOLS}
     table = Table("sport", "question", "gold game doc rank", "gold clip rank in game")
     for sport in corpus.sports():

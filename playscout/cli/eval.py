@@ -3,20 +3,19 @@ registers with `app.add_typer(eval_app, name="eval")`. User errors end in one li
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+from playscout.cli.common import settings_for, split_list
 from playscout.cli.errors import user_errors
 from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Settings
 
 eval_app = typer.Typer(no_args_is_help=True, help="Benchmark runs: run, judge, report, compare.")
 out = Console()
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 @eval_app.command("run")
@@ -46,18 +45,14 @@ def run_cmd(
     spec = RunSpec(
         task=task,
         mode=parse_mode(mode),
-        sports=tuple(s.strip() for s in sport.split(",") if s.strip()),
+        sports=tuple(split_list(sport)),
         policy=parse_policy(policy),
         limit=limit,
         concurrency=concurrency,
         out_dir=out_dir,
         retry_failed=retry_failed,
     )
-    settings = Settings()
-    if index:
-        settings.index = str(index)
-    if corpus:
-        settings.corpus_dir = corpus
+    settings = settings_for(str(index) if index else None, corpus)
     if no_cache:
         settings.eval.cache_db = None
     with Progress(

@@ -83,24 +83,24 @@ def build_env(
     model (configured, unless given; only the llm policy needs one), the QA models, all
     behind the response cache when there is one."""
     from playscout.agent.context import default_tokenizer
-    from playscout.corpus import Corpus
-    from playscout.runtime import chat_client, open_index
-    from playscout.tools.qa import models_from_settings
+    from playscout.runtime import Runtime
 
-    if backend is None and needs_index:
-        backend = open_index(settings.index)
-    if client is None and spec.policy == "llm" and settings.agent.llm.configured:
-        client = chat_client(settings.agent.llm)
-    models = models_from_settings(settings.qa)
-    corpus = Corpus(settings.corpus_dir) if settings.corpus_dir else None
+    runtime = Runtime.from_settings(
+        settings,
+        backend=backend,
+        llm=client,
+        need_index=needs_index,
+        need_llm=spec.policy == "llm",
+    )
+    models = runtime.models
     return TaskEnv(
         settings=settings,
         eval=settings.eval,
         mode=spec.mode,
         policy=spec.policy,
-        corpus=corpus,
-        backend=backend,
-        client=_wrap(client, cache),
+        corpus=runtime.corpus,
+        backend=runtime.backend,
+        client=_wrap(runtime.llm, cache),
         models=ModelSet(
             document_llm=_wrap(models.document_llm, cache),
             vlm=_wrap(models.vlm, cache),
