@@ -14,7 +14,7 @@ from pathlib import Path
 
 from playscout.embed.embedder import RUNTIME_OPTIONS, EmbedderSpec
 from playscout.embed.keyed import SPEC_FILE
-from playscout.indexer.video.errors import VideoError
+from playscout.media.errors import VideoError
 
 VISUAL_DIR = "embeds/videos"
 

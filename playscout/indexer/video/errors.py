@@ -1,11 +1,10 @@
-"""Errors of the video indexer. Each is one line that names the file and says what to do; the
-pipeline raises them before anything is written to the corpus."""
+"""Errors of the video indexer, beside the media errors (`playscout.media.errors`) it also
+raises. Each is one line that names the file and says what to do; the pipeline raises them
+before anything is written to the corpus."""
 
 from __future__ import annotations
 
-from playscout.media.errors import BrokenVideoError, VideoError
-
-__all__ = ["BrokenVideoError", "NoScoreboardError", "PlayByPlayMismatchError", "VideoError"]
+from playscout.media.errors import VideoError
 
 
 class NoScoreboardError(VideoError):

@@ -29,7 +29,6 @@ from playscout.indexer.video.commit import (
     commit_staging,
     existing_games,
 )
-from playscout.indexer.video.errors import BrokenVideoError, VideoError
 from playscout.indexer.video.metadata import (
     clip_windows_file,
     game_info,
@@ -39,6 +38,7 @@ from playscout.indexer.video.metadata import (
 from playscout.indexer.video.speech import decode_game_audio
 from playscout.indexer.video.windows import plan_windows
 from playscout.media.cut import Window, cut_clips
+from playscout.media.errors import BrokenVideoError, VideoError
 from playscout.media.probe import probe_video
 from playscout.media.shots import detect_shots
 

@@ -16,8 +16,8 @@ from typing import Protocol
 import numpy as np
 
 from playscout.config import PerceptionSettings
-from playscout.indexer.video.errors import BrokenVideoError, VideoError
 from playscout.media.audio import SAMPLE_RATE, AudioError, NoAudioStreamError, load_audio
+from playscout.media.errors import BrokenVideoError, VideoError
 from playscout.perception.asr import whisper_model
 from playscout.perception.errors import EngineUnavailable
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from playscout.indexer.video.errors import BrokenVideoError
 from playscout.media.audio import load_audio
 from playscout.media.cut import Window, cut_clips
+from playscout.media.errors import BrokenVideoError
 from playscout.media.probe import probe_video
 from playscout.media.shots import detect_shots
 

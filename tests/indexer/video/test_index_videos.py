@@ -12,13 +12,9 @@ import pytest
 
 from playscout.corpus import Corpus
 from playscout.corpus.pbp import dump_pbp, load_pbp
-from playscout.indexer.video.errors import (
-    BrokenVideoError,
-    NoScoreboardError,
-    PlayByPlayMismatchError,
-    VideoError,
-)
+from playscout.indexer.video.errors import NoScoreboardError, PlayByPlayMismatchError
 from playscout.indexer.video.pipeline import VideoIndexOptions, index_videos
+from playscout.media.errors import BrokenVideoError, VideoError
 from playscout.synthetic.broadcast import render_corpus
 from tests.synthdata import make_corpus
 

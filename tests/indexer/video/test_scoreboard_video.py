@@ -12,11 +12,8 @@ import orjson
 import pytest
 
 from playscout.corpus.pbp import PbpGame, load_pbp
-from playscout.indexer.video.errors import (
-    BrokenVideoError,
-    NoScoreboardError,
-    PlayByPlayMismatchError,
-)
+from playscout.indexer.video.errors import NoScoreboardError, PlayByPlayMismatchError
+from playscout.media.errors import BrokenVideoError
 from tests.synthdata import make_corpus
 
 av = pytest.importorskip("av")

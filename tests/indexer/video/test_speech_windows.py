@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 from playscout.config import PerceptionSettings
-from playscout.indexer.video.errors import BrokenVideoError
 from playscout.indexer.video.speech import (
     ModelUnavailableError,
     Word,
@@ -24,6 +23,7 @@ from playscout.indexer.video.speech import (
 )
 from playscout.media.audio import SAMPLE_RATE
 from playscout.media.cut import Window
+from playscout.media.errors import BrokenVideoError
 from playscout.tools.perception.speech import Segment
 from tests.media import samples as media
 

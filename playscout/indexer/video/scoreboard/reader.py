@@ -18,7 +18,6 @@ from pathlib import Path
 import numpy as np
 
 from playscout.corpus.match_state import COUNTDOWN, MatchState
-from playscout.indexer.video.errors import BrokenVideoError
 from playscout.indexer.video.scoreboard.glyphs import GlyphBank
 from playscout.indexer.video.scoreboard.layout import (
     ink_mask,
@@ -32,7 +31,7 @@ from playscout.indexer.video.scoreboard.layout import (
 from playscout.indexer.video.scoreboard.locate import Located, locate
 from playscout.indexer.video.scoreboard.models import ReaderStats, Reading, StateTimeline
 from playscout.indexer.video.scoreboard.timeline import build_timeline
-from playscout.media.errors import VideoError
+from playscout.media.errors import BrokenVideoError, VideoError
 from playscout.media.luma import decode_errors, frame_time, luma, open_video
 from playscout.perception.ocr import get_engine
 
