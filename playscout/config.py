@@ -11,7 +11,7 @@ import tomllib
 from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import yaml
 from pydantic import Field
@@ -22,13 +22,13 @@ Mode = Literal["default", "oracle"]
 with transcripts; frames to the VLM). `oracle`: by ground-truth captions (caption search; the
 captions instead of frames), the paper's upper bound. Never reads pixels or audio."""
 DEFAULT_MODE: Mode = "default"
-MODES: tuple[Mode, ...] = ("default", "oracle")
+MODES: tuple[Mode, ...] = get_args(Mode)
 
 Policy = Literal["llm", "workflow"]
 """Who drives the run. `llm`: the ReAct agent over an OpenAI-compatible model (the product).
 `workflow`: the offline retrieve-then-read baseline that needs no model (demo, tests)."""
 DEFAULT_POLICY: Policy = "llm"
-POLICIES: tuple[Policy, ...] = ("llm", "workflow")
+POLICIES: tuple[Policy, ...] = get_args(Policy)
 
 
 def package_versions(names: Iterable[str], missing: str | None = None) -> dict[str, str]:
