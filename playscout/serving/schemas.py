@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from playscout.agent.ids import ID_PATTERN
 from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Mode, Policy
-from playscout.serving.security import ID_PATTERN
 
 
 class AskRequest(BaseModel):

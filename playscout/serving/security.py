@@ -12,10 +12,6 @@ from typing import Any
 
 import orjson
 
-from playscout.agent.ids import ID_PATTERN, valid_id
-
-__all__ = ["ID_PATTERN", "BearerAuthMiddleware", "BodyLimitMiddleware", "valid_id"]
-
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]

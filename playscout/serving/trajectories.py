@@ -8,6 +8,7 @@ from typing import Any
 
 import orjson
 
+from playscout.agent.ids import valid_id
 from playscout.agent.trajectory import (
     ErrorEvent,
     Event,
@@ -17,7 +18,6 @@ from playscout.agent.trajectory import (
     summarise,
 )
 from playscout.serving.schemas import TrajectoryDetail, TrajectoryListItem
-from playscout.serving.security import valid_id
 
 ANNOTATION_KEYS = ("gold_answer", "verdict", "judge", "correct")
 INTERRUPTED = "interrupted"  # the server shut down mid-run

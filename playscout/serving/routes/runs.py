@@ -6,11 +6,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path
 
+from playscout.agent.ids import valid_id
 from playscout.eval.run_service import NOT_AVAILABLE, RunRequest, RunStatus
 from playscout.serving.query import reject_unknown_query
 from playscout.serving.routes import get_state
 from playscout.serving.schemas import ErrorBody
-from playscout.serving.security import valid_id
 from playscout.serving.state import ServingState
 
 router = APIRouter(prefix="/v1/runs", tags=["runs"], dependencies=[Depends(reject_unknown_query)])

@@ -9,7 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Path
 from fastapi.responses import HTMLResponse, Response
 
-from playscout.serving.security import valid_id
+from playscout.agent.ids import valid_id
 
 router = APIRouter(tags=["viewer"], include_in_schema=False)
 _ASSETS = {"viewer.js": "text/javascript", "viewer.css": "text/css"}
