@@ -113,12 +113,27 @@ def _fmt(x: Any, pct: bool = False) -> str:
     return str(x)
 
 
+def run_labels(summaries: list[dict[str, Any]]) -> list[str]:
+    """One distinct label per run, for table columns, legends and plot file names: `mode
+    (policy)`, plus the run directory's name where two runs share both, plus `#n` where even
+    that is shared (two runs in one mode must not overwrite each other's plots)."""
+    labels = [f"{s['mode']} ({s['policy']})" for s in summaries]
+    seen = Counter(labels)
+    labels = [
+        lab if seen[lab] == 1 else f"{lab} {Path(s['run_dir']).name}"
+        for lab, s in zip(labels, summaries, strict=True)
+    ]
+    if len(set(labels)) < len(labels):
+        labels = [f"{lab} #{n}" for n, lab in enumerate(labels, 1)]
+    return labels
+
+
 def markdown(summaries: list[dict[str, Any]]) -> str:
     """One table per section; several summaries become side-by-side columns (default vs oracle)."""
-    heads = [f"{s['mode']} ({s['policy']})" for s in summaries]
+    heads = run_labels(summaries)
     lines = [f"# Eval report: {summaries[0]['task']}", ""]
-    for s in summaries:
-        lines.append(f"- {s['mode']}: `{s['run_dir']}`, judge: {s['judge'] or 'none'}, models: "
+    for head, s in zip(heads, summaries, strict=True):
+        lines.append(f"- {head}: `{s['run_dir']}`, judge: {s['judge'] or 'none'}, models: "
                      + (", ".join(f"{k}={v}" for k, v in s["models"].items() if v) or "none (offline)"))  # fmt: skip
     lines += ["", "## Accuracy (%) per sport", "", "| sport | " + " | ".join(heads) + " |",
               "|---|" + "---|" * len(heads)]  # fmt: skip
@@ -174,16 +189,16 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
         )
         + " |"
     )
-    for s in summaries:
+    for head, s in zip(heads, summaries, strict=True):
         if s["judge_agreement"]:
             a = s["judge_agreement"]
             lines.append(
-                f"\nJudge agreement ({s['mode']}): kappa {_fmt(a['kappa'])}, raw {_fmt(a['raw_agreement'])} over {a['n']}"
+                f"\nJudge agreement ({head}): kappa {_fmt(a['kappa'])}, raw {_fmt(a['raw_agreement'])} over {a['n']}"
             )
         if s["task_metrics"]:
             lines += [
                 "",
-                f"## Task metrics ({s['mode']})",
+                f"## Task metrics ({head})",
                 "",
                 "```",
                 orjson.dumps(
@@ -192,7 +207,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
                 "```",
             ]
         for n in s["notes"]:
-            lines.append(f"\n> {s['mode']}: {n}")
+            lines.append(f"\n> {head}: {n}")
     lines.append("\nAccuracy counts unjudged answers as not correct; the unjudged count is shown.")
     return "\n".join(lines) + "\n"
 
@@ -209,5 +224,5 @@ def write_report(
     if plots:
         from playscout.eval.plots import write_plots
 
-        written += write_plots(summaries, [Path(d) for d in run_dirs], out)
+        written += write_plots(summaries, [Path(d) for d in run_dirs], out, run_labels(summaries))
     return {"out": str(out), "files": written, "summaries": summaries}

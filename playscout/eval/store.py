@@ -124,8 +124,10 @@ def load_results(run_dir: Path) -> list[ResultRow]:
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
+    """Non-string keys (a metric's {1: r@1, 5: r@5}) are written as strings, as JSON needs."""
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY))
+    option = orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
+    tmp.write_bytes(orjson.dumps(data, option=option))
     with tmp.open("rb") as fh:
         os.fsync(fh.fileno())
     os.replace(tmp, path)

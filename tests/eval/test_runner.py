@@ -67,7 +67,7 @@ def test_t9_oracle_run_judge_report(tmp_path, settings, eval_settings, synth_bac
         "accuracy_per_sport.png",
         "tool_calls.png",
         "turns_by_outcome.png",
-        "timeline_oracle.png",
+        "timeline_oracle_workflow.png",
     ):
         assert f in res["files"] and (run / f).stat().st_size > 1000
 
