@@ -10,25 +10,38 @@ import typer
 from rich.table import Table
 
 from playscout.cli.common import (
-    console,
+    JsonOpt,
     out,
     print_counts,
+    print_json,
     progress_bar,
     split_list,
 )
-from playscout.cli.errors import user_errors
+from playscout.cli.errors import EXIT_FAILURES, failed, user_errors
 
 corpus_app = typer.Typer(no_args_is_help=True, help="Load, validate and generate corpora.")
 
 
 @corpus_app.command("validate")
 @user_errors
-def corpus_validate(root: Annotated[Path, typer.Argument(help="Corpus root (T9 layout).")]) -> None:
-    """Check every file of a corpus; list each problem with its file and field."""
+def corpus_validate(
+    root: Annotated[Path, typer.Argument(help="Corpus root (T9 layout).")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Check every file of a corpus; list each problem with its file and field. Exit 1 when
+    there are problems."""
     from playscout.corpus import validate_corpus
 
     with progress_bar() as update:
         report = validate_corpus(root, progress=update)
+    if json_out:
+        problems = [str(p) for p in report.problems]
+        print_json(
+            {"root": str(root), "ok": report.ok, "counts": report.counts, "problems": problems}
+        )
+        if not report.ok:
+            raise typer.Exit(EXIT_FAILURES)
+        return
     table = Table("sport", "games", "clips", "documents", "questions")
     for sport, c in report.counts.items():
         table.add_row(sport, *(str(c[k]) for k in ("games", "clips", "documents", "questions")))
@@ -38,8 +51,7 @@ def corpus_validate(root: Annotated[Path, typer.Argument(help="Corpus root (T9 l
     if len(report.problems) > 200:
         out.print(f"... and {len(report.problems) - 200} more problems")
     if not report.ok:
-        console.print(f"[red]{len(report.problems)} problems[/red] in {root}")
-        raise typer.Exit(1)
+        raise failed(f"{len(report.problems)} problems in {root}")
     out.print(f"[green]ok[/green]: {root} is a valid corpus")
 
 
@@ -53,6 +65,7 @@ def corpus_synth(
     ] = "basketball,hockey,soccer",
     seed: Annotated[int, typer.Option(help="Same seed, same corpus.")] = 0,
     workers: Annotated[int, typer.Option(help="Processes (0 = one per core).")] = 0,
+    json_out: JsonOpt = False,
 ) -> None:
     """Generate a synthetic corpus in the T9 release layout."""
     from playscout.synthetic import generate_corpus
@@ -67,6 +80,9 @@ def corpus_synth(
             workers=workers or None,
             progress=update,
         )
+    if json_out:
+        print_json(summary.model_dump(mode="json"))
+        return
     print_counts(summary.model_dump(), title=f"synthetic corpus in {out_dir}")
     out.print(f"done in {time.perf_counter() - start:.1f} s")
 

@@ -3,19 +3,27 @@ registers with `app.add_typer(eval_app, name="eval")`. User errors end in one li
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from playscout.cli.common import RunConfig, configurable, split_list
-from playscout.cli.errors import user_errors
+from playscout.cli.common import (
+    JsonOpt,
+    RunConfig,
+    checked,
+    configurable,
+    out,
+    print_json,
+    progress_bar,
+    split_list,
+)
+from playscout.cli.errors import failed, user_errors
 from playscout.config import DEFAULT_MODE, DEFAULT_POLICY
+from playscout.errors import one_line
 
 eval_app = typer.Typer(no_args_is_help=True, help="Benchmark runs: run, judge, report, compare.")
-out = Console()
 
 
 @eval_app.command("run")
@@ -37,13 +45,20 @@ def run_cmd(
         bool, typer.Option(help="Re-run questions whose status is error.")
     ] = False,
     no_cache: Annotated[bool, typer.Option(help="Do not use the response cache.")] = False,
+    json_out: JsonOpt = False,
     *,
     run_config: RunConfig,
 ) -> None:
-    """Run a task; killed runs continue where they stopped when run again with the same --out."""
+    """Run a task; killed runs continue where they stopped when run again with the same --out.
+    Exit 0: every question ran; 1: some failed (status error; the first reason is printed);
+    2: the run could not start (preflight: model servers, sports, what the index holds)."""
+    from playscout.eval.preflight import run_needs
     from playscout.eval.runner import run_eval
     from playscout.eval.spec import RunSpec
-    from playscout.runtime import parse_mode, parse_policy
+    from playscout.eval.store import load_results
+    from playscout.eval.tasks import get_task
+    from playscout.runtime import Runtime, parse_mode, parse_policy
+    from playscout.runtime.preflight import check_index, check_models
 
     spec = RunSpec(
         task=task,
@@ -58,22 +73,48 @@ def run_cmd(
     settings = run_config.settings(index=str(index) if index else None, corpus_dir=corpus)
     if no_cache:
         settings.eval.cache_db = None
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=out,
-    ) as bar:
-        tid = bar.add_task(f"{spec.task} {spec.mode}", total=None)
+    the_task = get_task(spec.task)
+    needs = run_needs(the_task, spec)
+    warnings = checked(asyncio.run(check_models(settings, needs)))
+    runtime = Runtime.from_settings(settings, need_index=the_task.needs_index, need_llm=False)
+    if runtime.backend is not None:
+        warnings += checked(check_index(runtime, needs))
+    with progress_bar() as update:
         summary = run_eval(
-            spec, settings, progress=lambda d, t: bar.update(tid, completed=d, total=t)
+            spec,
+            settings,
+            backend=runtime.backend,
+            progress=lambda done, total: update(f"{spec.task} {spec.mode}", done, total),
         )
-    out.print(
-        f"ran {summary.ran}, skipped {summary.skipped} (already done) of {summary.total}; "
-        f"statuses {summary.statuses}; {summary.wall_s:.1f}s; cache hits {summary.cache_hits}"
-    )
-    out.print(f"next: playscout eval judge {out_dir} && playscout eval report {out_dir}")
+    errors = [r for r in load_results(out_dir) if r.status == "error"]
+    if json_out:
+        first = {"qid": errors[0].qid, "error": errors[0].error} if errors else None
+        print_json(
+            {
+                **summary.model_dump(mode="json"),
+                "failed": len(errors),
+                "first_error": first,
+                "warnings": [w.detail for w in warnings],
+            }
+        )
+    else:
+        counts = ", ".join(f"{n} {status}" for status, n in summary.statuses.items()) or "none"
+        out.print(
+            f"ran {summary.ran} of {summary.total} questions ({summary.skipped} already done) "
+            f"in {summary.wall_s:.1f} s: {counts}; response cache {summary.cache_hits} hits, "
+            f"{summary.cache_misses} misses",
+            highlight=False,
+        )
+        out.print(f"next: playscout eval judge {out_dir} && playscout eval report {out_dir}")
+    if errors:
+        raise failed(_failures(errors, summary.total))
+
+
+def _failures(errors: list[Any], total: int) -> str:
+    first = f"first ({errors[0].qid}): {one_line(errors[0].error or 'no reason recorded')}"
+    if len(errors) == total:
+        return f"every question failed ({total}); {first}"
+    return f"{len(errors)} of {total} questions failed; {first}; --retry-failed runs them again"
 
 
 @eval_app.command("judge")
@@ -84,16 +125,37 @@ def judge_cmd(
     judge: Annotated[
         str | None, typer.Option(help="llm | equivalence (default: llm if configured)")
     ] = None,
+    json_out: JsonOpt = False,
     *,
     run_config: RunConfig,
 ) -> None:
-    """Judge the answers of a run (re-runnable: only new or changed answers are judged)."""
+    """Judge the answers of a run (re-runnable: only new or changed answers are judged).
+    Exit 1 when some answers could not be judged (the first reason is printed)."""
     from playscout.eval.judges import judge_run, make_judge
+    from playscout.eval.store import judgements_store
+    from playscout.runtime.preflight import Needs, check_models
 
-    ev = run_config.settings().eval
+    settings = run_config.settings()
+    ev = settings.eval
     kind = judge or ("llm" if ev.judge.configured else "equivalence")
+    if kind == "llm":
+        checked(asyncio.run(check_models(settings, Needs(judge=True))))
     stats = judge_run(run_dir, make_judge(kind, ev), ev.judge_concurrency)
-    out.print(f"judge {kind}: {stats}")
+    if json_out:
+        print_json({"judge": kind, **stats})
+    else:
+        out.print(
+            f"judge {kind}: {stats['judged_now']} judged now, {stats['cached']} already judged; "
+            f"{stats['right']} right, {stats['wrong']} wrong, {stats['unjudged']} unjudged",
+            highlight=False,
+        )
+    if stats["unjudged"]:
+        rows = judgements_store(run_dir).latest()
+        first = next(r for (_, j), r in rows.items() if j == kind and r.get("verdict") is None)
+        raise failed(
+            f"{stats['unjudged']} answers could not be judged; first ({first['qid']}): "
+            f"{one_line(first.get('reason') or 'no reason recorded')}"
+        )
 
 
 @eval_app.command("report")

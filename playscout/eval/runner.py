@@ -231,6 +231,8 @@ async def run_eval_async(
         if progress:
             progress(done, len(todo))
 
+    if progress:  # the total is known before the first question ends
+        progress(0, len(todo))
     try:
         await asyncio.gather(*(worker(i, a) for i, a in todo))
     finally:

@@ -45,6 +45,10 @@ ROLES: dict[str, Role] = {
 }  # fmt: skip
 
 
+# The required endpoints, and what a run can do instead of configuring one.
+OTHERWISE = {"agent": "or use the workflow policy", "judge": "or use the equivalence judge"}
+
+
 @dataclass(frozen=True)
 class Check:
     """One finding. `state` is the endpoint's (or "ok"/"missing" for index checks)."""
@@ -126,8 +130,8 @@ async def check_models(
     async def one(name: str) -> Check:
         role = ROLES[name]
         endpoint, what = role.endpoint(settings), f"{role.what} ({role.path})"
-        if name in ("agent", "judge") and not endpoint.configured:
-            detail = f"{what} is not configured: set its base_url and model"
+        if name in OTHERWISE and not endpoint.configured:
+            detail = f"{what} is not configured: set its base_url and model, {OTHERWISE[name]}"
             return Check(name, "error", detail, "not configured")
         return await check_endpoint(name, endpoint, what, timeout_s)
 

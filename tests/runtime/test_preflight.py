@@ -84,7 +84,10 @@ def test_credentials_in_the_url_never_reach_the_message() -> None:
 def test_required_models_must_be_configured() -> None:
     checks = asyncio.run(check_models(Settings(), Needs(agent=True, judge=True)))
     assert [(c.name, c.severity) for c in checks] == [("agent", "error"), ("judge", "error")]
-    assert "the agent's model (agent.llm) is not configured" in checks[0].detail
+    assert checks[0].detail == (
+        "the agent's model (agent.llm) is not configured: set its base_url and model, "
+        "or use the workflow policy"
+    )
     qa = asyncio.run(check_models(Settings(), Needs(tools=frozenset({"document_qa"}))))
     assert [(c.name, c.state) for c in qa] == [("document_qa", "not configured")]
     assert not qa[0].failed  # document_qa falls back to its offline reader

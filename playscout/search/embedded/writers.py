@@ -140,6 +140,8 @@ class DocWriter:
 
     def finish(self) -> dict[str, Any]:
         self._flush()
+        if self.progress:  # the count is the total now: the stage shows as finished
+            self.progress(f"{self.sport} documents", len(self.keys), len(self.keys))
         self.records.close()
         n = len(self.keys)
         perm = np.asarray(sorted(range(n), key=self.keys.__getitem__), dtype=np.int64)
@@ -257,6 +259,8 @@ class ClipWriter:
 
     def finish(self) -> dict[str, Any]:
         self._flush()
+        if self.progress:
+            self.progress(f"{self.sport} clips", self.count, self.count)
         self.records.close()
         self.captions.close()
         n = self.count
