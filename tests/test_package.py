@@ -4,6 +4,9 @@ plain `pytest` run catches an upward import)."""
 
 from __future__ import annotations
 
+import ast
+import importlib.metadata
+import re
 import subprocess
 import sys
 import tomllib
@@ -59,3 +62,59 @@ def test_no_module_imports_a_higher_layer() -> None:
     assert not upward, upward
     unplaced = {m.split(".")[1] for m in graph.modules if m.count(".") >= 1 and not layer_of(m)}
     assert unplaced <= {"__main__", "_torchvision_hook"}, unplaced
+
+
+def _normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _declared() -> set[str]:
+    """Every distribution pyproject names, in the base dependencies or any extra."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    specs = list(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        specs += extra
+    return {_normalise(re.split(r"[\[<>=!~; ]", spec, maxsplit=1)[0]) for spec in specs}
+
+
+def _third_party_imports() -> dict[str, str]:
+    """Top-level module -> one file importing it, for every import in the package (lazy ones
+    inside functions included) that is neither the standard library nor playscout."""
+    found: dict[str, str] = {}
+    for path in sorted((ROOT / "playscout").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top not in sys.stdlib_module_names and top not in ("playscout", "__future__"):
+                    found.setdefault(top, str(path.relative_to(ROOT)))
+    return found
+
+
+def test_every_imported_package_is_declared() -> None:
+    """A package the code imports but pyproject does not name works here only by accident (it
+    came with something else) and breaks a clean install (issue 14: scipy, tokenizers, json5)."""
+    declared = _declared()
+    owners = importlib.metadata.packages_distributions()
+    missing = []
+    for module, where in _third_party_imports().items():
+        dists = {_normalise(d) for d in owners.get(module, [])}
+        if not dists & declared:
+            missing.append(
+                f"{module} ({where}; provided by {sorted(dists) or 'nothing installed'})"
+            )
+    assert not missing, missing
+
+
+def test_pyproject_has_no_exact_pins() -> None:
+    """Lower bounds in pyproject; the tested versions are pinned in constraints.txt only."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    specs = list(project["dependencies"]) + [
+        s for extra in project["optional-dependencies"].values() for s in extra
+    ]
+    assert not [s for s in specs if "==" in s]

@@ -47,6 +47,7 @@ def ask(
     run_config: RunConfig,
 ) -> None:
     """Answer a question with the agent; prints the answer, its evidence and a summary.
+
     Exit 0: answered; 1: the run ended without an answer (the reason is printed); 2: it could
     not start (preflight: model server, sport, what the index holds for the mode)."""
     from playscout.agent import AgentError, default_tools, summarise

@@ -28,8 +28,9 @@ def corpus_validate(
     root: Annotated[Path, typer.Argument(help="Corpus root (T9 layout).")],
     json_out: JsonOpt = False,
 ) -> None:
-    """Check every file of a corpus; list each problem with its file and field. Exit 1 when
-    there are problems."""
+    """Check every file of a corpus; list each problem with its file and field.
+
+    Exit 1 when there are problems."""
     from playscout.corpus import validate_corpus
 
     with progress_bar() as update:

@@ -50,6 +50,7 @@ def run_cmd(
     run_config: RunConfig,
 ) -> None:
     """Run a task; killed runs continue where they stopped when run again with the same --out.
+
     Exit 0: every question ran; 1: some failed (status error; the first reason is printed);
     2: the run could not start (preflight: model servers, sports, what the index holds)."""
     from playscout.eval.preflight import run_needs
@@ -130,6 +131,7 @@ def judge_cmd(
     run_config: RunConfig,
 ) -> None:
     """Judge the answers of a run (re-runnable: only new or changed answers are judged).
+
     Exit 1 when some answers could not be judged (the first reason is printed)."""
     from playscout.eval.judges import judge_run, make_judge
     from playscout.eval.store import judgements_store

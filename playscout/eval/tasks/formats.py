@@ -1,4 +1,4 @@
-"""Loaders for the published data formats (t9-reference-behaviour §8, seed-features §A-B),
+"""Loaders for the published data formats (docs/reference.md §8),
 each to task Instances. Only the fields the metrics need are required; unknown fields are kept
 in `meta`. Video paths are kept as given (the media is gated and not shipped)."""
 
