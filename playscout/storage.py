@@ -106,9 +106,12 @@ def user_os_error(
     writing = found.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS)  # else: read or write
     text = reason if where is None else f"{'cannot write ' if writing else ''}{where}: {reason}"
     if found.errno in (errno.ENOSPC, errno.EDQUOT) and where is not None:
-        text += f" ({human_bytes(free_bytes(where))} free"
-        if needed:
-            text += f", {'more than' if at_least else 'about'} {human_bytes(needed)} needed"
+        free = free_bytes(where)
+        text += f" ({human_bytes(free)} free"
+        if needed and at_least:  # it failed, so it needed more than was free, too
+            text += f", more than {human_bytes(max(needed, free))} needed"
+        elif needed:
+            text += f", about {human_bytes(needed)} needed"
         text += ")"
     return StorageError(text, found.errno)
 
@@ -194,9 +197,12 @@ class OutputLock:
         self._fd: int | None = None
 
     def acquire(self) -> OutputLock:
-        self.target.parent.mkdir(parents=True, exist_ok=True)
         while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                self.target.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as exc:  # a read-only or foreign folder: name the output
+                raise (user_os_error(exc, self.target) or exc) from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

@@ -19,6 +19,7 @@ import os
 import shutil
 import tempfile
 import time
+import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -128,6 +129,9 @@ def build_index(
             (tmp / MANIFEST).write_text(json.dumps(seal(manifest), indent=2))
             _commit(tmp, out_dir, overwrite)
         except BaseException as exc:
+            # The traceback's frames hold the writers (open files, memory maps, tantivy
+            # writers): clear them so their files close now and the removal frees the disk.
+            traceback.clear_frames(exc.__traceback__)
             written = tree_size(tmp)
             shutil.rmtree(tmp, ignore_errors=True)
             error = user_os_error(exc, out_dir, written, at_least=True)
