@@ -1,7 +1,7 @@
 """The CLI's one error policy: a user error (`PlayscoutError` with `user_error`) prints one
 line and exits 2; so does an OSError the user caused (disk full, read-only file system,
-permission denied: `storage.user_os_error`) that no layer below turned into one. Anything else
-is a bug and keeps its traceback."""
+permission denied: `storage.user_os_error`) that no layer below turned into one; it names the
+file, or else the command's `out_dir`. Anything else is a bug and keeps its traceback."""
 
 from __future__ import annotations
 
@@ -33,7 +33,9 @@ def user_errors(fn: F) -> F:
         except Exception as e:
             if is_user_error(e):
                 raise fail(one_line(e)) from None
-            if (disk := user_os_error(e)) is not None:
+            # A write error without a file name names the command's output folder instead.
+            unnamed = getattr(e, "filename", None) is None
+            if (disk := user_os_error(e, kwargs.get("out_dir") if unnamed else None)) is not None:
                 raise fail(one_line(disk)) from None
             raise
 
