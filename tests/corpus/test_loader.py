@@ -116,7 +116,7 @@ def test_validate_reads_clip_paths_and_reports_every_bad_entry(tmp_path: Path) -
     file = "data/basketball/clips/1001/clip_paths.json"
     assert problems == [
         f"{file}: 1001_2: expected a clip file path, not 5",
-        f"{file}: 1001_9: expected a clip file path, not \"\"",
+        f'{file}: 1001_9: expected a clip file path, not ""',
         f"{file}: 1002_0: ../../../../../outside.mp4: path leaves the corpus root",
         f"{file}: 9999_1: expected a clip file path, not []",
     ]
