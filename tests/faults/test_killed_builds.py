@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from playscout.search import open_backend
+from playscout.search.core.build import IndexExistsError
 from playscout.search.verify import verify_index
 
 from .conftest import build_bm25, build_cmd, staging_left, wait_for
@@ -88,3 +89,26 @@ def test_killed_first_build_leaves_no_index_and_the_next_one_sweeps(
     assert "removed 1 stale staging folder(s)" in done.stderr
     assert staging_left(out) == []
     assert verify_index(out).ok
+
+
+@pytest.mark.parametrize("overwrite", [False, True], ids=["new", "overwrite"])
+def test_a_swap_killed_between_its_renames_is_repaired(
+    overwrite: bool, corpus30: Path, index30: Path, tmp_path: Path
+) -> None:
+    """Where the file system cannot exchange two folders, the commit moves the old index
+    aside, then the new one in; SIGKILL between the two leaves no index at `--out` and the
+    old one in `.NAME.old-*/index`. That state, made by hand: the next build puts the old
+    index back before it sweeps (it is the only copy), and then refuses or replaces it."""
+    out = tmp_path / "index"
+    aside = tmp_path / ".index.old-k1ll3d_x"
+    aside.mkdir()
+    shutil.copytree(index30, aside / "index")
+    before = file_bytes(aside / "index")
+    if overwrite:
+        summary = build_bm25(corpus30, out, overwrite=True)
+        assert summary.swept.folders == 1  # the emptied .old folder
+    else:
+        with pytest.raises(IndexExistsError):
+            build_bm25(corpus30, out)
+        assert file_bytes(out) == before
+    assert staging_left(out) == [] and verify_index(out).ok

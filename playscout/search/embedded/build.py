@@ -108,39 +108,54 @@ def build_index(
     with contextlib.ExitStack() as stack:
         if lock is None:
             lock = stack.enter_context(claim_output(out_dir, overwrite))
-        _restore_interrupted_swap(lock, out_dir)
+        restored = _restore_interrupted_swap(lock, out_dir)
         swept = lock.sweep(STAGING, RETIRED)
-        started = time.perf_counter()
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.{STAGING}-", dir=out_dir.parent))
-        try:
-            sports = _build_into(
-                tmp, sources, doc_embedder, caption_embedder, visual_vectors, progress
-            )
-            seconds = time.perf_counter() - started
-            manifest = {
-                "format": FORMAT,
-                "schema_version": SCHEMA_VERSION,
-                "created": datetime.now(UTC).isoformat(timespec="seconds"),
-                "build_seconds": round(seconds, 3),
-                "packages": package_versions(),
-                "sports": sports,
-            }
-            manifest[FILES_KEY] = record_files(tmp)
-            (tmp / MANIFEST).write_text(json.dumps(seal(manifest), indent=2))
-            _commit(tmp, out_dir, overwrite)
-        except BaseException as exc:
-            # The traceback's frames hold the writers (open files, memory maps, tantivy
-            # writers): clear them so their files close now and the removal frees the disk.
-            traceback.clear_frames(exc.__traceback__)
-            written = tree_size(tmp)
-            shutil.rmtree(tmp, ignore_errors=True)
-            error = user_os_error(exc, out_dir, written, at_least=True)
-            if error is None:
-                raise
-            # Name where the index was going, not the staging folder that is gone now.
-            text = str(error).replace(str(tmp), str(out_dir))
-            raise StorageError(text, error.errno) from exc
-    return BuildSummary(out_dir, seconds, sports, tree_size(out_dir), swept)
+        if restored and not overwrite:
+            raise IndexExistsError(f"{out_dir} exists; pass overwrite=True to replace it")
+        summary = _build_locked(
+            out_dir, sources, doc_embedder, caption_embedder, visual_vectors, progress, overwrite
+        )
+    summary.swept = swept
+    return summary
+
+
+def _build_locked(
+    out_dir: Path,
+    sources: Iterable[SportSource],
+    doc_embedder: DocumentEmbedder | None,
+    caption_embedder: DocumentEmbedder | None,
+    visual_vectors: VisualVectorSource | None,
+    progress: Progress | None,
+    overwrite: bool,
+) -> BuildSummary:
+    started = time.perf_counter()
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.{STAGING}-", dir=out_dir.parent))
+    try:
+        sports = _build_into(tmp, sources, doc_embedder, caption_embedder, visual_vectors, progress)
+        seconds = time.perf_counter() - started
+        manifest = {
+            "format": FORMAT,
+            "schema_version": SCHEMA_VERSION,
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+            "build_seconds": round(seconds, 3),
+            "packages": package_versions(),
+            "sports": sports,
+        }
+        manifest[FILES_KEY] = record_files(tmp)
+        (tmp / MANIFEST).write_text(json.dumps(seal(manifest), indent=2))
+        _commit(tmp, out_dir, overwrite)
+    except BaseException as exc:
+        # The traceback's frames hold the writers (open files, memory maps, tantivy writers):
+        # clear them so their files close now and the removal really frees the disk.
+        traceback.clear_frames(exc.__traceback__)
+        written = tree_size(tmp)
+        shutil.rmtree(tmp, ignore_errors=True)
+        error = user_os_error(exc, out_dir, written, at_least=True)
+        if error is None:
+            raise
+        # Name where the index was going, not the staging folder that is gone now.
+        raise StorageError(str(error).replace(str(tmp), str(out_dir)), error.errno) from exc
+    return BuildSummary(out_dir, seconds, sports, tree_size(out_dir))
 
 
 def _commit(tmp: Path, out_dir: Path, overwrite: bool) -> None:
@@ -169,17 +184,19 @@ def _commit(tmp: Path, out_dir: Path, overwrite: bool) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def _restore_interrupted_swap(lock: OutputLock, out_dir: Path) -> None:
+def _restore_interrupted_swap(lock: OutputLock, out_dir: Path) -> bool:
     """A build killed between the two renames of the non-atomic swap leaves no index at
-    `out_dir` and the old one in `.NAME.old-*/index`: put it back before the sweep."""
+    `out_dir` and the old one in `.NAME.old-*/index`: put it back (before the sweep would
+    remove it). True when it did."""
     if out_dir.exists():
-        return
+        return False
     retired = lock.staging(RETIRED)
     for folder in sorted(out_dir.parent.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True):
         if retired.fullmatch(folder.name) and (folder / "index" / MANIFEST).is_file():
             os.rename(folder / "index", out_dir)
             log.warning("%s: restored the index an interrupted build had moved aside", out_dir)
-            return
+            return True
+    return False
 
 
 def _build_into(
