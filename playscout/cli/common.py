@@ -17,6 +17,7 @@ import yaml
 from rich.console import Console
 from rich.progress import (
     BarColumn,
+    DownloadColumn,
     Progress,
     ProgressColumn,
     SpinnerColumn,
@@ -24,11 +25,13 @@ from rich.progress import (
     TaskID,
     TextColumn,
     TimeElapsedColumn,
+    TransferSpeedColumn,
 )
 from rich.text import Text
 
 from playscout.cli.errors import warn
 from playscout.config import ConfigError, Settings, deep_merge, dotted_overrides
+from playscout.storage import human_bytes
 
 console = Console(stderr=True)
 out = Console()
@@ -44,16 +47,18 @@ class CountColumn(ProgressColumn):
 
 
 @contextmanager
-def progress_bar() -> Iterator[Callable[[str, int, int | None], None]]:
+def progress_bar(units: str = "items") -> Iterator[Callable[[str, int, int | None], None]]:
     """A rich progress bar with one task per label; yields the callback libraries call
     (`update(label, done, total)`). A task is finished (tick, clock stopped) once done reaches
     its total; libraries that learn a stage's total only at its end say so then. When the block
-    ends without an error, every task still open is finished as it stands."""
+    ends without an error, every task still open is finished as it stands. `units="bytes"`
+    shows sizes and a rate instead of counts."""
+    counts = (DownloadColumn(), TransferSpeedColumn()) if units == "bytes" else (CountColumn(),)
     with Progress(
         SpinnerColumn(finished_text="[green]✓[/green]"),
         TextColumn("{task.description}"),
         BarColumn(),
-        CountColumn(),
+        *counts,
         TimeElapsedColumn(),
         console=console,
     ) as bar:
@@ -220,7 +225,7 @@ def human(value: Any, key: str = "") -> str:
     if isinstance(value, int | float) and _is_seconds(key):
         return f"{value:.1f} s"
     if isinstance(value, int) and key.endswith("bytes"):
-        return f"{value / 1e6:.1f} MB"
+        return human_bytes(value)
     if isinstance(value, float):
         return f"{value:.4g}"
     if isinstance(value, dict):

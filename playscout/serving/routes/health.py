@@ -1,6 +1,7 @@
 """`/healthz` (the process answers) and `/readyz` (the index is open and every configured model
 endpoint answers `/models` and lists its model: the CLI's preflight check, runtime/preflight.py;
-unconfigured endpoints are reported as such, not as failures)."""
+unconfigured endpoints are reported as such, not as failures). The readiness body also counts
+asks: slots in use, runs in flight, and the limit."""
 
 from __future__ import annotations
 
@@ -46,5 +47,7 @@ async def readyz(state: State) -> JSONResponse:
     except Exception as e:
         index = {"status": "error", "error": f"{type(e).__name__}: {e}".splitlines()[0]}
     ready = index["status"] == "ok" and all(m["ok"] for m in models.values())
-    body = {"ready": ready, "index": index, "models": models}
+    limiter = state.limiter  # slots in use with no ask running would be a leak
+    asks = {"in_flight": limiter.in_use, "running": len(limiter.tasks), "limit": limiter.limit}
+    body = {"ready": ready, "index": index, "models": models, "asks": asks}
     return JSONResponse(body, status_code=200 if ready else 503)
