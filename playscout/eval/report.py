@@ -13,7 +13,13 @@ import orjson
 
 from playscout.eval.metrics import cohen_kappa, mean
 from playscout.eval.records import ResultRow
-from playscout.eval.store import RUN_JSON, judgements_store, load_results, write_json_atomic
+from playscout.eval.store import (
+    RUN_JSON,
+    judgements_store,
+    load_results,
+    require_run_dir,
+    write_json_atomic,
+)
 from playscout.eval.tasks import get_task
 
 TOOLS = ("search_documents", "search_videos", "document_qa", "video_qa")
@@ -215,7 +221,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
 def write_report(
     run_dirs: list[Path], out_dir: Path | None = None, judge: str | None = None, plots: bool = True
 ) -> dict[str, Any]:
-    summaries = [summarise_run(Path(d), judge) for d in run_dirs]
+    summaries = [summarise_run(require_run_dir(d), judge) for d in run_dirs]
     out = Path(out_dir or run_dirs[0])
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.md").write_text(markdown(summaries))

@@ -118,6 +118,15 @@ def judgements_store(run_dir: Path) -> JsonlStore:
     return JsonlStore(Path(run_dir) / JUDGEMENTS, ("qid", "judge"))
 
 
+def require_run_dir(run_dir: Path) -> Path:
+    """`run_dir` if it holds a run (its run.json), else a one-line RunError naming it."""
+    if not (Path(run_dir) / RUN_JSON).is_file():
+        raise RunError(
+            f"{run_dir} is not a run directory (no {RUN_JSON}): give the --out of `playscout eval run`"
+        )
+    return Path(run_dir)
+
+
 def load_results(run_dir: Path) -> list[ResultRow]:
     """The latest row per question, in first-seen order."""
     return list(results_store(run_dir).latest().values())

@@ -151,3 +151,14 @@ def test_eval_judge_with_its_server_down(tmp_path: Path) -> None:
     result = runner.invoke(app, ["eval", "judge", str(tmp_path), *flags])
     assert result.exit_code == 2
     assert one_error(result).startswith(f"error: preflight: the LLM judge (eval.judge): {url}")
+
+
+@pytest.mark.parametrize("command", [["eval", "report"], ["eval", "judge"]])
+def test_a_folder_that_is_not_a_run(command: list[str], tmp_path: Path) -> None:
+    """Was: report a FileNotFoundError traceback; judge `0 judged`, exit 0."""
+    result = runner.invoke(app, [*command, str(tmp_path)])
+    assert result.exit_code == 2
+    assert one_error(result) == (
+        f"error: {tmp_path} is not a run directory (no run.json): give the --out of "
+        "`playscout eval run`"
+    )
