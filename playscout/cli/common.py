@@ -236,11 +236,12 @@ def human(value: Any, key: str = "") -> str:
 
 
 def _label(key: str) -> str:
-    """`wall_seconds` -> `wall time`, `size_bytes` -> `size`, `observed_clips` -> `observed clips`."""
+    """`wall_seconds` -> `wall time`, `size_bytes` -> `size`, `observed_clips` -> `observed clips`
+    (a bare `bytes` says nothing its value does not)."""
     if _is_seconds(key):
         stem = key.removesuffix("seconds").removesuffix("_s").strip("_").replace("_", " ")
         return f"{stem} time".strip()
-    return key.removesuffix("_bytes").replace("_", " ")
+    return key.removesuffix("bytes").rstrip("_").replace("_", " ")
 
 
 def _pair(key: str, value: Any) -> str:
@@ -249,7 +250,7 @@ def _pair(key: str, value: Any) -> str:
     if _is_seconds(key):
         return f"{name.removesuffix('time').strip()} {human(value, key)}".strip()
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return f"{human(value, key)} {name}"
+        return f"{human(value, key)} {name}".strip()
     return f"{name} {human(value, key)}"
 
 

@@ -112,7 +112,8 @@ def readable_build(report: dict[str, Any]) -> dict[str, Any]:
             **{k: v for k, v in info.items() if k != "channels"},
             "vectors": "; ".join(described) or "none",
         }
-    return {**report, "sports": sports}
+    shown = {k: v for k, v in report.items() if k != "swept"}  # printed above when it swept
+    return {**shown, "sports": sports}
 
 
 def _channel(entry: dict[str, Any]) -> str:
