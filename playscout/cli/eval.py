@@ -134,7 +134,7 @@ def judge_cmd(
 
     Exit 1 when some answers could not be judged (the first reason is printed)."""
     from playscout.eval.judges import judge_run, make_judge
-    from playscout.eval.store import judgements_store
+    from playscout.eval.store import judgements_store, load_results
     from playscout.runtime.preflight import Needs, check_models
 
     settings = run_config.settings()
@@ -152,8 +152,9 @@ def judge_cmd(
             highlight=False,
         )
     if stats["unjudged"]:
-        rows = judgements_store(run_dir).latest()
-        first = next(r for (_, j), r in rows.items() if j == kind and r.get("verdict") is None)
+        verdicts = judgements_store(run_dir).latest()
+        keys = [(row.qid, kind) for row in load_results(run_dir)]  # question order
+        first = next(verdicts[k] for k in keys if k in verdicts and verdicts[k]["verdict"] is None)
         raise failed(
             f"{stats['unjudged']} answers could not be judged; first ({first['qid']}): "
             f"{one_line(first.get('reason') or 'no reason recorded')}"
