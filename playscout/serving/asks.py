@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -18,26 +20,31 @@ from playscout.agent.trajectory import (
     Event,
     FinalAnswer,
     JsonlRecorder,
+    ModelCall,
     Observation,
     TrajectoryWriter,
 )
 from playscout.errors import PlayscoutError
+from playscout.serving.errors import RequestError, RunFailed
 from playscout.serving.schemas import (
     AskRequest,
     AskResponse,
     ClipEvidence,
     DocumentEvidence,
     Evidence,
+    TokenUsage,
 )
 from playscout.serving.state import ServingState
 from playscout.serving.trajectories import CANCELLED, INTERRUPTED
 
+log = logging.getLogger(__name__)
 EVIDENCE_LIMIT = 20
 CLIENT_GONE = "client disconnected"
+TRAJECTORY_HEADER = "X-Playscout-Trajectory"  # a streamed ask's trajectory id, known at once
 SHUTDOWN = "server shutdown"
 
 
-class AskRejected(PlayscoutError, ValueError):
+class AskRejected(RequestError):
     """A request this server cannot run (unknown sport, no LLM for the llm policy): 400."""
 
 
@@ -48,7 +55,9 @@ class AskCancelled(PlayscoutError):
     def __init__(self, reason: str) -> None:
         super().__init__(f"run cancelled: {reason}")
         self.reason = reason
-        self.status_code = 499 if reason == CLIENT_GONE else 503
+        gone = reason == CLIENT_GONE
+        self.status_code = 499 if gone else 503
+        self.code = "client_closed_request" if gone else "server_shutting_down"
 
 
 class _Tracker:
@@ -73,15 +82,17 @@ def check_request(state: ServingState, req: AskRequest) -> None:
     if len(req.question) > limit:
         raise AskRejected(f"question is {len(req.question)} characters; the limit is {limit}")
     if not req.question.strip():
-        raise AskRejected("question is blank")
+        raise AskRejected("question is blank", "blank_question")
     if req.sport not in state.sports:
         raise AskRejected(
-            f"unknown sport {req.sport!r}; this index has: {', '.join(state.sports) or 'none'}"
+            f"unknown sport {req.sport!r}; this index has: {', '.join(state.sports) or 'none'}",
+            "unknown_sport",
         )
     if req.policy == "llm" and state.llm_client is None:
         raise AskRejected(
             "policy llm is not available: no agent model is configured on this server "
-            "(set PLAYSCOUT_AGENT__LLM__BASE_URL and __MODEL), or use policy workflow"
+            "(set PLAYSCOUT_AGENT__LLM__BASE_URL and __MODEL), or use policy workflow",
+            "policy_unavailable",
         )
 
 
@@ -104,25 +115,39 @@ def _mark_stopped(path: Path, tracker: _Tracker, reason: str) -> None:
 async def run_ask(
     state: ServingState,
     req: AskRequest,
+    trajectory_id: str,
     on_event: Callable[[Event], None] | None = None,
     stop_reason: Callable[[], str] = lambda: SHUTDOWN,
 ) -> AskResponse:
-    """Runs as a limiter task (see `AskRun`); `stop_reason` says why, if it is cancelled."""
-    trajectory_id = new_id(random_hex=12)
+    """Runs as a limiter task (see `AskRun`); `stop_reason` says why, if it is cancelled.
+    A run that ended with status error raises `RunFailed` (a 5xx, never a 200)."""
     path = state.settings.agent.trajectory_dir / f"{trajectory_id}.jsonl"
     tracker = _Tracker()
     agent = make_agent(state, req)
+    started, outcome = time.perf_counter(), "failed"
     try:
         result = await agent.run(
             req.question,
             session_id=req.session_id,
             trajectory=path,
-            recorders=[tracker],
+            recorders=[tracker, state.metrics.recorder()],
             on_event=on_event,
         )
+        outcome = result.status
     except asyncio.CancelledError:
+        outcome = "cancelled"
         _mark_stopped(path, tracker, stop_reason())
         raise
+    finally:
+        elapsed = time.perf_counter() - started
+        state.metrics.ask_seconds.labels(req.policy, outcome).observe(elapsed)
+    if result.status == "error":
+        log.warning("ask %s failed: %s", trajectory_id, result.error)
+        raise RunFailed(
+            f"the agent run failed: {result.error} (trajectory {trajectory_id})",
+            trajectory_id,
+            result.failure,
+        )
     return to_response(state, req, trajectory_id, result)
 
 
@@ -147,8 +172,11 @@ class AskRun:
         on_event: Callable[[Event], None] | None = None,
     ) -> None:
         self.reason = SHUTDOWN  # what the limiter's drain at shutdown means
+        self.trajectory_id = new_id(random_hex=12)  # known before the run starts (stream ids)
         self.task = state.limiter.start(
-            lambda: run_ask(state, req, on_event, stop_reason=lambda: self.reason)
+            lambda: run_ask(
+                state, req, self.trajectory_id, on_event, stop_reason=lambda: self.reason
+            )
         )
 
     def cancel(self, reason: str) -> None:
@@ -223,6 +251,7 @@ def evidence(state: ServingState, sport: str, ids: dict[str, list[str]]) -> Evid
 def to_response(
     state: ServingState, req: AskRequest, trajectory_id: str, result: AgentResult
 ) -> AskResponse:
+    calls = [e for e in result.events if isinstance(e, ModelCall)]
     return AskResponse(
         trajectory_id=trajectory_id,
         run_id=result.run_id,
@@ -236,6 +265,10 @@ def to_response(
         evidence=evidence(state, req.sport, result.evidence),
         turns=result.turns,
         wall_s=round(result.wall_s, 4),
+        usage=TokenUsage(
+            prompt_tokens=sum(e.prompt_tokens for e in calls),
+            completion_tokens=sum(e.completion_tokens for e in calls),
+        ),
         note=result.note,
     )
 
