@@ -9,6 +9,7 @@ naming the URL and the cause.
 from __future__ import annotations
 
 import asyncio
+import copy
 import os
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -144,7 +145,9 @@ class OpenAIChatClient:
                     backoff_s(attempt, self.backoff_base_s, self.backoff_max_s, retry_after)
                 )
         assert last is not None
-        raise type(last)(f"{last} (gave up after {attempts} attempts)", status=last.status)
+        gave_up = copy.copy(last)  # keeps the type, `status` and `retry_after_s`
+        gave_up.args = (f"{last} (gave up after {attempts} attempts)",)
+        raise gave_up
 
     async def _once(self, body: dict[str, Any], timeout_s: float) -> ChatResponse:
         client = shared_client(self.base_url, self._api_key)

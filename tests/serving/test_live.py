@@ -14,7 +14,7 @@ from playscout.agent.trajectory import ErrorEvent
 from playscout.tools import ALL_TOOLS
 from playscout.tools.tool import Tool
 
-from .conftest import live_server
+from .conftest import api_error, live_server
 
 ASK = {"policy": "workflow", "mode": "oracle"}
 
@@ -91,7 +91,7 @@ def test_429_with_retry_after_under_limit_1(app_factory, synth_index):
         time.sleep(0.5)
         busy = c.post("/v1/ask", json={"question": synth_index.question, **ASK})
         assert busy.status_code == 429 and busy.headers["retry-after"] == "5"
-        assert "busy" in busy.json()["error"]
+        assert "busy" in api_error(busy, 429, "too_many_asks")["message"]
         assert c.post("/v1/ask/stream", json={"question": "q", **ASK}).status_code == 429
         t.join()
         assert slow["r"].status_code == 200
@@ -101,7 +101,7 @@ def test_429_with_retry_after_under_limit_1(app_factory, synth_index):
 def test_auth_and_body_limit_live(app_factory, synth_index):
     app = app_factory(api_key="k3y", settings={"max_body_bytes": 2048})
     with live_server(app) as srv, httpx.Client(base_url=srv.url, timeout=60) as c:
-        assert c.get("/v1/trajectories").status_code == 401
+        api_error(c.get("/v1/trajectories"), 401, "invalid_api_key")
         ok = c.get("/v1/trajectories", headers={"Authorization": "Bearer k3y"})
         assert ok.status_code == 200
         big = c.post(
@@ -122,7 +122,7 @@ def test_auth_and_body_limit_live(app_factory, synth_index):
             headers={"Authorization": "Bearer k3y", "content-type": "application/json"},
             content=chunks(),
         )
-        assert chunked.status_code == 413 and "over 2048" in chunked.json()["error"]
+        assert "over 2048" in api_error(chunked, 413, "request_too_large")["message"]
 
 
 def test_shutdown_finishes_in_flight_asks(app_factory, synth_index):
