@@ -32,10 +32,13 @@ def delayed_tools(seconds: float) -> tuple[Tool, ...]:
 
 
 def parse_sse(text: str) -> list[tuple[str, dict]]:
+    """Events in order; SSE comments (keep-alives) are skipped, as clients do."""
     out = []
     for chunk in text.strip().split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in chunk.splitlines() if ": " in line)
-        out.append((fields["event"], json.loads(fields["data"])))
+        lines = [line for line in chunk.splitlines() if not line.startswith(":")]
+        if lines:
+            fields = dict(line.split(": ", 1) for line in lines if ": " in line)
+            out.append((fields["event"], json.loads(fields["data"])))
     return out
 
 
@@ -58,6 +61,16 @@ def test_live_ask_and_stream_order(app_factory, synth_index):
         seqs = [d["seq"] for e, d in events[:-1]]
         assert seqs == sorted(seqs)
         assert c.get(f"/v1/trajectories/{result['trajectory_id']}").status_code == 200
+
+
+def test_stream_sends_keepalives_while_a_tool_is_busy(app_factory, synth_index):
+    app = app_factory(tools=delayed_tools(1.0), settings={"keepalive_s": 0.2})
+    with live_server(app) as srv, httpx.Client(base_url=srv.url, timeout=60) as c:
+        r = c.post("/v1/ask/stream", json={"question": synth_index.question, **ASK})
+    assert r.status_code == 200 and r.headers["x-playscout-trajectory"]
+    head = r.text.partition("event: observation")[0]
+    assert head.count(": keep-alive\n\n") >= 3  # ~1 s of search at one per 0.2 s
+    assert parse_sse(r.text)[-1][0] == "result"
 
 
 def test_stream_reports_events_before_the_run_ends(app_factory, synth_index):
