@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import live_server
-from .test_viewer_browser import CHROMIUM, DRIVER
+from .test_viewer_browser import CHROMIUM, DRIVER, chromium
 
 pytestmark = [
     pytest.mark.slow,
@@ -17,22 +17,7 @@ pytestmark = [
 
 @pytest.fixture
 def offline_browser():
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--window-size=1200,900",
-        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-    ):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    driver.set_page_load_timeout(30)
+    driver = chromium("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1")
     yield driver
     driver.quit()
 
