@@ -214,7 +214,9 @@ def progress_line(event: Event) -> str | None:
         args = event.arguments if isinstance(event.arguments, str) else json.dumps(event.arguments)
         return f"[turn {event.turn}] {event.name} {args}\n"
     if isinstance(event, Observation):
-        outcome = f"error: {event.error}" if event.error else f"{event.tokens} tokens"
+        found = {"docs": "doc_ids", "clips": "clip_ids", "answers": "answers"}
+        counts = [f"{len(event.data[k])} {what}" for what, k in found.items() if event.data.get(k)]
+        outcome = f"error: {event.error}" if event.error else ", ".join(counts) or "done"
         return f"[turn {event.turn}] {event.name} -> {outcome} ({event.latency_s:.2f} s)\n"
     if isinstance(event, ErrorEvent):
         return f"[error] {event.message}\n"

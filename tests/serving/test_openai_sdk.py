@@ -105,7 +105,8 @@ def test_blocking_and_streamed_completions(app_factory, fake_model, tmp_path, sy
     progress = "".join(
         getattr(c.choices[0].delta, "reasoning_content", None) or "" for c in chunks if c.choices
     )
-    assert "search_documents" in progress and "tokens" in progress
+    assert '[turn 1] search_documents {"query": "layup"}' in progress
+    assert "[turn 1] search_documents -> 10 docs" in progress
     content = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
     assert content == "layup"
     finish = [
