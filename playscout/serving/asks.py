@@ -22,6 +22,7 @@ from playscout.agent.trajectory import (
     JsonlRecorder,
     ModelCall,
     Observation,
+    RunStart,
     TrajectoryWriter,
 )
 from playscout.errors import PlayscoutError
@@ -102,12 +103,20 @@ def make_agent(state: ServingState, req: AskRequest) -> Agent:
     return runtime.agent(ctx, req.policy, checkpointer=state.checkpointer)
 
 
-def _mark_stopped(path: Path, tracker: _Tracker, reason: str) -> None:
-    if tracker.run_id is None or tracker.finished:
+def _mark_stopped(path: Path, tracker: _Tracker, req: AskRequest, reason: str) -> None:
+    """Appends why the run stopped. A run stopped before it recorded its start (cancelled
+    before its task ran, or during the model probe) gets a run_start from the request first,
+    so every admitted ask leaves a trajectory that says what happened to it."""
+    if tracker.finished:
         return
     kind = CANCELLED if reason == CLIENT_GONE else INTERRUPTED
-    writer = TrajectoryWriter(tracker.run_id, [JsonlRecorder(path)])
-    writer.seq = tracker.seq
+    writer = TrajectoryWriter(tracker.run_id or new_id(), [JsonlRecorder(path)])
+    if tracker.run_id is None:
+        writer.emit(
+            RunStart, question=req.question, sport=req.sport, mode=req.mode, policy=req.policy
+        )
+    else:
+        writer.seq = tracker.seq
     writer.emit(ErrorEvent, kind=kind, message=f"{kind}: {reason}", fatal=True)
     writer.close()
 
@@ -136,7 +145,7 @@ async def run_ask(
         outcome = result.status
     except asyncio.CancelledError:
         outcome = "cancelled"
-        _mark_stopped(path, tracker, stop_reason())
+        _mark_stopped(path, tracker, req, stop_reason())
         raise
     finally:
         elapsed = time.perf_counter() - started
@@ -173,11 +182,24 @@ class AskRun:
     ) -> None:
         self.reason = SHUTDOWN  # what the limiter's drain at shutdown means
         self.trajectory_id = new_id(random_hex=12)  # known before the run starts (stream ids)
-        self.task = state.limiter.start(
-            lambda: run_ask(
+        self.started = False
+        self.path = state.settings.agent.trajectory_dir / f"{self.trajectory_id}.jsonl"
+        self.req = req
+
+        async def run() -> AskResponse:
+            self.started = True
+            return await run_ask(
                 state, req, self.trajectory_id, on_event, stop_reason=lambda: self.reason
             )
-        )
+
+        self.task = state.limiter.start(run)
+        self.task.add_done_callback(self._record_if_never_started)
+
+    def _record_if_never_started(self, task: asyncio.Task[AskResponse]) -> None:
+        """A task cancelled before its first step never ran `run_ask`, which would have
+        recorded the cancellation (a client gone before the server got to the run)."""
+        if task.cancelled() and not self.started:
+            _mark_stopped(self.path, _Tracker(), self.req, self.reason)
 
     def cancel(self, reason: str) -> None:
         if not self.task.done():
