@@ -76,7 +76,9 @@ def ask(
     agent = runtime.agent(runtime.tool_context(sport, run_mode), run_policy)
     result = agent.run_sync(question, trajectory=trajectory)
     summary = summarise(result.events)
-    reason = None if result.status == "answered" else why_no_answer(result.events, result.status)
+    reason = None
+    if result.status != "answered":  # the run's own one-line error when it failed
+        reason = result.error or why_no_answer(result.events, result.status)
     if json_out:
         print_json(
             {
