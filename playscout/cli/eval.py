@@ -20,11 +20,22 @@ out = Console()
 
 @eval_app.command("run")
 @user_errors
-@configurable("llm", "vlm", "doc-llm", "caption-llm")
+@configurable("llm", "vlm", "doc-llm", "caption-llm", "judge")
 def run_cmd(
     task: Annotated[str, typer.Option(help="Task name (see `playscout eval tasks`).")] = "t9",
+    data: Annotated[
+        Path | None,
+        typer.Option(help="The task's published data file or folder (formats: `eval tasks`)."),
+    ] = None,
+    media: Annotated[
+        Path | None,
+        typer.Option(help="Where --data's videos are [default: the data file's folder]."),
+    ] = None,
     mode: Annotated[str, typer.Option(help="default | oracle")] = DEFAULT_MODE,
-    sport: Annotated[str, typer.Option(help="Comma-separated sports.")] = "basketball",
+    sport: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated sports [default: basketball; with --data: all in it]."),
+    ] = None,
     policy: Annotated[str, typer.Option(help="llm | workflow (offline baseline)")] = DEFAULT_POLICY,
     concurrency: Annotated[int, typer.Option(min=1, help="Questions in flight.")] = 8,
     out_dir: Annotated[
@@ -41,14 +52,25 @@ def run_cmd(
     run_config: RunConfig,
 ) -> None:
     """Run a task; killed runs continue where they stopped when run again with the same --out."""
+    from playscout.eval.errors import RunError
     from playscout.eval.runner import run_eval
     from playscout.eval.spec import RunSpec
     from playscout.runtime import parse_mode, parse_policy
 
+    from playscout.eval.tasks import get_task
+
+    get_task(task)  # an unknown task is one line before anything else
+    if data is not None and not data.exists():
+        raise RunError(f"{data}: data file not found")
+    if media is not None and not media.is_dir():
+        raise RunError(f"{media}: media folder not found")
+    default_sports = "" if data is not None else "basketball"
     spec = RunSpec(
         task=task,
+        data=data,
+        media=media,
         mode=parse_mode(mode),
-        sports=tuple(split_list(sport)),
+        sports=tuple(split_list(sport if sport is not None else default_sports)),
         policy=parse_policy(policy),
         limit=limit,
         concurrency=concurrency,
@@ -126,8 +148,20 @@ def compare_cmd(
 
 @eval_app.command("tasks")
 def tasks_cmd() -> None:
-    """List the registered tasks."""
+    """List the tasks: what each runs on the synthetic corpus, the published formats it reads
+    with --data (and where each is documented), and what such a run needs."""
+    from playscout.eval.published import formats_for, published_task
     from playscout.eval.tasks import get_task, task_names
 
     for name in task_names():
-        out.print(f"{name:12s} {get_task(name).description}", highlight=False)
+        task, published = get_task(name), published_task(name)
+        out.print(f"[bold]{name}[/bold]  {task.description}")
+        out.print(f"  --data: {published.description}", highlight=False, markup=False)
+        for fmt in formats_for(name):
+            origin = "written from the paper: " if fmt.from_paper else ""
+            kind = "folder" if fmt.kind == "folder" else f"{fmt.kind} file"
+            out.print(f"    {fmt.name} ({kind}): {fmt.layout}", highlight=False, markup=False)
+            out.print(f"      {origin}{fmt.source}", highlight=False, markup=False)
+        out.print("  needs: " + "; ".join(published.needs.lines()), highlight=False, markup=False)
+        if published.stand_in:
+            out.print(f"  stand-in: {published.stand_in}", highlight=False, markup=False)

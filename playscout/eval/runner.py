@@ -227,7 +227,10 @@ async def run_eval_async(
     if published is not None:
         published.check(env)
     instances = t.load(env, list(spec.sports), spec.limit)
-    _open_run(out_dir, run_manifest(spec, settings, env))
+    manifest = run_manifest(spec, settings, env)
+    if published is not None and published.data is not None:
+        manifest["format"] = published.data.format.name
+    _open_run(out_dir, manifest)
     store = results_store(out_dir)
     previous = store.latest()
     todo: list[tuple[Instance, int]] = []

@@ -41,7 +41,7 @@ def read_json(path: Path) -> Any:
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as e:
-        hint = " (truncated?)" if e.pos >= len(raw.rstrip()) - 1 else ""
+        hint = " (truncated?)" if "unexpected end" in e.msg else ""
         raise DataFormatError(
             f"{path.name}: not valid JSON{hint}: {e.msg} at line {e.lineno} column {e.colno}"
         ) from None
