@@ -24,7 +24,7 @@ def draw_box(jpeg: bytes, box: Box, color: tuple[int, int, int] = RED, quality: 
     with Image.open(io.BytesIO(jpeg)) as img:
         image = img.convert("RGB")
     w, h = image.size
-    width = max(1, round(h * _WIDTH_PER_LINE))
+    width = max(2, round(h * _WIDTH_PER_LINE))  # 1 px would not survive JPEG chroma subsampling
     ImageDraw.Draw(image).rectangle(
         (int(x1 * w), int(y1 * h), int(x2 * w), int(y2 * h)), outline=color, width=width
     )

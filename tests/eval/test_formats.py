@@ -20,6 +20,7 @@ from playscout.eval.published import FORMATS, read_data
 from playscout.eval.published.options import options_in
 from playscout.eval.published.reading import NotRunnable
 from playscout.eval.published.routes import first_letter
+from playscout.eval.published.svi import tracks
 
 P = Path(__file__).parent / "published"
 W = P / "written"
@@ -161,7 +162,8 @@ def test_written_formats() -> None:
     assert t6[0].meta["game_ids"] == ["100245", "100251"] and len(t6[0].meta["video_refs"]) == 2
     t7 = read_data("t7", W / "t7_bboxes").items
     assert [i.id for i in t7] == ["t7_0001", "t7_0002"]
-    assert t7[0].gold["1"][40] == (0.30, 0.12, 0.40, 0.32) and set(t7[0].gold) == {"1", "2"}
+    assert t7[0].gold["1"][1] == [40.0, 0.30, 0.12, 0.40, 0.32] and set(t7[0].gold) == {"1", "2"}
+    assert tracks(t7[0].gold)["1"][40] == (0.30, 0.12, 0.40, 0.32)
     star = read_data("starbench", W / "starbench_items.json").items
     assert star[0].meta["multi_turn"] and not star[1].meta["multi_turn"]
     assert [c["weight"] for c in star[0].gold[0]["rubric"]] == [5.0, 3.0, 5.0]

@@ -19,6 +19,7 @@ from playscout.eval.judges.rubric import ANSWER_PROMPT
 from playscout.eval.metrics import mean, track_miou
 from playscout.eval.published.media import find, media_root
 from playscout.eval.published.routes import ask_video_files, require_vlm
+from playscout.eval.published.svi import tracks
 from playscout.eval.published.task import Needs, PublishedTask
 from playscout.eval.records import Outcome, ResultRow
 from playscout.eval.tasks.games import best_of_k_answers, t4_scores
@@ -174,7 +175,8 @@ class T7Published(PublishedTask):
     )
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
-        miou = track_miou(inst.gold, linear_prediction(inst.gold))
+        gold = tracks(inst.gold)
+        miou = track_miou(gold, linear_prediction(gold))
         return Outcome(answer=f"mIoU {miou:.3f}", status="answered", miou=miou, turns=0, note=self.stand_in)
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:

@@ -209,8 +209,14 @@ def t7_tracks(path: Path) -> list[Instance]:
                      _mot_tracks(f), {"file": f.name}) for f in files]  # fmt: skip
 
 
-def _mot_tracks(path: Path) -> dict[str, dict[int, tuple[float, float, float, float]]]:
-    tracks: dict[str, dict[int, tuple[float, float, float, float]]] = {}
+def tracks(gold: dict[str, list[list[float]]]) -> dict[str, dict[int, tuple[float, float, float, float]]]:
+    """A T7 item's gold ({track: [[frame, x1, y1, x2, y2], ...]}, as stored) as metric tracks."""
+    return {tid: {int(r[0]): (r[1], r[2], r[3], r[4]) for r in rows} for tid, rows in gold.items()}
+
+
+def _mot_tracks(path: Path) -> dict[str, list[list[float]]]:
+    """{track id: [[frame, x1, y1, x2, y2], ...]}: JSON as it is stored in results.jsonl."""
+    rows: dict[str, dict[int, list[float]]] = {}
     for n, line in enumerate(_text(path).splitlines(), 1):
         if not line.strip():
             continue
@@ -224,10 +230,10 @@ def _mot_tracks(path: Path) -> dict[str, dict[int, tuple[float, float, float, fl
             raise DataFormatError(
                 f"{path.name}: line {n}: not 'frame,track,x1,y1,x2,y2,...' ({e})"
             ) from None
-        tracks.setdefault(tid, {})[frame] = box
-    if not tracks:
+        rows.setdefault(tid, {})[frame] = [float(frame), *box]
+    if not rows:
         raise DataFormatError(f"{path.name}: no tracks")
-    return tracks
+    return {tid: [by_frame[f] for f in sorted(by_frame)] for tid, by_frame in rows.items()}
 
 
 def t8_goal_qa(path: Path) -> list[Instance]:
