@@ -80,17 +80,26 @@ def run_cmd(
     settings = run_config.settings(index=str(index) if index else None, corpus_dir=corpus)
     if no_cache:
         settings.eval.cache_db = None
-    with Progress(
+    bar = Progress(
         "[progress.description]{task.description}",
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         console=out,
-    ) as bar:
-        tid = bar.add_task(f"{spec.task} {spec.mode}", total=None)
-        summary = run_eval(
-            spec, settings, progress=lambda d, t: bar.update(tid, completed=d, total=t)
-        )
+    )
+    tid = bar.add_task(f"{spec.task} {spec.mode}", total=None)
+
+    def progress(done: int, total: int) -> None:
+        """The bar appears with the first answer, so a run refused at its start (bad data,
+        no model) prints its error line alone."""
+        if not bar.live.is_started:
+            bar.start()
+        bar.update(tid, completed=done, total=total)
+
+    try:
+        summary = run_eval(spec, settings, progress=progress)
+    finally:
+        bar.stop()
     out.print(
         f"ran {summary.ran}, skipped {summary.skipped} (already done) of {summary.total}; "
         f"statuses {summary.statuses}; {summary.wall_s:.1f}s; cache hits {summary.cache_hits}"
@@ -153,15 +162,18 @@ def tasks_cmd() -> None:
     from playscout.eval.published import formats_for, published_task
     from playscout.eval.tasks import get_task, task_names
 
+    def line(text: str) -> None:
+        out.print(text, highlight=False, markup=False, soft_wrap=True)
+
     for name in task_names():
         task, published = get_task(name), published_task(name)
-        out.print(f"[bold]{name}[/bold]  {task.description}")
-        out.print(f"  --data: {published.description}", highlight=False, markup=False)
+        line(f"{name}  {task.description}")
+        line(f"  --data: {published.description}")
         for fmt in formats_for(name):
-            origin = "written from the paper: " if fmt.from_paper else ""
             kind = "folder" if fmt.kind == "folder" else f"{fmt.kind} file"
-            out.print(f"    {fmt.name} ({kind}): {fmt.layout}", highlight=False, markup=False)
-            out.print(f"      {origin}{fmt.source}", highlight=False, markup=False)
-        out.print("  needs: " + "; ".join(published.needs.lines()), highlight=False, markup=False)
+            refused = "" if fmt.runnable else " [recognised, refused: nothing to score]"
+            line(f"    {fmt.name} ({kind}){refused}: {fmt.layout}")
+            line(f"      {'written from the paper: ' if fmt.from_paper else ''}{fmt.source}")
+        line("  needs: " + "; ".join(published.needs.lines()))
         if published.stand_in:
-            out.print(f"  stand-in: {published.stand_in}", highlight=False, markup=False)
+            line(f"  stand-in: {published.stand_in}")

@@ -14,6 +14,24 @@ from playscout.corpus.errors import CorpusError, Problem
 from playscout.corpus.loader import Corpus
 
 MAX_CLIP_SECONDS = 120.0
+SHOWN_ABSENT = 5  # absent clip files named in a warning
+
+
+@dataclass
+class AbsentClips:
+    """Clip files clip_paths.json lists that are not on disk: the corpus still searches and
+    runs in oracle mode, but video_qa cannot look at those clips."""
+
+    listed: int = 0
+    absent: list[str] = field(default_factory=list)  # every absent path, relative to the root
+
+    def warning(self, sport: str) -> str:
+        shown = ", ".join(self.absent[:SHOWN_ABSENT])
+        more = ", ..." if len(self.absent) > SHOWN_ABSENT else ""
+        return (
+            f"{sport}: {len(self.absent)} of {self.listed} clip files in clip_paths are absent "
+            f"(video_qa cannot read them): {shown}{more}"
+        )
 
 
 @dataclass
@@ -21,10 +39,15 @@ class ValidationReport:
     root: str
     problems: list[Problem] = field(default_factory=list)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    absent_clips: dict[str, AbsentClips] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def warnings(self) -> list[str]:
+        return [a.warning(s) for s, a in self.absent_clips.items() if a.absent]
 
 
 def _collect(problems: list[Problem], fn: Callable[[], object]) -> object | None:
@@ -63,6 +86,15 @@ def _check_clips(corpus: Corpus, sport: str, game_id: str, problems: list[Proble
     return len(clips)
 
 
+def _absent_files(corpus: Corpus, sport: str, game_id: str, into: AbsentClips) -> None:
+    try:
+        paths = corpus.clip_paths(sport, game_id)
+    except CorpusError:
+        return  # reported as a problem by _check_clips
+    into.listed += len(paths)
+    into.absent += [corpus.rel(p) for _, p in sorted(paths.items()) if not p.is_file()]
+
+
 def validate_corpus(
     root: Path | str, progress: Callable[[str, int, int], None] | None = None
 ) -> ValidationReport:
@@ -85,6 +117,7 @@ def validate_corpus(
             docs = _collect(report.problems, lambda s=sport, g=game_id: corpus.game_documents(s, g))  # type: ignore[misc]
             n_docs += len(docs) if isinstance(docs, list) else 0
             n_clips += _check_clips(corpus, sport, game_id, report.problems)
+            _absent_files(corpus, sport, game_id, report.absent_clips.setdefault(sport, AbsentClips()))
             if progress and (i % 50 == 0 or i == len(games) - 1):
                 progress(sport, i + 1, len(games))
         season = _collect(report.problems, lambda s=sport: list(corpus.season_documents(s)))  # type: ignore[misc]

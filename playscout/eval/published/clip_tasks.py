@@ -14,10 +14,11 @@ from playscout.eval.published.routes import ask_video_files, first_letter, requi
 from playscout.eval.published.task import Needs, PublishedTask
 from playscout.eval.records import Outcome, ResultRow
 from playscout.eval.tasks.clips import AXES, T3Task, rubric_scores
+from playscout.eval.tasks.generation import T8Task
 from playscout.eval.tasks.synthetic import pick_option
 from playscout.eval.tasks.task import Instance, TaskEnv
 
-FILE_QA = Needs(videos="required", vlm=True)
+FILE_QA = Needs(videos="required", vlm=True, judge="the option letter the reply names")
 
 _NAME = re.compile(r"\b[A-Z][a-z'\-]+(?: [A-Z][a-z'\-]+)+")
 _JERSEY = re.compile(r"#\s?\d{1,2}\b")
@@ -114,7 +115,7 @@ class T5Published(_FileMCQ):
 class T8Published(_FileMCQ):
     name = "t8"
     description = "Goal accuracy: the T8 evaluator's MCQ about a clip, start box drawn in red."
-    stand_in = "the real clip stands in for a generated one (no video generator in this stack)"
+    stand_in = T8Task.stand_in
 
     def prompt(self, inst: Instance) -> str:
         return f"{inst.prompt}\nAnswer with the option's letter from the given choices directly."

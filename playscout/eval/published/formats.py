@@ -25,6 +25,7 @@ class Format:
     parse: Callable[[Path], list[Instance]]
     kind: str = ".json"  # file suffix, or "folder"
     from_paper: bool = False  # no public file: written from the paper's description
+    runnable: bool = True  # False: recognised so the error can say what to pass instead
 
     def fits(self, path: Path) -> bool:
         if self.kind == "folder":
@@ -38,7 +39,7 @@ FORMATS: tuple[Format, ...] = (
     Format("t2", "T2 MCQ JSON", "[{id, video, question_type, question, options ['A: ...'], answer}]",
            f"{SVI}/t2_fine_grained_action_qa/README.md", svi.t2_mcq),
     Format("t3", "T3 annotation JSON", "[{video|image, caption, is_positive, hn_bin}]",
-           "SVI-Bench T3 data/{split}/<sport>_<split>.json (t9 reference notes)", svi.t3_queries),
+           "SVI-Bench T3 data/{split}/<sport>_<split>.json (docs/published-data.md)", svi.t3_queries),
     Format("t4", "T4 qa.json", "[{league, game_id, question_type, question, answer, video_path}]",
            f"{SVI}/t4_strategic_reasoning_qa/dataset/qa.json", svi.t4_questions),
     Format("t5", "T5 forecasting JSON", "[{id, conversations [human: <video> question with A-E, gpt: letter], video}]",
@@ -47,13 +48,13 @@ FORMATS: tuple[Format, ...] = (
            "stats.txt, log.txt, ground_truth_report.txt, coverage_facts.txt}",
            f"{SVI}/t6_long_form_narrative_synthesis/README.md", svi.t6_samples, kind="folder"),
     Format("t7", "T7 MOT track files", "frame,track,x1,y1,x2,y2,conf,-1,-1,-1 (normalised), one file per clip",
-           "SVI-Bench T7 bboxes/ (t9 reference notes)", svi.t7_tracks, kind="folder"),
+           "SVI-Bench T7 bboxes/ (docs/published-data.md)", svi.t7_tracks, kind="folder"),
     Format("t7", "T7 MOT track file", "frame,track,x1,y1,x2,y2,conf,-1,-1,-1 (normalised)",
-           "SVI-Bench T7 bboxes/ (t9 reference notes)", svi.t7_tracks, kind=".txt"),
+           "SVI-Bench T7 bboxes/ (docs/published-data.md)", svi.t7_tracks, kind=".txt"),
     Format("t8", "T8 goal-accuracy QA", "[{id, video, start_bbox, jersey_number, normalized_action, conversations}]",
            f"{SVI}/t8_goal_conditioned_action_generation/README.md (qa_test/Q*.json)", svi.t8_goal_qa),
     Format("t8", "T8 captions.json", "{clip id: {refined_instruction, player_specifications}} (generation input)",
-           f"{SVI}/t8_goal_conditioned_action_generation/README.md", svi.t8_captions),
+           f"{SVI}/t8_goal_conditioned_action_generation/README.md", svi.t8_captions, runnable=False),
     Format("t9", "T9 questions JSON", "questions/{sport}.json: [{id, question, answer}]",
            "SVI-Bench T9 release layout (docs/published-data.md)", svi.t9_questions),
     Format("gameplayqa", "GameplayQA qa.csv", "id, question, correct_option, distractor_1..3(+_type), "
@@ -117,7 +118,8 @@ def read_data(task: str, path: Path) -> PublishedData:
 
 
 def _expected(formats: list[Format]) -> str:
-    return " or ".join(f"{f.name} ({'folder' if f.kind == 'folder' else f.kind})" for f in formats)
+    runnable = [f for f in formats if f.runnable]
+    return " or ".join(f"{f.name} ({'folder' if f.kind == 'folder' else f.kind})" for f in runnable)
 
 
 def _other_task(task: str, path: Path) -> Format | None:
