@@ -55,9 +55,8 @@ def run_cmd(
     from playscout.eval.errors import RunError
     from playscout.eval.runner import run_eval
     from playscout.eval.spec import RunSpec
-    from playscout.runtime import parse_mode, parse_policy
-
     from playscout.eval.tasks import get_task
+    from playscout.runtime import parse_mode, parse_policy
 
     get_task(task)  # an unknown task is one line before anything else
     if data is not None and not data.exists():

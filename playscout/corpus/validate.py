@@ -117,7 +117,9 @@ def validate_corpus(
             docs = _collect(report.problems, lambda s=sport, g=game_id: corpus.game_documents(s, g))  # type: ignore[misc]
             n_docs += len(docs) if isinstance(docs, list) else 0
             n_clips += _check_clips(corpus, sport, game_id, report.problems)
-            _absent_files(corpus, sport, game_id, report.absent_clips.setdefault(sport, AbsentClips()))
+            _absent_files(
+                corpus, sport, game_id, report.absent_clips.setdefault(sport, AbsentClips())
+            )
             if progress and (i % 50 == 0 or i == len(games) - 1):
                 progress(sport, i + 1, len(games))
         season = _collect(report.problems, lambda s=sport: list(corpus.season_documents(s)))  # type: ignore[misc]

@@ -20,6 +20,7 @@ RowStatus = Status | Literal["missing_input"]
 """An agent run's status, or `missing_input`: the item could not be asked as its protocol says
 (absent video, game not in the corpus), so it was not asked at all (eval/errors.MissingInput)."""
 
+
 class Outcome(BaseModel):
     """What a route returns. The common fields come from `run_agent`/`direct_call` (or the
     runner, when the route raised); the task fields from the task's own scoring of the answer,

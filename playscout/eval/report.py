@@ -130,7 +130,9 @@ def _data_line(meta: dict[str, Any]) -> str | None:
         return None
     from playscout.eval.published import FORMATS
 
-    fmt = next((f for f in FORMATS if f.task == meta["task"] and f.name == meta.get("format")), None)
+    fmt = next(
+        (f for f in FORMATS if f.task == meta["task"] and f.name == meta.get("format")), None
+    )
     line = f"{meta['data']} ({meta.get('format') or 'format not recorded'})"
     if fmt is not None and fmt.from_paper:
         line += "; format written from the paper, no public file"

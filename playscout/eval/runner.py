@@ -187,7 +187,9 @@ async def _one(inst: Instance, task: Task, env: TaskEnv, out_dir: Path, attempt:
         out = await task.route(inst, env, traj)
     except MissingInput as e:
         question.judgeable = False
-        out = Outcome(status="missing_input", error=str(e), wall_s=round(time.perf_counter() - t0, 4))
+        out = Outcome(
+            status="missing_input", error=str(e), wall_s=round(time.perf_counter() - t0, 4)
+        )
     except Exception as e:  # one broken question must not end the run
         out = Outcome(
             status="error",
@@ -238,9 +240,9 @@ async def run_eval_async(
         prev = previous.get(inst.id)
         if prev is None:
             todo.append((inst, 1))
-        elif spec.retry_failed and prev.status == "error":
-            todo.append((inst, prev.attempt + 1))
-        elif prev.status == "missing_input" and not inst.missing:  # its input is there now
+        elif (spec.retry_failed and prev.status == "error") or (
+            prev.status == "missing_input" and not inst.missing
+        ):
             todo.append((inst, prev.attempt + 1))
     sem = asyncio.Semaphore(spec.concurrency)
     statuses: dict[str, int] = {}

@@ -59,7 +59,10 @@ def test_best_of_k(scores: list[float | None], best: float | None) -> None:
 @pytest.mark.parametrize(
     ("reply", "score"),
     [
-        ('{"gt_analysis": "..", "pred_analysis": "..", "justification_cot": "..", "score": 4}', 4.0),
+        (
+            '{"gt_analysis": "..", "pred_analysis": "..", "justification_cot": "..", "score": 4}',
+            4.0,
+        ),
         ('<think>{"score": 5}</think>\n{"score": 2}', 2.0),  # reasoning never decides
         ('analysis... "score": "3" }', 3.0),
         ('{"score": 6}', None),  # outside 0-5
@@ -113,12 +116,18 @@ def _items() -> list[RubricItem]:
         ([None, True, False], (None, 0)),  # an unjudged criterion: no score
     ],
 )
-def test_judged_rubric_score(verdicts: list[bool | None], expected: tuple[float | None, int]) -> None:
+def test_judged_rubric_score(
+    verdicts: list[bool | None], expected: tuple[float | None, int]
+) -> None:
     assert judged_rubric_score(_items(), verdicts) == expected
 
 
 def test_rubric_score_with_the_papers_weights() -> None:
-    items = [*_items()[:2], RubricItem(name="context", category="low_priority", weight=1), _items()[2]]
+    items = [
+        *_items()[:2],
+        RubricItem(name="context", category="low_priority", weight=1),
+        _items()[2],
+    ]
     assert rubric_score(items, [True, False, True, True]) == pytest.approx((5 + 1 - 5) / 9)
 
 
@@ -127,7 +136,9 @@ STAR = "Must mention that the coach told players to watch the opponent's hips"
 
 def test_fallback_criterion() -> None:
     assert fact_of(STAR) == "the coach told players to watch the opponent's hips"
-    assert fallback_criterion("The coach told the players to watch the opponent's hips.", {"description": STAR})
+    assert fallback_criterion(
+        "The coach told the players to watch the opponent's hips.", {"description": STAR}
+    )
     assert fallback_criterion("The coach shouted at the players.", {"description": STAR}) is None
     assert fallback_criterion("It rained all day.", {"description": STAR}) is False
     assert fallback_criterion(None, {"description": STAR}) is False

@@ -100,14 +100,65 @@ _MUST = re.compile(
     re.I,
 )
 _STOP = frozenset(
-    "a an the and or of to in on at by for with from as is are was were be been it its this "
-    "that their his her they he she them who what which when where how why there than then "
-    "into onto over under after before during while not no".split()
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "it",
+        "its",
+        "this",
+        "that",
+        "their",
+        "his",
+        "her",
+        "they",
+        "he",
+        "she",
+        "them",
+        "who",
+        "what",
+        "which",
+        "when",
+        "where",
+        "how",
+        "why",
+        "there",
+        "than",
+        "then",
+        "into",
+        "onto",
+        "over",
+        "under",
+        "after",
+        "before",
+        "during",
+        "while",
+        "not",
+        "no",
+    ]
 )
 
 
 def fact_of(description: str) -> str:
-    """"Must mention that the coach told players X" -> "the coach told players X"."""
+    """ "Must mention that the coach told players X" -> "the coach told players X"."""
     return _MUST.sub("", description).strip().rstrip(".")
 
 
@@ -161,12 +212,16 @@ class CriteriaJudge:
     async def _ask(self, prompt: str) -> str | None:
         assert self.client is not None
         try:
-            reply = await self.client.chat([ChatMessage(role="user", content=prompt)], None, self.params)
+            reply = await self.client.chat(
+                [ChatMessage(role="user", content=prompt)], None, self.params
+            )
         except ModelError:
             return None
         return reply.content
 
-    async def criterion(self, question: str, answer: str | None, criterion: dict[str, Any]) -> bool | None:
+    async def criterion(
+        self, question: str, answer: str | None, criterion: dict[str, Any]
+    ) -> bool | None:
         if self.client is None:
             return fallback_criterion(answer, criterion)
         if not answer or not answer.strip():
@@ -181,14 +236,18 @@ class CriteriaJudge:
         value = data.get("satisfied") if data else None
         return value if isinstance(value, bool) else None
 
-    async def coverage(self, sport: str, facts: list[str], report: str | None) -> tuple[int, int] | None:
+    async def coverage(
+        self, sport: str, facts: list[str], report: str | None
+    ) -> tuple[int, int] | None:
         """(covered, total) facts; None = unjudged."""
         if not facts:
             return None
         if self.client is None:
             hits = [fallback_criterion(report, {"description": f}) for f in facts]
             return None if None in hits else (sum(bool(h) for h in hits), len(facts))
-        directionality, numbers, timing, examples = SPORT_PROMPTS.get(sport, SPORT_PROMPTS["basketball"])
+        directionality, numbers, timing, examples = SPORT_PROMPTS.get(
+            sport, SPORT_PROMPTS["basketball"]
+        )
         prompt = COVERAGE_PROMPT.format(
             directionality=directionality, numbers=numbers, timing=timing, examples=examples,
             fact_list="\n".join(facts), report=report or "",
@@ -200,7 +259,9 @@ class CriteriaJudge:
         grade style honestly)."""
         if self.client is None or not report:
             return None
-        data = _json_object(await self._ask(WRITING_PROMPT.format(report=report, instruction=instruction)) or "")
+        data = _json_object(
+            await self._ask(WRITING_PROMPT.format(report=report, instruction=instruction)) or ""
+        )
         final = (data or {}).get("final_overall")
         score = final.get("score") if isinstance(final, dict) else None
         return float(score) if isinstance(score, (int, float)) and 1 <= score <= 5 else None

@@ -23,7 +23,9 @@ FILE_QA = Needs(videos="required", vlm=True, judge="the option letter the reply 
 _NAME = re.compile(r"\b[A-Z][a-z'\-]+(?: [A-Z][a-z'\-]+)+")
 _JERSEY = re.compile(r"#\s?\d{1,2}\b")
 _CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b")
-_PERIOD = re.compile(r"\b(?:1st|2nd|3rd|4th|first|second|third|fourth|overtime)\s+(?:quarter|period|half)\b", re.I)
+_PERIOD = re.compile(
+    r"\b(?:1st|2nd|3rd|4th|first|second|third|fourth|overtime)\s+(?:quarter|period|half)\b", re.I
+)
 _SCORE = re.compile(r"\b\d{1,3}\s*[-–]\s*\d{1,3}\b")
 T1_FALLBACK = (
     "text fallback: identity, temporal and contextual facts (names, jersey numbers, clock, "
@@ -135,7 +137,9 @@ class T8Published(_FileMCQ):
 
 class T3Published(PublishedTask):
     name = "t3"
-    description = "Compositional retrieval: R@K of a published query over its pool, via search_videos."
+    description = (
+        "Compositional retrieval: R@K of a published query over its pool, via search_videos."
+    )
     needs = Needs(corpus="required", judge="R@K over the pool")
 
     def resolve(self, items: list[Instance], env: TaskEnv) -> None:
@@ -165,4 +169,7 @@ class T3Published(PublishedTask):
         return await T3Task().route(inst, env, trajectory)
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
-        return {**T3Task().score(records), "per_hn_bin": dict(Counter(r.meta.get("hn_bin") for r in records))}
+        return {
+            **T3Task().score(records),
+            "per_hn_bin": dict(Counter(r.meta.get("hn_bin") for r in records)),
+        }

@@ -73,7 +73,9 @@ def _gqa_instance(
     meta = {"video_refs": video_refs, "options": options, "option_kinds": kinds,
             "question_code": code, "entity_type": _entity(code), "level": level,
             "multi_video": len(video_refs) > 1, **extra}  # fmt: skip
-    return Instance(qid, "gameplay", gameplayqa_prompt(question, options, len(video_refs)), gold, meta)
+    return Instance(
+        qid, "gameplay", gameplayqa_prompt(question, options, len(video_refs)), gold, meta
+    )
 
 
 def _indices(value: str, count: int) -> list[int]:
@@ -135,7 +137,9 @@ def starbench_items(path: Path) -> list[Instance]:
 
 def _lcric_gold(kind: str, answer: Any) -> bool | int | float:
     if kind == "binary":
-        return answer if isinstance(answer, bool) else str(answer).strip().lower() in ("true", "yes")
+        return (
+            answer if isinstance(answer, bool) else str(answer).strip().lower() in ("true", "yes")
+        )
     return int(float(answer)) if kind == "multiple" else float(answer)
 
 
@@ -147,4 +151,3 @@ def lcric_queries(path: Path) -> list[Instance]:
                  {"kind": e.kind, "video_refs": [e.video]})
         for e in items
     ]  # fmt: skip
-

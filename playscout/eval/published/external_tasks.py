@@ -31,8 +31,12 @@ class _FileTask(PublishedTask):
 
 class GameplayQAPublished(_FileTask):
     name = "gameplayqa"
-    description = "GameplayQA MCQ (qa.csv or generator export): all of an item's videos, one request."
-    needs = Needs(videos="required", vlm=True, judge="option letter (the reference's options and order)")
+    description = (
+        "GameplayQA MCQ (qa.csv or generator export): all of an item's videos, one request."
+    )
+    needs = Needs(
+        videos="required", vlm=True, judge="option letter (the reference's options and order)"
+    )
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         rec = await ask_video_files(env, inst, inst.prompt, trajectory)
@@ -43,14 +47,18 @@ class GameplayQAPublished(_FileTask):
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
         return {
             **GameplayQATask().score(records),
-            "per_level": grouped_accuracy([(r.meta.get("level"), bool(r.correct)) for r in records]),
+            "per_level": grouped_accuracy(
+                [(r.meta.get("level"), bool(r.correct)) for r in records]
+            ),
             "no_choice": sum(r.choice is None for r in records),
         }
 
 
 class STARBenchPublished(_FileTask):
     name = "starbench"
-    description = "STARBench rubric items: each turn after the ideal history, criteria judged one by one."
+    description = (
+        "STARBench rubric items: each turn after the ideal history, criteria judged one by one."
+    )
     needs = Needs(videos="required", vlm=True,
                   judge="per-criterion judge (eval.judge); text fallback, penalties unchecked, without")  # fmt: skip
 

@@ -114,7 +114,11 @@ class T4Published(PublishedTask):
             intro = f"This question is about game {gid} ({inst.meta['league']}); its {what} can be searched.\n\n"
             ctx = env.ctx(inst.sport, games_view({gid}))
             rec = await run_agent(env, ctx, intro + prompt, trajectory, tools=tool_subset(tools))
-            label = "corpus: " + "+".join(tools) + ("" if kind in T4_TOOLS else f" ({kind}: unknown type)")
+            label = (
+                "corpus: "
+                + "+".join(tools)
+                + ("" if kind in T4_TOOLS else f" ({kind}: unknown type)")
+            )
             rec = rec.updated(route=label)
         return await best_of_k_answers(env, inst.prompt, str(inst.gold), rec)
 
@@ -122,12 +126,17 @@ class T4Published(PublishedTask):
         routes: dict[str, Counter[str]] = defaultdict(Counter)
         for r in records:
             routes[str(r.meta.get("question_type"))][r.route or "?"] += 1
-        return {**t4_scores(records), "routes_per_question_type": {k: dict(v) for k, v in routes.items()}}
+        return {
+            **t4_scores(records),
+            "routes_per_question_type": {k: dict(v) for k, v in routes.items()},
+        }
 
 
 class T6Published(PublishedTask):
     name = "t6"
-    description = "Long-form report of one or more games (sample folders): saliency and writing 1-5."
+    description = (
+        "Long-form report of one or more games (sample folders): saliency and writing 1-5."
+    )
     needs = Needs(videos="optional", vlm=True, corpus="optional",
                   judge="coverage (Fig. 37) and writing (Fig. 38) judges (eval.judge); "
                         "text fallback for coverage, writing unjudged without")  # fmt: skip
@@ -177,10 +186,15 @@ class T7Published(PublishedTask):
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         gold = tracks(inst.gold)
         miou = track_miou(gold, linear_prediction(gold))
-        return Outcome(answer=f"mIoU {miou:.3f}", status="answered", miou=miou, turns=0, note=self.stand_in)
+        return Outcome(
+            answer=f"mIoU {miou:.3f}", status="answered", miou=miou, turns=0, note=self.stand_in
+        )
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
-        return {"video_miou": mean([r.miou for r in records if r.miou is not None]), "note": self.stand_in}
+        return {
+            "video_miou": mean([r.miou for r in records if r.miou is not None]),
+            "note": self.stand_in,
+        }
 
 
 class T9Published(PublishedTask):
@@ -202,4 +216,3 @@ class T9Published(PublishedTask):
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
         return T9Task().score(records)
-

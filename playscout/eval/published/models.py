@@ -201,9 +201,7 @@ class GameplayQARow(Record):
 
     def videos(self) -> list[str]:
         names = [self.video_1_file_name.strip()]
-        names += [
-            str(self.extra().get(f"video_{i}_file_name") or "").strip() for i in range(2, 6)
-        ]
+        names += [str(self.extra().get(f"video_{i}_file_name") or "").strip() for i in range(2, 6)]
         return [n for n in names if n]
 
 

@@ -209,7 +209,9 @@ def t7_tracks(path: Path) -> list[Instance]:
                      _mot_tracks(f), {"file": f.name}) for f in files]  # fmt: skip
 
 
-def tracks(gold: dict[str, list[list[float]]]) -> dict[str, dict[int, tuple[float, float, float, float]]]:
+def tracks(
+    gold: dict[str, list[list[float]]],
+) -> dict[str, dict[int, tuple[float, float, float, float]]]:
     """A T7 item's gold ({track: [[frame, x1, y1, x2, y2], ...]}, as stored) as metric tracks."""
     return {tid: {int(r[0]): (r[1], r[2], r[3], r[4]) for r in rows} for tid, rows in gold.items()}
 

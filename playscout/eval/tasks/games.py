@@ -35,7 +35,6 @@ from playscout.eval.tasks.synthetic import pick_option, render_options
 from playscout.eval.tasks.task import Instance, TaskEnv, run_agent
 
 
-
 class T4Task:
     name = "t4"
     description = "Open game-level QA, 0-5, best of k; the target game's report is hidden."
@@ -83,7 +82,9 @@ async def best_of_k_answers(env: TaskEnv, question: str, gold: str, rec: Outcome
     note = rec.note
     if not candidates and rec.answer:
         candidates = [rec.answer]
-        note = "no 'Answer i:' lines: the whole answer is the one candidate (the reference scores 0)"
+        note = (
+            "no 'Answer i:' lines: the whole answer is the one candidate (the reference scores 0)"
+        )
     judge = score_judge(env)
     verdicts = await asyncio.gather(*(judge.score(question, gold, c) for c in candidates))
     scores = [v.score for v in verdicts]
