@@ -89,6 +89,18 @@ def test_no_vlm_for_a_video_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert "oracle mode answers from ground-truth captions, which these files do not carry" in line
 
 
+def test_a_sport_the_data_does_not_have(tmp_path: Path) -> None:
+    data = P / "svi_t4_qa.slice.json"
+    vlm = ["--vlm-url", "http://127.0.0.1:9/v1", "--vlm-model", "never-called"]
+    line = _fails_in_one_line(
+        ["--task", "t4", "--data", str(data), "--sport", "cricket", *vlm], tmp_path / "run"
+    )
+    assert line == (
+        "error: svi_t4_qa.slice.json has no items of cricket (its sports: basketball, hockey, "
+        "soccer); leave out --sport for all"
+    )
+
+
 def test_missing_data_or_media_path(tmp_path: Path) -> None:
     line = _fails_in_one_line(
         ["--task", "t2", "--data", str(tmp_path / "nope.json")], tmp_path / "run"

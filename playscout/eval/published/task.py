@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from playscout.config import Settings
+from playscout.eval.errors import RunError
 from playscout.eval.published.formats import PublishedData
 from playscout.eval.published.media import resolve_media
 from playscout.eval.records import Outcome, ResultRow
@@ -69,6 +70,11 @@ class PublishedTask:
             counts[inst.sport] = counts.get(inst.sport, 0) + 1
             if limit is None or counts[inst.sport] <= limit:
                 items.append(inst)
+        if not items:
+            raise RunError(
+                f"{self.data.path.name} has no items of {', '.join(sports)} "
+                f"(its sports: {', '.join(self.data.sports)}); leave out --sport for all"
+            )
         if self.needs.videos == "required":
             resolve_media(items, self.data.path, env.media)
         self.resolve(items, env)
