@@ -415,3 +415,22 @@ def test_lcric_written_queries(tmp_path: Path, vlm: FakeOpenAIServer, clip_bytes
         "format written from the paper, no public file"
         in (tmp_path / "run" / "report.md").read_text()
     )
+
+
+def test_synthetic_items_on_a_release_layout_corpus_say_to_pass_data(tmp_path: Path) -> None:
+    """The release lists no play_by_play: this was an AttributeError for every task but T9."""
+    from playscout.eval.errors import RunError
+    from tests.corpus.minicorpus import write_minicorpus
+
+    root = write_minicorpus(tmp_path)
+    settings = Settings(corpus_dir=root, eval=EvalSettings(cache_db=None))
+    with pytest.raises(
+        RunError,
+        match=r"has no play_by_play.json: without --data .* pass the task's published data",
+    ):
+        run_eval(
+            RunSpec(task="t2", out_dir=tmp_path / "run", policy="workflow", mode="oracle"),
+            settings,
+            backend=object(),
+        )  # type: ignore[arg-type]
+    assert not (tmp_path / "run").exists()
