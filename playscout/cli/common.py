@@ -51,28 +51,35 @@ def progress_bar(units: str = "items") -> Iterator[Callable[[str, int, int | Non
     """A rich progress bar with one task per label; yields the callback libraries call
     (`update(label, done, total)`). A task is finished (tick, clock stopped) once done reaches
     its total; libraries that learn a stage's total only at its end say so then. When the block
-    ends without an error, every task still open is finished as it stands. `units="bytes"`
-    shows sizes and a rate instead of counts."""
+    ends without an error, every task still open is finished as it stands. Nothing is drawn
+    before the first update. `units="bytes"` shows sizes and a rate instead of counts."""
     counts = (DownloadColumn(), TransferSpeedColumn()) if units == "bytes" else (CountColumn(),)
-    with Progress(
+    bar = Progress(
         SpinnerColumn(finished_text="[green]✓[/green]"),
         TextColumn("{task.description}"),
         BarColumn(),
         *counts,
         TimeElapsedColumn(),
         console=console,
-    ) as bar:
-        tasks: dict[str, TaskID] = {}
+    )
+    tasks: dict[str, TaskID] = {}
 
-        def update(label: str, done: int, total: int | None) -> None:
-            if label not in tasks:
-                tasks[label] = bar.add_task(label, total=total)
-            bar.update(tasks[label], completed=done, total=total)
+    def update(label: str, done: int, total: int | None) -> None:
+        """The bar appears with the first update, so a command refused before its work
+        starts prints its error line alone."""
+        if not bar.live.is_started:
+            bar.start()
+        if label not in tasks:
+            tasks[label] = bar.add_task(label, total=total)
+        bar.update(tasks[label], completed=done, total=total)
 
+    try:
         yield update
         for task in bar.tasks:
             if not task.finished:
                 bar.update(task.id, total=task.completed)
+    finally:
+        bar.stop()
 
 
 def settings() -> Settings:

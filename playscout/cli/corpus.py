@@ -11,6 +11,7 @@ from rich.table import Table
 
 from playscout.cli.common import (
     JsonOpt,
+    console,
     out,
     print_counts,
     print_json,
@@ -26,21 +27,30 @@ corpus_app = typer.Typer(no_args_is_help=True, help="Load, validate and generate
 @user_errors
 def corpus_validate(
     root: Annotated[Path, typer.Argument(help="Corpus root (T9 layout).")],
+    strict: Annotated[
+        bool, typer.Option(help="Warnings (absent clip files) fail too (exit 1).")
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Check every file of a corpus; list each problem with its file and field.
+    """Check every file of a corpus; list each problem with its file and field, and warn of
+    clip files clip_paths lists but the disk lacks.
 
-    Exit 1 when there are problems."""
+    Exit 1 when there are problems (or, with --strict, warnings)."""
     from playscout.corpus import validate_corpus
 
     with progress_bar() as update:
         report = validate_corpus(root, progress=update)
     if json_out:
-        problems = [str(p) for p in report.problems]
         print_json(
-            {"root": str(root), "ok": report.ok, "counts": report.counts, "problems": problems}
+            {
+                "root": str(root),
+                "ok": report.ok,
+                "counts": report.counts,
+                "problems": [str(p) for p in report.problems],
+                "warnings": [str(w) for w in report.warnings],
+            }
         )
-        if not report.ok:
+        if not report.ok or (strict and report.warnings):
             raise typer.Exit(EXIT_FAILURES)
         return
     columns = ("games", "clips", "clip_files", "documents", "questions")
@@ -52,9 +62,14 @@ def corpus_validate(
         out.print(f"[red]problem[/red] {problem}", highlight=False)
     if len(report.problems) > 200:
         out.print(f"... and {len(report.problems) - 200} more problems")
+    for warning in report.warnings:
+        console.print(f"[yellow]warning[/yellow] {warning}", highlight=False, soft_wrap=True)
     if not report.ok:
         raise failed(f"{len(report.problems)} problems in {root}")
-    out.print(f"[green]ok[/green]: {root} is a valid corpus")
+    if strict and report.warnings:
+        raise failed(f"{len(report.warnings)} warnings in {root} (--strict)")
+    warned = f" ({len(report.warnings)} warnings)" if report.warnings else ""
+    out.print(f"[green]ok[/green]: {root} is a valid corpus{warned}")
 
 
 @corpus_app.command("synth")
