@@ -79,7 +79,8 @@ def progress_bar(units: str = "items") -> Iterator[Callable[[str, int, int | Non
             if not task.finished:
                 bar.update(task.id, total=task.completed)
     finally:
-        bar.stop()
+        if bar.live.is_started:  # rich prints a newline on stop when not on a terminal
+            bar.stop()
 
 
 def settings() -> Settings:

@@ -91,3 +91,28 @@ def test_eval_judge_exits_1_when_answers_stay_unjudged(tmp_path: Path) -> None:
     [line] = [x for x in result.stderr.splitlines() if x.startswith("failed: ")]
     assert line.startswith("failed: 2 answers could not be judged; first (q000): judge call")
     assert "HTTP 400: judge prompt rejected" in line
+
+
+def test_search_json_is_the_hits_as_data(synth_index: SynthIndex) -> None:
+    """Was: `No such option: --json` (exit 2); the observation text was the only output."""
+    flags = ["--index", str(synth_index.index_dir), "--json"]
+    docs = runner.invoke(app, ["search", "documents", "points", *flags])
+    assert docs.exit_code == 0, docs.output
+    body = json.loads(docs.stdout)
+    assert body["tool"] == "search_documents" and body["arguments"] == {"query": "points"}
+    assert body["result"] is not None and "{" not in docs.stderr
+    clips = runner.invoke(app, ["search", "videos", "dunk", *flags, "--mode", "oracle"])
+    assert clips.exit_code == 0, clips.output
+    assert json.loads(clips.stdout)["tool"] == "search_videos"
+
+
+def test_progress_draws_nothing_before_the_first_update(monkeypatch) -> None:
+    """A command refused before its work starts prints its error line alone."""
+    record = Console(record=True, width=100, force_terminal=False)
+    monkeypatch.setattr(common, "console", record)
+    try:
+        with common.progress_bar():
+            raise ValueError("refused")
+    except ValueError:
+        pass
+    assert record.export_text() == ""
