@@ -6,9 +6,9 @@
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VENV="${1:-$(mktemp -d)/venv}"
 PYTHON_BIN="${PYTHON_BIN:-python3.11}"
 WORK="$(mktemp -d)"
+if [[ $# -ge 1 ]]; then VENV="$1"; else VENV="$WORK/venv"; fi  # the default goes with $WORK
 trap 'rm -rf "$WORK"' EXIT
 
 "$PYTHON_BIN" -m venv "$VENV"

@@ -13,11 +13,13 @@ Not part of `make test` (it runs the CLI ~30 times in subprocesses)."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 DEAD = "http://127.0.0.1:9/v1"  # the discard port: nothing listens, connections are refused
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+BOX = re.compile(r"[─│╭╮╰╯]")
 WANTED = re.compile(
     r"^(error:|failed:|Error:|\w+Error:|status:|warning:|ran |judge |wrote |No such option|"
     r".*seconds: |\{)"
@@ -42,8 +45,18 @@ class Case:
 
 
 def message(stdout: str, stderr: str, pick: str | None) -> str:
-    lines = [ANSI.sub("", x).strip() for x in (stderr + "\n" + stdout).splitlines()]
-    lines = [x for x in lines if x and not set(x) <= set("─│╭╮╰╯ ")]
+    """The line that says what happened; a JSON document on stdout is shown by its keys."""
+    try:
+        doc = json.loads(stdout)
+    except ValueError:
+        doc = None
+    if isinstance(doc, dict):
+        return "JSON document on stdout: {" + ", ".join(doc) + "}"
+    lines = [
+        " ".join(BOX.sub(" ", ANSI.sub("", x)).split())
+        for x in (stderr + "\n" + stdout).splitlines()
+    ]
+    lines = [x for x in lines if x]
     if pick is not None:
         chosen = [x for x in lines if re.search(pick, x)]
     else:
@@ -52,17 +65,20 @@ def message(stdout: str, stderr: str, pick: str | None) -> str:
     return text if len(text) <= 170 else text[:167] + "..."
 
 
-def run(src: Path, args: list[str], env: dict[str, str], timeout: int) -> tuple[int, str, str]:
+def run(
+    src: Path, args: list[str], env: dict[str, str], timeout: int
+) -> tuple[int, str, str, float]:
     """`python -m playscout ARGS` with `src` first on sys.path (cwd), so each side runs its own
-    code from the same interpreter and packages."""
+    code from the same interpreter and packages; also the wall seconds it took."""
+    start = time.perf_counter()
     try:
         p = subprocess.run(
             [sys.executable, "-m", "playscout", *args],
             cwd=src, env=env, capture_output=True, text=True, timeout=timeout,
         )  # fmt: skip
     except subprocess.TimeoutExpired:
-        return -1, "", f"(timed out after {timeout} s)"
-    return p.returncode, p.stdout, p.stderr
+        return -1, "", f"(timed out after {timeout} s)", timeout
+    return p.returncode, p.stdout, p.stderr, time.perf_counter() - start
 
 
 def cases(corpus: Path, index: Path, refusing_url: str) -> list[Case]:
@@ -126,9 +142,13 @@ def cases(corpus: Path, index: Path, refusing_url: str) -> list[Case]:
         Case("eval judge, folder that is not a run", "(found while testing: `0 judged`, exit 0)",
              lambda o: ["eval", "judge", str(corpus), "--judge", "equivalence"],
              "tests/cli/test_exit_codes.py::test_a_folder_that_is_not_a_run"),
+        Case("ask --json", "no `--json` on ask/search/index build",
+             lambda o: ["ask", q, *ix, "--mode", "oracle", "--policy", "workflow", "--json"],
+             "tests/cli/test_exit_codes.py::test_ask_answered_is_exit_0_and_json_is_one_document",
+             pick=r"^(error:|No such)"),
         Case("search --json", "no `--json` on ask/search/index build",
              lambda o: ["search", "documents", "points", "--index", str(index), "--json"],
-             "tests/cli/test_output.py (search/ask/index build --json)", pick=r"^(\{|error:|No such)"),
+             "tests/cli/test_output.py::test_search_json_is_the_hits_as_data", pick=r"^(error:|No such)"),
         Case("corpus synth summary", "Python reprs (`seconds: 61.373940397999945`)",
              lambda o: ["corpus", "synth", "--out", str(o / "synth"), "--games", "1",
                         "--sports", "hockey", "--workers", "1"],
@@ -145,7 +165,7 @@ def build_fixture(work: Path, env: dict[str, str]) -> tuple[Path, Path]:
         ["index", "build", "--corpus", str(corpus), "--out", str(index)],
     ]
     for step in steps:
-        rc, _, err = run(ROOT, step, env, 1200)
+        rc, _, err, _ = run(ROOT, step, env, 1200)
         if rc != 0:
             sys.exit(f"fixture step {' '.join(step)} failed ({rc}): {err[-500:]}")
     return corpus, index
@@ -190,20 +210,23 @@ def main() -> None:
                 out = work / f"out-{side}"
                 out.mkdir()
                 for i, case in enumerate(todo):
-                    rc, so, se = run(src, case.args(out), env, args.timeout)
+                    rc, so, se, secs = run(src, case.args(out), env, args.timeout)
                     if side == "before":
-                        rows.append([case, rc, message(so, se, case.pick)])
+                        rows.append([case, rc, secs, message(so, se, case.pick)])
                     else:
-                        rows[i] += [rc, message(so, se, case.pick)]
+                        rows[i] += [rc, secs, message(so, se, case.pick)]
                     print(f"{side:6} {case.name}: exit {rc}", file=sys.stderr)
-    print(f"Before: {args.before}; after: this working tree. `{DEAD}` has no server.\n")
-    print("| case | the issue said | before: exit, message | after: exit, message | test |")
+    load = os.getloadavg()[0]
+    print(f"Before: {args.before}; after: this working tree. `{DEAD}` has no server. Seconds are")
+    print(f"each command's wall time (process start included; load average {load:.1f}).\n")
+    print("| case | the issue said | before: exit (s), message | after: exit (s), message | test |")
     print("|---|---|---|---|---|")
-    for case, rc0, m0, rc1, m1 in rows:
+    for case, rc0, s0, m0, rc1, s1, m1 in rows:
         if not case.name:  # a setup step
             continue
-        cell = lambda rc, m: f"**{rc}** `{m.replace('|', '/').replace('`', '')}`"  # noqa: E731
-        print(f"| {case.name} | {case.what} | {cell(rc0, m0)} | {cell(rc1, m1)} | `{case.test}` |")
+        cell = lambda rc, s, m: f"**{rc}** ({s:.1f} s) `{m.replace('|', '/').replace('`', '')}`"  # noqa: E731
+        before, after = cell(rc0, s0, m0), cell(rc1, s1, m1)
+        print(f"| {case.name} | {case.what} | {before} | {after} | `{case.test}` |")
 
 
 if __name__ == "__main__":
