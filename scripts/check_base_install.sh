@@ -41,6 +41,7 @@ run 2 index build --corpus "$WORK/corpus" --out "$WORK/index"
 run 0 index build --corpus "$WORK/corpus" --out "$WORK/index-bm25" --doc-embedder none --caption-embedder none
 run 0 search documents "goal" --index "$WORK/index-bm25" --sport hockey
 run 2 search videos "goal" --index "$WORK/index-bm25" --sport hockey --mode oracle
+run 2 search documents "goal" --index http://127.0.0.1:9/playscout --sport hockey
 run 2 index videos --videos "$WORK" --pbp "$WORK/none.json" --out "$WORK/corpus"
 echo "unexpected results: $failures"
 exit $((failures > 0))

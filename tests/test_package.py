@@ -143,3 +143,24 @@ def test_agent_and_runtime_work_without_the_telemetry_extra() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "pip install 'playscout[telemetry]'" in out.stdout
+
+
+def test_an_elasticsearch_index_without_the_elastic_extra_names_it() -> None:
+    """Was: a ModuleNotFoundError traceback from a base install given an index URL."""
+    code = (
+        "import sys, importlib.abc\n"
+        "class NoElastic(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('elasticsearch', 'elastic_transport'):\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, NoElastic())\n"
+        "sys.argv = ['playscout', 'search', 'documents', 'goal', '--index', 'http://127.0.0.1:9/x']\n"
+        "from playscout.cli import app\n"
+        "app()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.strip() == (
+        "error: an Elasticsearch index needs the elasticsearch client: "
+        "pip install 'playscout[elastic]'"
+    )
