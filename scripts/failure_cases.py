@@ -103,7 +103,7 @@ def cases(corpus: Path, index: Path, refusing_url: str) -> list[Case]:
         Case("eval run, model server down", "every question `error`, exit 0",
              lambda o: ["eval", "run", *ix, "--out", str(o / "r-down"), "--limit", "2", "--no-cache",
                         "--mode", "oracle", "--llm-url", DEAD, "--llm-model", "m"],
-             "tests/runtime/test_preflight.py::test_unreachable_server_is_one_line_at_once"),
+             "tests/cli/test_exit_codes.py::test_eval_run_with_the_model_server_down_stops_before_the_first_question"),
         Case("eval run, every chat refused (HTTP 400)", "every question `error`, exit 0",
              lambda o: ["eval", "run", *ix, "--out", str(o / "r-refused"), "--limit", "2", "--no-cache",
                         "--mode", "oracle", "--llm-url", refusing_url, "--llm-model", "fake-model"],

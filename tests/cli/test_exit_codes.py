@@ -118,6 +118,19 @@ def test_eval_run_without_a_model_stops_before_the_first_question(
     assert not run.exists()
 
 
+def test_eval_run_with_the_model_server_down_stops_before_the_first_question(
+    synth_index: SynthIndex, tmp_path: Path
+) -> None:
+    """Was: every question recorded as `error` after ~6 s of retries, exit 0."""
+    run, url = tmp_path / "run", dead_url()
+    model = ["--llm-url", url, "--llm-model", "m", "--mode", "oracle"]
+    flags = index_args(synth_index, "--out", str(run), "--limit", "2", "--no-cache", *model)
+    result = runner.invoke(app, ["eval", "run", *flags])
+    assert result.exit_code == 2
+    assert one_error(result).startswith(f"error: preflight: the agent's model (agent.llm): {url}")
+    assert not run.exists()
+
+
 def test_eval_run_where_every_question_fails_exits_1_with_the_first_reason(
     synth_index: SynthIndex, refusing_model: FakeOpenAIServer, tmp_path: Path
 ) -> None:
