@@ -80,7 +80,7 @@ def _hit(rank: int, ident: str, hit: Any) -> dict[str, Any]:
     if highlights:
         text = " ".join(str(highlights[0]).split())
         out["highlight"] = text[:HIGHLIGHT_CHARS] + ("…" if len(text) > HIGHLIGHT_CHARS else "")
-    record = getattr(hit, "record", None)
+    record: Any = getattr(hit, "record", None)
     if hasattr(record, "video_start"):
         out["video"] = [record.video_start, record.video_end]
     return out
@@ -95,7 +95,7 @@ def data_summary(data: Any) -> dict[str, Any]:
     if hasattr(data, "hits"):
         for rank, hit in enumerate(data.hits, 1):
             key = "doc_ids" if hasattr(hit, "doc_id") else "clip_ids"
-            ident = getattr(hit, "doc_id", None) or getattr(hit, "clip_id", "")
+            ident = str(getattr(hit, "doc_id", None) or getattr(hit, "clip_id", ""))
             out[key].append(ident)
             out["hits"].append(_hit(rank, ident, hit))
     else:

@@ -19,16 +19,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from playscout.clients.chat import ChatClient
 from playscout.config import Settings
-from playscout.errors import PlayscoutError, one_line
+from playscout.errors import NotFound, PlayscoutError, one_line
+from playscout.eval.errors import RunConflict
 from playscout.eval.run_service import RunService
 from playscout.runtime import Runtime
 from playscout.search.backend_api import SearchBackend
 from playscout.serving.asks import AskCancelled, AskRejected
 from playscout.serving.limits import AskLimiter, Overloaded
-from playscout.serving.routes import ask, health, runs, search, trajectories, viewer
+from playscout.serving.routes import ask, clips, health, runs, search, trajectories, viewer
 from playscout.serving.security import BearerAuthMiddleware, BodyLimitMiddleware
 from playscout.serving.state import ServingState
-from playscout.serving.trajectories import UnknownTrajectory
 from playscout.tools.tool import ModelSet, Tool
 
 log = logging.getLogger(__name__)
@@ -65,9 +65,13 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _busy(_: Request, exc: Overloaded) -> JSONResponse:
         return _error(429, str(exc), {"Retry-After": str(exc.retry_after_s)})
 
-    @app.exception_handler(UnknownTrajectory)
-    async def _missing(_: Request, exc: UnknownTrajectory) -> JSONResponse:
-        return _error(404, str(exc))
+    @app.exception_handler(NotFound)
+    async def _missing(_: Request, exc: NotFound) -> JSONResponse:
+        return _error(404, str(exc))  # a run, question, trajectory or clip that is not there
+
+    @app.exception_handler(RunConflict)
+    async def _conflict(_: Request, exc: RunConflict) -> JSONResponse:
+        return _error(409, str(exc))
 
     @app.exception_handler(AskCancelled)
     async def _cancelled(_: Request, exc: AskCancelled) -> JSONResponse:
@@ -152,7 +156,7 @@ def create_app(
     app.state.serving = _build_state(settings, backend, llm_client, models, tools, run_service)
     settings.agent.trajectory_dir.mkdir(parents=True, exist_ok=True)
     install_error_handlers(app)
-    for module in (ask, search, trajectories, runs, health, viewer):
+    for module in (ask, search, trajectories, runs, clips, health, viewer):
         app.include_router(module.router)
     key = api_key if api_key is not None else settings.serving.api_key()
     app.add_middleware(BearerAuthMiddleware, api_key=key)

@@ -15,7 +15,7 @@ router = APIRouter(tags=["viewer"], include_in_schema=False)
 _ASSETS = {"viewer.js": "text/javascript", "viewer.css": "text/css"}
 _CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-    "img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'"
+    "img-src 'self' data:; media-src 'self'; base-uri 'none'; frame-ancestors 'none'"
 )
 
 
