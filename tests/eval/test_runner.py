@@ -209,6 +209,7 @@ def test_torn_line_is_skipped(tmp_path: Path) -> None:
 
 def test_run_service(tmp_path, settings, synth_backend) -> None:
     from playscout.config import EvalSettings
+    from playscout.eval.catalog import run_info
     from playscout.eval.run_service import RunRequest, RunService
     from playscout.eval.service import EvalRunService
 
@@ -217,9 +218,10 @@ def test_run_service(tmp_path, settings, synth_backend) -> None:
     st = svc.submit(
         RunRequest(task="t9", sport="basketball", mode="oracle", policy="workflow", limit=1)
     )
-    deadline = time.time() + 60
-    while (cur := svc.get(st.id)).state in ("queued", "running") and time.time() < deadline:
-        time.sleep(0.2)
+    assert st.state == "queued" and st.id.endswith("-t9-oracle-workflow")
+    assert svc.wait(st.id, 60)
+    cur = run_info(tmp_path, st.id)  # read back from status.json, as after a restart
     assert cur.state == "done", cur.message
-    assert cur.done == 1 and cur.results and cur.results["ran"] == 1
-    assert svc.get("nope") is None
+    assert cur.done == cur.total == cur.questions == 1 and cur.results
+    assert cur.results["ran"] == 1 and cur.task == "t9" and cur.model == "workflow"
+    assert svc.running() == []

@@ -33,9 +33,9 @@ def _decoded(call: Any, clip_id: str) -> Any:
         raise UnknownClip(f"clip {clip_id!r}: {e}") from None
 
 
-@router.api_route(
+@router.head("/{clip_id}", include_in_schema=False)
+@router.get(
     "/{clip_id}",
-    methods=["GET", "HEAD"],
     response_class=FileResponse,
     responses={200: {"content": {"video/mp4": {}}}, 206: {"description": "A byte range"}, **ERRORS},
 )
