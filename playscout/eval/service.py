@@ -17,6 +17,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+from playscout.clients.pool import close_shared_clients
 from playscout.config import EvalSettings, Settings
 from playscout.eval.catalog import run_dir as find_run_dir
 from playscout.eval.errors import RunConflict
@@ -40,10 +41,13 @@ class _Active:
 
     async def run(self, coro: Coroutine[Any, Any, T]) -> T:
         self.task, self.loop = asyncio.current_task(), asyncio.get_running_loop()
-        if self.cancel_requested:  # cancelled before the loop existed
-            coro.close()
-            raise asyncio.CancelledError
-        return await coro
+        try:
+            if self.cancel_requested:  # cancelled before the loop existed
+                coro.close()
+                raise asyncio.CancelledError
+            return await coro
+        finally:  # this loop ends with the run: release its pooled model connections now
+            await close_shared_clients()
 
     def cancel(self) -> None:
         self.cancel_requested = True  # set first: `run` checks it after publishing its task

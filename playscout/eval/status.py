@@ -61,7 +61,10 @@ class RunOwner(BaseModel):
             return False
         except PermissionError:
             pass  # exists, owned by someone else
-        return self.started is None or _process_start(self.pid) == self.started
+        state, started = _process_stat(self.pid)
+        if state == "Z":
+            return False  # exited, not yet reaped by its parent
+        return self.started is None or started == self.started
 
 
 class StatusFile(RunStatus):
@@ -72,14 +75,19 @@ class StatusFile(RunStatus):
     request: dict[str, Any] | None = None
 
 
-def _process_start(pid: int) -> float | None:
-    """Clock ticks since boot at which `pid` started (Linux); None where /proc is missing."""
+def _process_stat(pid: int) -> tuple[str | None, float | None]:
+    """(state letter, clock ticks since boot at start) of `pid` on Linux; Nones where /proc is
+    missing."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
-        return None
+        return None, None
     fields = stat.rpartition(")")[2].split()
-    return float(fields[19]) if len(fields) > 19 else None
+    return (fields[0] if fields else None), (float(fields[19]) if len(fields) > 19 else None)
+
+
+def _process_start(pid: int) -> float | None:
+    return _process_stat(pid)[1]
 
 
 def write_status(
