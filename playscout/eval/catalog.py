@@ -316,37 +316,63 @@ def question_page(
     rows = _loaded(runs_dir, run_id).rows
     keep = [r for r in rows if where.keep(r)]
     page = paginate(keep, offset, limit)
-    facets = {
+    return QuestionPage(**page.model_dump(), facets=facets(rows))
+
+
+def facets(rows: Sequence[QuestionRow]) -> dict[str, list[str]]:
+    """The values each question filter can take in these rows."""
+    return {
         "status": sorted({r.status for r in rows}),
         "verdict": sorted({r.verdict or "unjudged" for r in rows}),
         "sport": sorted({r.sport for r in rows}),
         "tool": sorted({t for r in rows for t in r.tool_calls}),
     }
-    return QuestionPage(**page.model_dump(), facets=facets)
+
+
+def question_annotations(row: QuestionRow, judge: str | None) -> dict[str, Any]:
+    """What a question's trajectory page shows beside the events: gold, verdict and why."""
+    return {
+        "gold_answer": row.gold,
+        "verdict": row.verdict,
+        "judge": judge,
+        "judge_reason": row.judge_reason,
+        "result_status": row.status,
+        "result_error": row.error,
+    }
 
 
 def question_rows(runs_dir: Path, run_id: str) -> list[QuestionRow]:
     return list(_loaded(runs_dir, run_id).rows)
 
 
-def rows_at(path: Path) -> list[QuestionRow]:
-    """The question rows of a run directory named by path (the CLI's `eval compare`)."""
+def run_at(path: Path) -> tuple[RunInfo, list[QuestionRow]]:
+    """A run directory named by path (the CLI: `eval compare`, `eval export`)."""
     path = Path(path)
     if not (path / RUN_JSON).is_file():
         raise RunError(f"{path}: not a run directory (no {RUN_JSON})")
-    return list(_CACHE.get(path.resolve(), _load).rows)
+    loaded = _CACHE.get(path.resolve(), _load)
+    return loaded.info, list(loaded.rows)
+
+
+def trajectory_file(run_dir: Path, qid: str) -> Path | None:
+    """The trajectory file of question `qid` of the run at `run_dir`, if it has one."""
+    loaded = _CACHE.get(Path(run_dir).resolve(), _load)
+    result = loaded.results.get(qid)
+    if result is None:
+        return None
+    base = Path(run_dir).resolve()
+    path = (base / result.trajectory).resolve()
+    return path if path.is_relative_to(base) and path.is_file() else None
 
 
 def question(runs_dir: Path, run_id: str, qid: str) -> tuple[QuestionRow, Path]:
     """The question's row and its trajectory file (inside the run directory, or
     UnknownQuestion)."""
     loaded = _loaded(runs_dir, run_id)
-    result = loaded.results.get(qid)
-    if result is None:
+    row = next((r for r in loaded.rows if r.qid == qid), None)
+    if row is None:
         raise UnknownQuestion(f"no question {qid!r} in run {run_id!r}")
-    row = next(r for r in loaded.rows if r.qid == qid)
-    base = run_dir(runs_dir, run_id).resolve()
-    path = (base / result.trajectory).resolve()
-    if not path.is_relative_to(base) or not path.is_file():
+    path = trajectory_file(run_dir(runs_dir, run_id), qid)
+    if path is None:
         raise UnknownQuestion(f"question {qid!r} of run {run_id!r} has no trajectory file")
     return row, path

@@ -132,15 +132,8 @@ def questions(
 
 def _question_detail(state: ServingState, run_id: str, qid: str) -> TrajectoryDetail:
     row, path = catalog.question(state.runs_dir, run_id, qid)
-    annotations = {
-        "gold_answer": row.gold,
-        "verdict": row.verdict,
-        "judge": catalog.run_info(state.runs_dir, run_id).judge,
-        "judge_reason": row.judge_reason,
-        "result_status": row.status,
-        "result_error": row.error,
-    }
-    return trajectory_detail(path, qid, annotations)
+    judge = catalog.run_info(state.runs_dir, run_id).judge
+    return trajectory_detail(path, qid, catalog.question_annotations(row, judge))
 
 
 @router.get("/{run_id}/questions/{qid}", response_model=TrajectoryDetail, responses=ERRORS)

@@ -144,7 +144,7 @@ function staticSource(data) {
     },
     clip: (_s, id) => (media.clips || {})[id] || null,
     thumb: (_s, id) => (media.thumbs || {})[id] || null,
-    frame: (_s, id, t) => (media.frames || {})[id + "@" + t] || null,
+    frame: (_s, id, t) => (media.frames || {})[id + "@" + Number(t).toFixed(3)] || null,
     canCompare: false,
     hasAsks: false,
   };
