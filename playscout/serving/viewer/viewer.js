@@ -250,7 +250,8 @@ async function runsPage(app, params) {
   if (source.canCompare) {
     const cmp = el("button", { id: "compare-btn", disabled: "" }, "compare the two selected runs");
     cmp.addEventListener("click", () => {
-      const ids = [...app.querySelectorAll("input.pick:checked")].map((i) => i.value);
+      // The list is newest first: A is the older run (the baseline), B the newer one.
+      const ids = [...app.querySelectorAll("input.pick:checked")].map((i) => i.value).reverse();
       if (ids.length === 2) go(["compare", ids[0], ids[1]]);
     });
     bar.append(cmp);
