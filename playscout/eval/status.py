@@ -49,8 +49,13 @@ class RunOwner(BaseModel):
     started: float | None = None
 
     @classmethod
+    def of(cls, pid: int) -> RunOwner:
+        """Process `pid` of this machine."""
+        return cls(pid=pid, host=socket.gethostname(), started=_process_start(pid))
+
+    @classmethod
     def me(cls) -> RunOwner:
-        return cls(pid=os.getpid(), host=socket.gethostname(), started=_process_start(os.getpid()))
+        return cls.of(os.getpid())
 
     def alive(self) -> bool:
         if self.host != socket.gethostname():

@@ -22,6 +22,7 @@ from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.judges import EquivalenceJudge, judge_run
 from playscout.eval.records import ResultRow
 from playscout.eval.report import write_report
+from playscout.eval.status import read_status
 from playscout.eval.store import load_results
 from playscout.eval.tasks.t9 import T9Task
 from tests.doubles import ScriptedChatModel
@@ -125,8 +126,14 @@ def test_kill_9_then_resume_exactly_once(
     proc.wait()
     done_before = len(_lines(run))
     assert 1 <= done_before < 3, "the kill should land mid-run"
+    killed = read_status(run)  # the runner said running; its process is gone
+    assert killed is not None and killed.state == "interrupted"
+    assert f"pid {proc.pid}" in (killed.message or "") and killed.total == 3
     s = run_eval(_spec(run), _with(settings, eval_settings), backend=synth_backend)
     assert s.skipped == done_before and s.ran == 3 - done_before
+    resumed = read_status(run)
+    assert resumed is not None and resumed.state == "done" and resumed.done == 3
+    assert resumed.created == killed.created  # still the run that was started first
     counts = Counter(r["qid"] for r in _lines(run))
     assert len(counts) == 3 and set(counts.values()) == {1}
     trajs = sorted((run / "trajectories").glob("*.jsonl"))

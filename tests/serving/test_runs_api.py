@@ -162,3 +162,19 @@ def test_a_real_run_over_http_then_judged_and_reported(app_factory, synth_index,
         assert "llm judge needs a model" in one_line_error(
             c.post(f"/v1/runs/{run_id}/judge", json={"judge": "llm"}), 400
         )
+
+
+def test_a_failed_ask_says_why_in_the_trajectory_list(app_factory):
+    from playscout.clients.chat import ModelUnavailable
+    from tests.doubles import ScriptedChatModel
+
+    down = ScriptedChatModel([ModelUnavailable("connection refused: http://127.0.0.1:9/v1")])
+    with TestClient(app_factory(llm_client=down)) as c:
+        r = c.post("/v1/ask", json={"question": "who won?", "mode": "oracle"})
+        assert r.json()["status"] == "error"  # the HTTP status of a failed ask is issue 14's
+        [item] = c.get("/v1/trajectories").json()["items"]
+        assert item["status"] == "error" and "connection refused" in item["error"]
+        errors = c.get("/v1/trajectories", params={"status": "error", "q": "refused"}).json()
+        assert errors["total"] == 1
+        summary = c.get(f"/v1/trajectories/{item['id']}").json()["summary"]
+        assert "connection refused" in summary["error"]

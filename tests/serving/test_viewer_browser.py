@@ -9,7 +9,6 @@ The page sets `body[data-rendered]` when a view is drawn; tests wait for that, n
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,11 +18,9 @@ import pytest
 
 from playscout.config import Settings
 from playscout.serving.app import create_app
+from tests.browser import CHROMIUM, DRIVER, chromium, frames_loaded, play, redraw, show
 from tests.serving.conftest import LiveServer, live_server, make_settings
 from tests.serving.runs_data import EVIL, write_run
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 
 pytestmark = [
     pytest.mark.slow,
@@ -32,28 +29,6 @@ pytestmark = [
         reason="needs Debian chromium and chromium-driver (apt-get install chromium chromium-driver)",
     ),
 ]
-
-
-def chromium(width: int = 1400, height: int = 900) -> Any:
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        f"--window-size={width},{height}",
-        "--disable-dev-shm-usage",
-        "--force-device-scale-factor=1",
-        "--autoplay-policy=no-user-gesture-required",
-        "--allow-file-access-from-files",
-    ):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    driver.set_page_load_timeout(60)
-    return driver
 
 
 @pytest.fixture(scope="module")
@@ -78,28 +53,6 @@ def site(tmp_path_factory, synth_index) -> Iterator[LiveServer]:
         body = {"question": synth_index.question, "policy": "workflow", "mode": "oracle"}
         assert httpx.post(f"{srv.url}/v1/ask", json=body, timeout=60).status_code == 200
         yield srv
-
-
-def show(browser: Any, url: str) -> None:
-    """Load `url` and wait until the page has drawn it."""
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    browser.execute_script("document.body && delete document.body.dataset.rendered")
-    browser.get(url)
-    WebDriverWait(browser, 30).until(
-        lambda d: d.execute_script("return !!document.body.dataset.rendered")
-    )
-
-
-def redraw(browser: Any, action: Any) -> None:
-    """Do `action` (a click, a choice) and wait until the page has drawn the result."""
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    browser.execute_script("delete document.body.dataset.rendered")
-    action()
-    WebDriverWait(browser, 30).until(
-        lambda d: d.execute_script("return !!document.body.dataset.rendered")
-    )
 
 
 def click_and_wait(browser: Any, element: Any) -> None:
@@ -357,26 +310,11 @@ def test_a_clip_plays_and_seeks_beside_the_frames_the_vlm_saw(
     app = RangeLog(create_app(settings, backend=synth_index.backend))
     with live_server(app) as srv:  # type: ignore[arg-type]
         show(browser, f"{srv.url}/viewer#/runs/media/q/{qid}")
-        frames = browser.find_elements(By.CSS_SELECTOR, ".frames .frame img")
-        assert len(frames) == 16
-        WebDriverWait(browser, 30).until(
-            lambda d: all(
-                d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", f)
-                for f in frames
-            )
-        )
+        frames_loaded(browser, 16)
         assert browser.find_element(By.CSS_SELECTOR, ".frames .muted").text.startswith(
             "16 frames sent to the VLM"
         )
-        browser.find_element(
-            By.CSS_SELECTOR, f'.qa-frames button.clip[data-clip="{media_corpus.board}"]'
-        ).click()
-        video = browser.find_element(By.ID, "video")
-        WebDriverWait(browser, 30).until(
-            lambda d: d.execute_script(
-                "return arguments[0].readyState >= 1 && arguments[0].duration > 0", video
-            )
-        )
+        video = play(browser, media_corpus.board)
         duration = browser.execute_script("return arguments[0].duration", video)
         browser.execute_script(
             "arguments[0].pause(); arguments[0].currentTime = arguments[1]", video, duration * 0.8
@@ -402,7 +340,6 @@ def test_a_clip_plays_and_seeks_beside_the_frames_the_vlm_saw(
 
 def test_an_export_opens_from_disk_with_its_clip_and_frames(media_run, tmp_path, media_corpus):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     from playscout.corpus import Corpus
     from playscout.serving.export import export_run
@@ -416,23 +353,8 @@ def test_an_export_opens_from_disk_with_its_clip_and_frames(media_run, tmp_path,
         show(driver, (tmp_path / "export" / "index.html").as_uri())
         assert texts(driver, "table.questions td.id") == [qid]
         click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "table.questions td.id a"))
-        frames = driver.find_elements(By.CSS_SELECTOR, ".frames .frame img")
-        assert len(frames) == 16
-        WebDriverWait(driver, 30).until(
-            lambda d: all(
-                d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", f)
-                for f in frames
-            )
-        )
-        driver.find_element(
-            By.CSS_SELECTOR, f'.qa-frames button.clip[data-clip="{media_corpus.board}"]'
-        ).click()
-        video = driver.find_element(By.ID, "video")
-        WebDriverWait(driver, 30).until(
-            lambda d: d.execute_script(
-                "return arguments[0].readyState >= 1 && arguments[0].duration > 0", video
-            )
-        )
+        frames_loaded(driver, 16)
+        play(driver, media_corpus.board)
         assert driver.find_element(By.ID, "answer").text == "the scoreboard shows 3-2"
         assert (
             "I will look at the clip." in texts(driver, ".events article.model_call pre.content")[0]

@@ -183,6 +183,11 @@ function setStatus(text, error) {
   s.classList.toggle("error", !!error);
 }
 
+function staticBadge() {
+  if (!STATIC || document.getElementById("static-badge")) return;
+  document.getElementById("key-box").replaceWith(el("span", { id: "static-badge", class: "pill" }, "static export · no server"));
+}
+
 function rendered() {
   // Read by the browser tests and benchmarks/viewer.py (time to first render).
   document.body.dataset.rendered = String(Date.now());
@@ -437,7 +442,8 @@ function observationBody(obs, sport, play) {
     box.append(item);
   }
   const text = el("details", { class: "obs-text" });
-  text.append(el("summary", {}, "what the model was shown (" + obs.tokens + " tokens" + (obs.cut_from_tokens ? ", cut from " + obs.cut_from_tokens : "") + ")"),
+  const size = obs.tokens ? " (" + obs.tokens + " tokens" + (obs.cut_from_tokens ? ", cut from " + obs.cut_from_tokens : "") + ")" : "";
+  text.append(el("summary", {}, "what the model was shown" + size),
     el("pre", {}, obs.text));
   box.append(text);
   return box;
@@ -471,7 +477,7 @@ function eventNode(e, sport, play) {
     node.style.setProperty("--c", colour(e.name));
     if (e.error) node.classList.add("failed");
     node.append(el("h3", {}, turn + " · observation of ", el("span", { class: "tool" }, e.name)),
-      el("div", { class: "meta" }, fmtS(e.latency_s) + " · " + e.tokens + " tokens"));
+      el("div", { class: "meta" }, fmtS(e.latency_s) + (e.tokens ? " · " + e.tokens + " tokens" : "")));
     if (e.error) node.append(el("div", { class: "reason" }, "error: " + e.error));
     node.append(observationBody(e, sport, play));
   } else if (e.type === "error") {
@@ -544,7 +550,10 @@ function eventList(events, sport, play, divergent) {
   const list = el("div", { class: "events" });
   for (const e of events) {
     const node = eventNode(e, sport, play);
-    if (divergent !== null && divergent !== undefined && e.turn === divergent) node.classList.add("divergent");
+    if (divergent !== null && divergent !== undefined && e.turn === divergent) {
+      node.classList.add("divergent");
+      node.querySelector("h3").prepend(el("span", { class: "diverges" }, "first divergence"), " ");
+    }
     list.append(node);
   }
   return list;
@@ -620,6 +629,7 @@ async function render() {
   const app = document.getElementById("app");
   app.replaceChildren(el("p", { id: "status", class: "muted" }, "loading…"));
   const { parts, params } = route();
+  staticBadge();
   try {
     if (STATIC && !parts.length) await questionsPage(app, STATIC.run.id, params);
     else if (!parts.length) await runsPage(app, params);
