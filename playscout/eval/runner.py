@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from playscout.agent.ids import valid_id
 from playscout.clients.chat import ChatClient
-from playscout.config import Mode, Settings, package_versions
+from playscout.config import Mode, Settings, package_versions, redact_urls
 from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import RunError
 from playscout.eval.records import Outcome, QuestionFields, ResultRow
@@ -139,8 +139,8 @@ def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, A
             "frame_long_side": qa.frame_long_side,
             "jpeg_quality": qa.jpeg_quality,
         },
-        "settings": settings.model_dump(mode="json"),
-        "eval_settings": eval_settings.model_dump(mode="json"),
+        "settings": settings.redacted(),
+        "eval_settings": redact_urls(eval_settings.model_dump(mode="json")),
         "versions": versions(),
         "resumes": [],
     }
@@ -203,7 +203,7 @@ async def run_eval_async(
     """Runs `spec` with `settings` (its `eval` section included); `client` and `backend`
     replace the configured agent model and index (tests, benchmarks, a server that has them
     open already); `progress(done, total)` is called after each question."""
-    settings = settings or Settings()
+    settings = settings or Settings.load()
     cache = ResponseCache(settings.eval.cache_db) if settings.eval.cache_db else None
     try:
         return await _run(spec, settings, client, backend, progress, cache)

@@ -63,7 +63,7 @@ class EvalRunService:
         eval_settings: EvalSettings | None = None,
         backend: Any = None,
     ) -> None:
-        settings = settings or Settings()
+        settings = settings or Settings.load()
         self.eval = eval_settings or settings.eval
         self.settings = settings.model_copy(update={"eval": self.eval})
         self.runs_dir = Path(self.eval.runs_dir)
