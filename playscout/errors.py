@@ -22,6 +22,8 @@ class PlayscoutError(Exception):
 class NotFound(PlayscoutError, LookupError):
     """Something named by id that does not exist (a run, a question, a clip): HTTP 404."""
 
+    status_code = 404
+
 
 def is_user_error(error: BaseException) -> bool:
     return isinstance(error, PlayscoutError) and error.user_error

@@ -207,7 +207,7 @@ def first_video_qa(driver: Any) -> str:
 
 def screenshots(url: str, default_run: str, oracle_run: str, export: Path, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    driver = chromium(1440, 1000)
+    driver = chromium(width=1440, height=1000)
     try:
         show(driver, f"{url}/viewer")
         driver.save_screenshot(str(out / "runs.png"))
@@ -228,7 +228,7 @@ def screenshots(url: str, default_run: str, oracle_run: str, export: Path, out: 
         driver.save_screenshot(str(out / "compare-question.png"))
     finally:
         driver.quit()
-    driver = chromium(1440, 1000)  # no server behind this one: the export from disk
+    driver = chromium(width=1440, height=1000)  # no server behind this one: the export from disk
     try:
         show(driver, (export / "index.html").as_uri() + f"#/runs/{default_run}/q/{qid}")
         play_clip(driver, first_video_qa(driver))

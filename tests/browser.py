@@ -11,8 +11,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 
 
-def chromium(width: int = 1400, height: int = 900) -> Any:
-    """A headless Chromium that may autoplay video and read files next to an opened file."""
+def chromium(*extra_args: str, width: int = 1400, height: int = 900) -> Any:
+    """A headless Chromium that may autoplay video and read files next to an opened file;
+    `extra_args` are more command-line switches. The caller quits it."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -28,6 +29,7 @@ def chromium(width: int = 1400, height: int = 900) -> Any:
         "--hide-scrollbars",
         "--autoplay-policy=no-user-gesture-required",
         "--allow-file-access-from-files",
+        *extra_args,
     ):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)

@@ -12,11 +12,18 @@ class RunError(PlayscoutError, ValueError):
 class UnknownRun(NotFound):
     """No run directory of that id under the runs directory."""
 
+    code = "run_not_found"
+
 
 class UnknownQuestion(NotFound):
     """No result row (or no trajectory) for that question id in the run."""
+
+    code = "question_not_found"
 
 
 class RunConflict(PlayscoutError, RuntimeError):
     """An action the run's state does not allow (cancel a finished run, one another process
     runs): HTTP 409."""
+
+    status_code = 409
+    code = "run_conflict"

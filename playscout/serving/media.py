@@ -24,7 +24,7 @@ MEDIA_TYPES = {".mp4": "video/mp4", ".webm": "video/webm", ".mkv": "video/x-matr
 
 
 class UnknownClip(NotFound):
-    pass
+    code = "clip_not_found"
 
 
 class ClipMedia:

@@ -34,7 +34,7 @@ STOPPED_KINDS = (INTERRUPTED, CANCELLED)
 
 
 class UnknownTrajectory(NotFound):
-    pass
+    code = "trajectory_not_found"
 
 
 class TrajectoryFilter(BaseModel):

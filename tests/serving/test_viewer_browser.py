@@ -333,7 +333,7 @@ def test_a_clip_plays_and_seeks_beside_the_frames_the_vlm_saw(
         ranged = [(r, s) for p, r, s in app.seen if p == clip_path and r]
         assert ranged and all(s == 206 for _, s in ranged), app.seen
         status = browser.execute_script(
-            "const r = await fetch('/v1/clips/nope_1'); return [r.status, (await r.json()).error]"
+            "const r = await fetch('/v1/clips/nope_1'); return [r.status, (await r.json()).error.message]"
         )
         assert status[0] == 404 and "nope_1" in status[1]
 

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from playscout.agent.answer import is_fallback
 from playscout.agent.runner import AGENT_PACKAGES, Agent
 from playscout.agent.tooling import recorded_call
+from playscout.agent.tracing import otlp_tracer
 from playscout.agent.trajectory import (
     FinalAnswer,
     JsonlRecorder,
@@ -118,6 +119,8 @@ async def run_agent(
         settings=env.settings.agent,
         policy=env.policy,
         tokenizer=env.tokenizer,
+        tracer=otlp_tracer(env.settings.telemetry),
+        capture_content=env.settings.telemetry.capture_content,
     )
     result = await agent.run(prompt, trajectory=trajectory)
     summary = summarise(result.events)
