@@ -171,7 +171,7 @@ def test_a_failed_ask_says_why_in_the_trajectory_list(app_factory):
     down = ScriptedChatModel([ModelUnavailable("connection refused: http://127.0.0.1:9/v1")])
     with TestClient(app_factory(llm_client=down)) as c:
         r = c.post("/v1/ask", json={"question": "who won?", "mode": "oracle"})
-        assert r.json()["status"] == "error"  # the HTTP status of a failed ask is issue 14's
+        assert r.status_code == 503 and "connection refused" in r.json()["error"]["message"]
         [item] = c.get("/v1/trajectories").json()["items"]
         assert item["status"] == "error" and "connection refused" in item["error"]
         errors = c.get("/v1/trajectories", params={"status": "error", "q": "refused"}).json()
