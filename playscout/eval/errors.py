@@ -27,3 +27,14 @@ class RunConflict(PlayscoutError, RuntimeError):
 
     status_code = 409
     code = "run_conflict"
+
+
+class DataFormatError(RunError):
+    """A data file (`eval run --data`) that is not in a format its task reads: one line naming
+    the file, the item and the field, raised before anything is written."""
+
+
+class MissingInput(RunError):
+    """One item cannot be answered as the protocol says (its video is absent, its game is not
+    in the corpus): the item's row gets status `missing_input` with this reason; the run goes
+    on. Never answered from another game or another video instead."""

@@ -15,6 +15,7 @@ from playscout.media.frames import (
     sample_frames,
     sample_frames_timed,
 )
+from playscout.media.overlay import draw_box
 from playscout.media.probe import VideoInfo, probe_video
 from playscout.media.timed_frames import TimedFrame, even_times, frames_at, jpeg_at, thumbnail
 
@@ -31,6 +32,7 @@ __all__ = [
     "VideoInfo",
     "clip_duration",
     "decode_reason",
+    "draw_box",
     "even_times",
     "frames_at",
     "jpeg_at",
