@@ -16,12 +16,14 @@ from typing import Any
 import httpx
 import pytest
 
+from playscout.clients.openai_chat import OpenAIChatClient
 from playscout.config import Settings
 from playscout.serving.app import create_app
 from tests.browser import CHROMIUM, DRIVER, chromium, frames_loaded, play, redraw, show
-from tests.serving.conftest import LiveServer, live_server, make_settings
+from tests.serving.conftest import LiveServer, free_port, live_server, make_settings
 from tests.serving.runs_data import EVIL, write_run
 
+RED = "rgba(179, 38, 30, 1)"  # viewer.css: .reason
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(
@@ -40,16 +42,21 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, synth_index) -> Iterator[LiveServer]:
-    """A server with a 1,000-question run, two runs to compare, a 30-turn trajectory and an
-    ad-hoc ask."""
+    """A server with a 1,000-question run, two runs to compare, a 30-turn trajectory and two
+    ad-hoc asks: one answered, one whose model server was down (a closed port)."""
     tmp = tmp_path_factory.mktemp("browser")
     runs = tmp / "runs"
     write_run(runs, "big", 1000, evil_at=7)
     write_run(runs, "a", 60)
     write_run(runs, "b", 60, flip=1, first_query="who won")
     write_run(runs, "long", 3, turns=30)
-    app = create_app(make_settings(tmp, synth_index), backend=synth_index.backend)
+    down = OpenAIChatClient(f"http://127.0.0.1:{free_port()}/v1", "down-model", max_retries=0)
+    app = create_app(
+        make_settings(tmp, synth_index), backend=synth_index.backend, llm_client=down
+    )
     with live_server(app) as srv:
+        failed = {"question": "who won when the model was down?", "policy": "llm"}
+        assert httpx.post(f"{srv.url}/v1/ask", json=failed, timeout=60).status_code == 503
         body = {"question": synth_index.question, "policy": "workflow", "mode": "oracle"}
         assert httpx.post(f"{srv.url}/v1/ask", json=body, timeout=60).status_code == 200
         yield srv
@@ -94,7 +101,7 @@ def test_run_list_shows_every_run_with_accuracy_and_the_asks(site, browser):
     assert {"big", "a", "b", "long", "ad-hoc asks"} <= set(rows)
     info = httpx.get(f"{site.url}/v1/runs/big").json()
     assert rows["big"].startswith(f"{info['accuracy']:.1f}% ({info['right']}/{info['judged']}")
-    assert texts(browser, "tr.asks-row td.num") == ["1"]
+    assert texts(browser, "tr.asks-row td.num") == ["2"]
 
 
 def test_every_question_of_a_1000_question_run_is_reachable(site, browser):
@@ -129,7 +136,7 @@ def test_filters_narrow_the_list_and_still_reach_every_match(site, browser):
     red = browser.find_element(By.CSS_SELECTOR, "table.questions td.reason").value_of_css_property(
         "color"
     )
-    assert red == "rgba(179, 38, 30, 1)"
+    assert red == RED
     show(browser, f"{site.url}/viewer#/runs/big?q=question%20123%3A")
     assert texts(browser, "table.questions td.id") == ["q0123"]
     show(browser, f"{site.url}/viewer#/runs/big?tool=video_qa")
@@ -170,9 +177,23 @@ def test_a_failed_question_says_why_in_red(site, browser):
     show(browser, f"{site.url}/viewer#/runs/big/q/q0005")
     error = browser.find_element(By.ID, "run-error")
     assert "connection refused" in error.text
-    assert error.value_of_css_property("color") == "rgba(179, 38, 30, 1)"
+    assert error.value_of_css_property("color") == RED
     article = browser.find_element(By.CSS_SELECTOR, ".events article.error")
     assert "fatal" in article.text and "connection refused" in article.text
+
+
+def test_a_failed_ask_says_why_in_red(site, browser):
+    """The model server was down: the asks list and the ask's page give the reason in red,
+    not "0 turns" and no reason."""
+    from selenium.webdriver.common.by import By
+
+    show(browser, f"{site.url}/viewer#/asks?status=error")
+    [reason] = browser.find_elements(By.CSS_SELECTOR, "table.questions td.reason")
+    assert "127.0.0.1" in reason.text and reason.value_of_css_property("color") == RED
+    click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "table.questions td.q a"))
+    assert "#/asks/" in browser.current_url
+    error = browser.find_element(By.ID, "run-error")
+    assert "127.0.0.1" in error.text and error.value_of_css_property("color") == RED
 
 
 def test_injected_html_is_shown_as_text(site, browser):
@@ -215,7 +236,8 @@ def test_compare_lists_changes_and_marks_the_first_divergent_turn(site, browser)
 def test_old_trajectory_links_and_ad_hoc_asks_open(site, browser):
     from selenium.webdriver.common.by import By
 
-    tid = httpx.get(f"{site.url}/v1/trajectories").json()["items"][0]["id"]
+    answered = httpx.get(f"{site.url}/v1/trajectories", params={"status": "answered"}).json()
+    tid = answered["items"][0]["id"]
     show(browser, f"{site.url}/viewer/{tid}")  # the link format of the old viewer
     assert browser.current_url.endswith(f"/viewer#/asks/{tid}")
     blocks = browser.find_elements(By.CSS_SELECTOR, "#timeline .block")
