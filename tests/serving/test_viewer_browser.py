@@ -51,9 +51,7 @@ def site(tmp_path_factory, synth_index) -> Iterator[LiveServer]:
     write_run(runs, "b", 60, flip=1, first_query="who won")
     write_run(runs, "long", 3, turns=30)
     down = OpenAIChatClient(f"http://127.0.0.1:{free_port()}/v1", "down-model", max_retries=0)
-    app = create_app(
-        make_settings(tmp, synth_index), backend=synth_index.backend, llm_client=down
-    )
+    app = create_app(make_settings(tmp, synth_index), backend=synth_index.backend, llm_client=down)
     with live_server(app) as srv:
         failed = {"question": "who won when the model was down?", "policy": "llm"}
         assert httpx.post(f"{srv.url}/v1/ask", json=failed, timeout=60).status_code == 503
