@@ -215,7 +215,7 @@ def _load(run_dir: Path) -> _Loaded:
     right = sum(r.verdict == "right" for r in judged)
     models = meta.get("models") or {}
     policy = meta.get("policy") or request.get("policy")
-    base = (
+    base: dict[str, Any] = (
         status.model_dump(include=set(RunStatus.model_fields))
         if status
         else {
@@ -223,9 +223,11 @@ def _load(run_dir: Path) -> _Loaded:
             "state": "unknown",
             "created": _created(None, meta, run_dir),
             "message": "no status.json (a run from an older playscout, or not started)",
-            "done": len(rows),
         }
     )
+    # status.json is written at most once a second and not at all by a killed process; the
+    # result rows are appended as each question ends, so they are the floor of `done`.
+    base["done"] = max(base.get("done", 0), len(rows))
     info = RunInfo(
         **base,
         task=meta.get("task") or request.get("task"),

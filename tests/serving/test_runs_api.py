@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from playscout.eval.service import EvalRunService
+from playscout.eval.status import RunOwner, RunStatus, write_status
 from tests.serving.runs_data import write_run
 from tests.serving.test_api import one_line_error
 
@@ -178,3 +179,15 @@ def test_a_failed_ask_says_why_in_the_trajectory_list(app_factory):
         assert errors["total"] == 1
         summary = c.get(f"/v1/trajectories/{item['id']}").json()["summary"]
         assert "connection refused" in summary["error"]
+
+
+def test_a_killed_run_counts_the_questions_it_finished(api, runs_dir):
+    """Its status file says 2 done (written before the last questions ended), its owner is
+    gone, 5 result rows exist: it is interrupted with 5 done, as many as the list shows."""
+    out = write_run(runs_dir, "killed", 5)
+    gone = RunOwner(pid=2**22 + 1, host=RunOwner.me().host)
+    late = RunStatus(id="killed", state="running", done=2, total=12, created=time.time())
+    write_status(out, late, gone)
+    info = api.get("/v1/runs/killed").json()
+    assert info["state"] == "interrupted" and info["done"] == info["questions"] == 5
+    assert info["total"] == 12
