@@ -49,3 +49,22 @@ def test_runs_are_named_compared_and_exported(
     assert len(list((export / "data" / "q").glob("*.js"))) == 2
     bad = runner.invoke(app, ["eval", "export", str(tmp_path), "--html", str(export)])
     assert bad.exit_code == 2 and "not a run directory" in bad.output
+
+
+def test_compare_prints_every_question_whose_verdict_changed(tmp_path: Path) -> None:
+    from tests.serving.runs_data import is_right, write_run
+
+    a = write_run(tmp_path / "runs", "a", 40)
+    b = write_run(tmp_path / "runs", "b", 40, flip=1)
+    result = runner.invoke(app, ["eval", "compare", str(a), str(b), "--out", str(tmp_path / "c")])
+    assert result.exit_code == 0, result.output
+    answered = [i for i in range(40) if i % 17 != 5]  # the rest failed in both runs
+    fixed = {f"q{i:04d}" for i in answered if not is_right(i, 0) and is_right(i, 1)}
+    broken = {f"q{i:04d}" for i in answered if is_right(i, 0) and not is_right(i, 1)}
+    printed = dict(re.findall(r"(q\d{4})\W+\w+\W+\w+\W+(fixed|broken)", result.output))
+    assert (
+        fixed
+        and broken
+        and printed == {**dict.fromkeys(fixed, "fixed"), **dict.fromkeys(broken, "broken")}
+    )
+    assert f"40 questions in both: fixed {len(fixed)}, broken {len(broken)}" in result.output

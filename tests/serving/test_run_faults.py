@@ -110,7 +110,6 @@ import uvicorn
 from playscout.config import Settings
 from playscout.eval.service import EvalRunService
 from playscout.serving.app import create_app
-from playscout.serving.app import create_app
 settings = Settings.model_validate(json.loads(open(sys.argv[1]).read()))
 app = create_app(settings, run_service=EvalRunService(settings, settings.eval))
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
