@@ -217,7 +217,7 @@ function select(name, values, current, onChange, label) {
   const s = el("select", { name, "aria-label": label || name });
   s.append(el("option", { value: "" }, (label || name) + ": all"));
   for (const v of values || []) {
-    const o = el("option", { value: v }, v);
+    const o = el("option", { value: v }, (label || name) + ": " + v);  // says which filter it is once chosen
     if (v === current) o.selected = true;
     s.append(o);
   }
