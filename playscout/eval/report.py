@@ -6,7 +6,7 @@ a report can be rebuilt at any time."""
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -16,22 +16,14 @@ from playscout.eval.metrics import cohen_kappa, mean
 from playscout.eval.records import ResultRow
 from playscout.eval.store import (
     RUN_JSON,
-    judgements_store,
     load_results,
     require_run_dir,
     write_json_atomic,
 )
 from playscout.eval.tasks import get_task
+from playscout.eval.verdicts import judgements, pick_judge
 
 TOOLS = ("search_documents", "search_videos", "document_qa", "video_qa")
-
-
-def _verdicts(run_dir: Path) -> dict[str, dict[str, str | None]]:
-    """judge -> qid -> verdict (latest)."""
-    out: dict[str, dict[str, str | None]] = defaultdict(dict)
-    for (qid, judge), row in judgements_store(run_dir).latest().items():
-        out[judge][qid] = row.get("verdict")
-    return out
 
 
 def _task(meta: dict[str, Any]) -> Any:
@@ -66,10 +58,9 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
     task = _task(meta)
     all_rows = load_results(run_dir)
     rows = [r for r in all_rows if r.status != "missing_input"]  # asked; the rest apart
-    verdicts = _verdicts(run_dir)
-    chosen = judge or (
-        "llm" if "llm" in verdicts else "equivalence" if "equivalence" in verdicts else None
-    )
+    found = judgements(run_dir)
+    verdicts = {j: {q: r.get("verdict") for q, r in by_q.items()} for j, by_q in found.items()}
+    chosen = pick_judge(found, judge)
     v = verdicts.get(chosen or "", {})
     by_sport: dict[str, dict[str, Any]] = {}
     for sport in [*sorted({r.sport for r in rows}), "overall"]:

@@ -116,3 +116,24 @@ def test_progress_draws_nothing_before_the_first_update(monkeypatch) -> None:
     except ValueError:
         pass
     assert record.export_text() == ""
+
+
+def test_eval_judge_equivalence_abstentions_are_a_warning(tmp_path: Path) -> None:
+    """The deterministic judge leaves what only a reader can tell unjudged by design: exit 0,
+    with a warning that says which judge decides them (the LLM judge's failures are exit 1)."""
+    from playscout.eval.records import ResultRow
+    from playscout.eval.store import results_store
+
+    run = write_run(tmp_path / "run", 1)
+    results_store(run).append(
+        ResultRow(qid="q000", sport="basketball", question="How many points?", gold="12",
+                  answer="12 points and 3 rebounds", trajectory="trajectories/q000.jsonl",
+                  status="answered", turns=1, tool_calls={"search_documents": 1})
+    )  # fmt: skip
+    result = runner.invoke(app, ["eval", "judge", str(run), "--judge", "equivalence"])
+    assert result.exit_code == 0, result.output
+    assert "0 right, 0 wrong, 1 unjudged" in result.stdout
+    assert result.stderr.strip() == (
+        "warning: 1 answers need a reader (--judge llm decides them); first (q000): "
+        "gold number among several numbers: needs a reader"
+    )
