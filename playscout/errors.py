@@ -36,3 +36,8 @@ def one_line(value: object, limit: int = 500, ellipsis: str = "...") -> str:
     if not text and isinstance(value, BaseException):
         text = type(value).__name__
     return text if len(text) <= limit else text[: limit - len(ellipsis)] + ellipsis
+
+
+def install_hint(extra: str) -> str:
+    """How to install what an optional feature needs, spelled one way everywhere."""
+    return f"pip install 'playscout[{extra}]'"

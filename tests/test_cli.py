@@ -95,7 +95,7 @@ def test_build_search_and_refuse_overwrite(tmp_path: Path) -> None:
     bad = runner.invoke(
         app, ["search", "documents", "win", "--index", str(index), "--date", "tomorrow"]
     )
-    assert bad.exit_code == 2 and "Error: date 'tomorrow'" in bad.output
+    assert bad.exit_code == 2 and "error: date 'tomorrow'" in bad.output
     missing = runner.invoke(app, ["search", "documents", "win", "--index", str(tmp_path / "none")])
     assert missing.exit_code == 2 and "error:" in missing.output
 

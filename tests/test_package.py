@@ -4,6 +4,9 @@ plain `pytest` run catches an upward import)."""
 
 from __future__ import annotations
 
+import ast
+import importlib.metadata
+import re
 import subprocess
 import sys
 import tomllib
@@ -62,6 +65,62 @@ def test_no_module_imports_a_higher_layer() -> None:
     assert unplaced <= {"__main__", "_torchvision_hook"}, unplaced
 
 
+def _normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _declared() -> set[str]:
+    """Every distribution pyproject names, in the base dependencies or any extra."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    specs = list(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        specs += extra
+    return {_normalise(re.split(r"[\[<>=!~; ]", spec, maxsplit=1)[0]) for spec in specs}
+
+
+def _third_party_imports() -> dict[str, str]:
+    """Top-level module -> one file importing it, for every import in the package (lazy ones
+    inside functions included) that is neither the standard library nor playscout."""
+    found: dict[str, str] = {}
+    for path in sorted((ROOT / "playscout").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top not in sys.stdlib_module_names and top not in ("playscout", "__future__"):
+                    found.setdefault(top, str(path.relative_to(ROOT)))
+    return found
+
+
+def test_every_imported_package_is_declared() -> None:
+    """A package the code imports but pyproject does not name works here only by accident (it
+    came with something else) and breaks a clean install (issue 14: scipy, tokenizers, json5)."""
+    declared = _declared()
+    owners = importlib.metadata.packages_distributions()
+    missing = []
+    for module, where in _third_party_imports().items():
+        dists = {_normalise(d) for d in owners.get(module, [])}
+        if not dists & declared:
+            missing.append(
+                f"{module} ({where}; provided by {sorted(dists) or 'nothing installed'})"
+            )
+    assert not missing, missing
+
+
+def test_pyproject_has_no_exact_pins() -> None:
+    """Lower bounds in pyproject; the tested versions are pinned in constraints.txt only."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    specs = list(project["dependencies"]) + [
+        s for extra in project["optional-dependencies"].values() for s in extra
+    ]
+    assert not [s for s in specs if "==" in s]
+
+
 def test_agent_and_runtime_work_without_the_telemetry_extra() -> None:
     """With OpenTelemetry uninstalled (imports of it fail), the agent layer and the runtime
     import, tracing is off by default, and configuring it names the extra to install."""
@@ -84,3 +143,24 @@ def test_agent_and_runtime_work_without_the_telemetry_extra() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "pip install 'playscout[telemetry]'" in out.stdout
+
+
+def test_an_elasticsearch_index_without_the_elastic_extra_names_it() -> None:
+    """Was: a ModuleNotFoundError traceback from a base install given an index URL."""
+    code = (
+        "import sys, importlib.abc\n"
+        "class NoElastic(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('elasticsearch', 'elastic_transport'):\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, NoElastic())\n"
+        "sys.argv = ['playscout', 'search', 'documents', 'goal', '--index', 'http://127.0.0.1:9/x']\n"
+        "from playscout.cli import app\n"
+        "app()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.strip() == (
+        "error: an Elasticsearch index needs the elasticsearch client: "
+        "pip install 'playscout[elastic]'"
+    )

@@ -13,16 +13,13 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+import json5
+
 from playscout.clients.reasoning import strip_reasoning as strip_reasoning  # one definition
 
 CALL_OPEN, CALL_CLOSE = "<tool_call>", "</tool_call>"
 _LT = "\ue000"  # stands for "<" inside a call's JSON strings while reasoning is stripped
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
-
-try:  # json5 only if some other package already brought it; never a dependency of ours
-    import json5 as _json5
-except ImportError:  # pragma: no cover - depends on the environment
-    _json5 = None
 
 
 class ParsedCall(NamedTuple):
@@ -105,8 +102,8 @@ def _balanced(text: str) -> tuple[str, list[str]]:
 
 
 def loads_tolerant(text: str) -> Any:
-    """json, then small repairs (trailing commas, single quotes, missing closers), then json5
-    if it happens to be installed. Raises ValueError with the json error otherwise."""
+    """json, then small repairs (trailing commas, single quotes, missing closers), then json5.
+    Raises ValueError with the json error otherwise."""
     candidate, missing = _balanced(text)
     if not candidate:
         raise ValueError("no JSON object")
@@ -121,11 +118,10 @@ def loads_tolerant(text: str) -> Any:
             return json.loads(repaired)
         except json.JSONDecodeError:
             pass
-        if _json5 is not None:
-            try:
-                return _json5.loads(candidate + "".join(missing))
-            except Exception:
-                pass
+        try:  # unquoted keys, mixed quotes, comments: what models write and json5 reads
+            return json5.loads(candidate + "".join(missing))
+        except ValueError:
+            pass
         raise ValueError(f"not valid JSON ({first_error.msg})") from None
 
 

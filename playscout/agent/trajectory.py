@@ -268,3 +268,12 @@ def summarise(events: list[Event]) -> TrajectorySummary:
         forced_final=last.forced_final if last else None,
         error=(fatal or errors)[-1].message if errors else None,
     )
+
+
+def failure_reason(events: list[Event]) -> str | None:
+    """Why the last run in `events` did not answer, in its own words: its last fatal error,
+    else its last error; None when it recorded none."""
+    last_start = max((i for i, e in enumerate(events) if isinstance(e, RunStart)), default=0)
+    errors = [e for e in events[last_start:] if isinstance(e, ErrorEvent)]
+    fatal = [e for e in errors if e.fatal]
+    return (fatal or errors)[-1].message if errors else None

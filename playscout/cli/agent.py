@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
 from playscout.cli.common import (
     IndexOpt,
+    JsonOpt,
     ModeOpt,
     PolicyOpt,
     RunConfig,
     SportOpt,
+    checked,
     configurable,
     out,
     print_counts,
+    print_json,
 )
-from playscout.cli.errors import user_errors
+from playscout.cli.errors import failed, user_errors
 from playscout.config import DEFAULT_MODE, DEFAULT_POLICY
 
 trajectory_app = typer.Typer(no_args_is_help=True, help="Read agent trajectories.")
@@ -38,12 +42,17 @@ def ask(
     max_llm_calls: Annotated[int | None, typer.Option(help="LLM call budget.")] = None,
     tool_protocol: Annotated[str | None, typer.Option(help="native | text | auto")] = None,
     trajectory: Annotated[Path | None, typer.Option(help="Write the trajectory here.")] = None,
+    json_out: JsonOpt = False,
     *,
     run_config: RunConfig,
 ) -> None:
-    """Answer a question with the agent; prints the answer, its evidence and a summary."""
-    from playscout.agent import AgentError, summarise
+    """Answer a question with the agent; prints the answer, its evidence and a summary.
+
+    Exit 0: answered; 1: the run ended without an answer (the reason is printed); 2: it could
+    not start (preflight: model server, sport, what the index holds for the mode)."""
+    from playscout.agent import AgentError, default_tools, summarise
     from playscout.runtime import Runtime, parse_mode, parse_policy
+    from playscout.runtime.preflight import Needs, check_index, check_models
 
     run_mode, run_policy = parse_mode(mode), parse_policy(policy)
     settings = run_config.settings(index=index, corpus_dir=corpus)
@@ -54,9 +63,54 @@ def ask(
         if tool_protocol not in ("native", "text", "auto"):
             raise AgentError(f"--tool-protocol must be native, text or auto, not {tool_protocol!r}")
         agent_settings.tool_protocol = tool_protocol  # type: ignore[assignment]  # checked above
+    needs = Needs(
+        sports=(sport,),
+        mode=run_mode,
+        agent=run_policy == "llm",
+        tools=frozenset(t.name for t in default_tools()),
+    )
+    # The model servers first: a dead one is known in a second, before the index is opened.
+    warnings = checked(asyncio.run(check_models(settings, needs)))
     runtime = Runtime.from_settings(settings.model_copy(update={"agent": agent_settings}))
+    warnings += checked(check_index(runtime, needs))
     agent = runtime.agent(runtime.tool_context(sport, run_mode), run_policy)
     result = agent.run_sync(question, trajectory=trajectory)
+    summary = summarise(result.events)
+    reason = None
+    if result.status != "answered":  # the run's own one-line error when it failed
+        reason = result.error or why_no_answer(result.events, result.status)
+    if json_out:
+        print_json(
+            {
+                "question": question,
+                "answer": result.answer,
+                "status": result.status,
+                "reason": reason,
+                "forced_final": result.forced_final,
+                "note": result.note,
+                "evidence": result.evidence,
+                "warnings": [w.detail for w in warnings],
+                "trajectory": str(trajectory) if trajectory else None,
+                "summary": summary.model_dump(mode="json"),
+            }
+        )
+    else:
+        _print_answer(result, summary, trajectory)
+    if reason is not None:
+        raise failed(f"no answer ({result.status}): {reason}")
+
+
+def why_no_answer(events: list[Any], status: str) -> str:
+    """The run's own error, else what its status means."""
+    from playscout.agent.trajectory import failure_reason
+
+    return failure_reason(events) or {
+        "budget_exhausted": "the LLM call budget ran out (--max-llm-calls)",
+        "no_answer": "the agent gave up without an answer",
+    }.get(status, status)
+
+
+def _print_answer(result: Any, summary: Any, trajectory: Path | None) -> None:
     if result.note:
         out.print(f"[yellow]{result.note}[/yellow]")
     out.print(f"[bold]answer:[/bold] {result.answer if result.answer is not None else '-'}")
@@ -68,21 +122,17 @@ def ask(
         if ids:
             shown = ", ".join(ids[:10]) + (f" +{len(ids) - 10} more" if len(ids) > 10 else "")
             out.print(f"{key}: {shown}", highlight=False, markup=False)
-    summary = summarise(result.events)
     print_counts(
         {
             "turns": summary.turns,
             "tool calls": ", ".join(f"{k}={v}" for k, v in summary.tool_calls.items()) or "-",
             "errors": summary.errors,
             "tokens (prompt/completion)": f"{summary.prompt_tokens}/{summary.completion_tokens}",
-            "wall s": f"{result.wall_s:.2f}",
+            "wall_seconds": result.wall_s,
             "trajectory": str(trajectory) if trajectory else "-",
         },
         title="run",
     )
-    if result.status == "error":
-        typer.echo(f"error: {result.error}", err=True)  # why the run failed, not just that
-        raise typer.Exit(1)
 
 
 @trajectory_app.command("show")

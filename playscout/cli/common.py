@@ -11,47 +11,76 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
+import orjson
 import typer
 import yaml
 from rich.console import Console
 from rich.progress import (
     BarColumn,
     DownloadColumn,
-    MofNCompleteColumn,
     Progress,
+    ProgressColumn,
+    SpinnerColumn,
+    Task,
+    TaskID,
     TextColumn,
     TimeElapsedColumn,
     TransferSpeedColumn,
 )
+from rich.text import Text
 
+from playscout.cli.errors import warn
 from playscout.config import ConfigError, Settings, deep_merge, dotted_overrides
+from playscout.storage import human_bytes
 
 console = Console(stderr=True)
 out = Console()
 
 
+class CountColumn(ProgressColumn):
+    """`done/total` when the total is known, else the count so far (never `49/?`)."""
+
+    def render(self, task: Task) -> Text:
+        done = int(task.completed)
+        shown = f"{done}/{int(task.total)}" if task.total is not None else f"{done}"
+        return Text(shown, style="progress.download")
+
+
 @contextmanager
 def progress_bar(units: str = "items") -> Iterator[Callable[[str, int, int | None], None]]:
-    """A rich progress bar with one task per label; yields the callback libraries call.
-    `units="bytes"` shows sizes and a rate instead of counts."""
-    counts = (
-        (DownloadColumn(), TransferSpeedColumn()) if units == "bytes" else (MofNCompleteColumn(),)
-    )
-    with Progress(
+    """A rich progress bar with one task per label; yields the callback libraries call
+    (`update(label, done, total)`). A task is finished (tick, clock stopped) once done reaches
+    its total; libraries that learn a stage's total only at its end say so then. When the block
+    ends without an error, every task still open is finished as it stands. Nothing is drawn
+    before the first update. `units="bytes"` shows sizes and a rate instead of counts."""
+    counts = (DownloadColumn(), TransferSpeedColumn()) if units == "bytes" else (CountColumn(),)
+    bar = Progress(
+        SpinnerColumn(finished_text="[green]✓[/green]"),
         TextColumn("{task.description}"),
         BarColumn(),
         *counts,
         TimeElapsedColumn(),
         console=console,
-    ) as bar:
-        tasks: dict[str, Any] = {}
+    )
+    tasks: dict[str, TaskID] = {}
 
-        def update(label: str, done: int, total: int | None) -> None:
-            if label not in tasks:
-                tasks[label] = bar.add_task(label, total=total)
-            bar.update(tasks[label], completed=done, total=total)
+    def update(label: str, done: int, total: int | None) -> None:
+        """The bar appears with the first update, so a command refused before its work
+        starts prints its error line alone."""
+        if not bar.live.is_started:
+            bar.start()
+        if label not in tasks:
+            tasks[label] = bar.add_task(label, total=total)
+        bar.update(tasks[label], completed=done, total=total)
 
+    try:
         yield update
+        for task in bar.tasks:
+            if not task.finished:
+                bar.update(task.id, total=task.completed)
+    finally:
+        if bar.live.is_started:  # rich prints a newline on stop when not on a terminal
+            bar.stop()
 
 
 def settings() -> Settings:
@@ -190,10 +219,70 @@ def split_list(value: str) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
-def print_counts(data: dict[str, Any], title: str) -> None:
-    out.print(f"[bold]{title}[/bold]")
+def _is_seconds(key: str) -> bool:
+    return key == "seconds" or key.endswith(("_seconds", "_s"))
+
+
+def human(value: Any, key: str = "") -> str:
+    """One value for people: times as `61.4 s`, sizes in MB, floats to 4 digits, lists joined,
+    a flat mapping as `2 games, 511 clips` (never a Python repr)."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float) and _is_seconds(key):
+        return f"{value:.1f} s"
+    if isinstance(value, int) and key.endswith("bytes"):
+        return human_bytes(value)
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, dict):
+        return ", ".join(_pair(k, v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(human(v) for v in value) or "-"
+    return str(value)
+
+
+def _label(key: str) -> str:
+    """`wall_seconds` -> `wall time`, `size_bytes` -> `size`, `observed_clips` -> `observed clips`
+    (a bare `bytes` says nothing its value does not)."""
+    if _is_seconds(key):
+        stem = key.removesuffix("seconds").removesuffix("_s").strip("_").replace("_", " ")
+        return f"{stem} time".strip()
+    return key.removesuffix("bytes").rstrip("_").replace("_", " ")
+
+
+def _pair(key: str, value: Any) -> str:
+    """`2 games`, `build 77.0 s`, `model minilm`: a number before its name, else after."""
+    name = _label(key)
+    if _is_seconds(key):
+        return f"{name.removesuffix('time').strip()} {human(value, key)}".strip()
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{human(value, key)} {name}".strip()
+    return f"{name} {human(value, key)}"
+
+
+def print_counts(data: dict[str, Any], title: str, indent: int = 1) -> None:
+    """A summary as `key: value` lines; a mapping that holds mappings becomes an indented
+    block, a flat one a single line (`basketball: 2 games, 511 clips, 0.2 s`)."""
+    if title:
+        out.print(f"[bold]{title}[/bold]", highlight=False)
+    pad = "  " * indent
     for key, value in data.items():
-        out.print(f"  {key}: {value}")
+        label = _label(key)
+        nested = isinstance(value, dict) and any(isinstance(v, dict) for v in value.values())
+        if nested:
+            out.print(f"{pad}{label}:", highlight=False, markup=False)
+            print_counts(value, "", indent + 1)
+        else:
+            shown = human(value, key)
+            out.print(f"{pad}{label}: {shown}", highlight=False, markup=False, soft_wrap=True)
+
+
+def print_json(data: Any) -> None:
+    """Exactly one JSON document on stdout, for scripts (progress and warnings go to stderr)."""
+    text = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS, default=str)
+    typer.echo(text.decode())
 
 
 IndexOpt = Annotated[
@@ -209,3 +298,26 @@ PolicyOpt = Annotated[
 ]
 SportOpt = Annotated[str, typer.Option(help="basketball | hockey | soccer")]
 ListOpt = Annotated[list[str] | None, typer.Option()]
+JsonOpt = Annotated[
+    bool,
+    typer.Option("--json", help="Print the result as one JSON document on stdout (for scripts)."),
+]
+
+
+def checked(checks: list[Any]) -> list[Any]:
+    """A preflight's outcome on the command line: the first failed check stops the command
+    (`error: preflight: ...`, exit 2) naming the flags that fix it; warnings go to stderr and
+    are returned (for --json)."""
+    from playscout.runtime.preflight import ROLES, PreflightError, require
+
+    flags = {path: name for name, (path, _) in ENDPOINTS.items()}
+    try:
+        warnings = require(checks)
+    except PreflightError as e:
+        failed = next(c for c in checks if c.failed)
+        flag = flags.get(ROLES[failed.name].path) if failed.name in ROLES else None
+        hint = f" (--{flag}-url/--{flag}-model)" if flag else ""
+        raise PreflightError(f"{e}{hint}") from None
+    for check in warnings:
+        warn(check.detail)
+    return warnings

@@ -10,13 +10,15 @@ import typer
 from rich.table import Table
 
 from playscout.cli.common import (
+    JsonOpt,
     console,
     out,
     print_counts,
+    print_json,
     progress_bar,
     split_list,
 )
-from playscout.cli.errors import user_errors
+from playscout.cli.errors import EXIT_FAILURES, failed, user_errors
 
 corpus_app = typer.Typer(no_args_is_help=True, help="Load, validate and generate corpora.")
 
@@ -28,13 +30,29 @@ def corpus_validate(
     strict: Annotated[
         bool, typer.Option(help="Warnings (absent clip files) fail too (exit 1).")
     ] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Check every file of a corpus; list each problem with its file and field, and warn of
-    clip files clip_paths lists but the disk lacks."""
+    clip files clip_paths lists but the disk lacks.
+
+    Exit 1 when there are problems (or, with --strict, warnings)."""
     from playscout.corpus import validate_corpus
 
     with progress_bar() as update:
         report = validate_corpus(root, progress=update)
+    if json_out:
+        print_json(
+            {
+                "root": str(root),
+                "ok": report.ok,
+                "counts": report.counts,
+                "problems": [str(p) for p in report.problems],
+                "warnings": [str(w) for w in report.warnings],
+            }
+        )
+        if not report.ok or (strict and report.warnings):
+            raise typer.Exit(EXIT_FAILURES)
+        return
     columns = ("games", "clips", "clip_files", "documents", "questions")
     table = Table("sport", *(c.replace("_", " ") for c in columns))
     for sport, c in report.counts.items():
@@ -47,11 +65,9 @@ def corpus_validate(
     for warning in report.warnings:
         console.print(f"[yellow]warning[/yellow] {warning}", highlight=False, soft_wrap=True)
     if not report.ok:
-        console.print(f"[red]{len(report.problems)} problems[/red] in {root}")
-        raise typer.Exit(1)
+        raise failed(f"{len(report.problems)} problems in {root}")
     if strict and report.warnings:
-        console.print(f"[red]{len(report.warnings)} warnings[/red] in {root} (--strict)")
-        raise typer.Exit(1)
+        raise failed(f"{len(report.warnings)} warnings in {root} (--strict)")
     warned = f" ({len(report.warnings)} warnings)" if report.warnings else ""
     out.print(f"[green]ok[/green]: {root} is a valid corpus{warned}")
 
@@ -66,6 +82,7 @@ def corpus_synth(
     ] = "basketball,hockey,soccer",
     seed: Annotated[int, typer.Option(help="Same seed, same corpus.")] = 0,
     workers: Annotated[int, typer.Option(help="Processes (0 = one per core).")] = 0,
+    json_out: JsonOpt = False,
 ) -> None:
     """Generate a synthetic corpus in the T9 release layout."""
     from playscout.synthetic import generate_corpus
@@ -80,6 +97,9 @@ def corpus_synth(
             workers=workers or None,
             progress=update,
         )
+    if json_out:
+        print_json(summary.model_dump(mode="json"))
+        return
     print_counts(summary.model_dump(), title=f"synthetic corpus in {out_dir}")
     out.print(f"done in {time.perf_counter() - start:.1f} s")
 

@@ -22,7 +22,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def fail(message: str) -> typer.Exit:
     """Prints `error: message` (no markup, so brackets in the message stay literal)."""
     console.print(f"error: {message}", highlight=False, markup=False, style="red", soft_wrap=True)
-    return typer.Exit(2)
+    return typer.Exit(EXIT_USER_ERROR)
 
 
 def user_errors(fn: F) -> F:
@@ -40,3 +40,23 @@ def user_errors(fn: F) -> F:
             raise
 
     return wrapper  # type: ignore[return-value]
+
+
+# Exit codes, the same on every command: 0 it did what was asked (answered, every item ran),
+# 1 it finished but with failures (no answer, failed items, corrupt files found), 2 a user
+# error stopped it before or while it started (bad flag, preflight, missing file).
+EXIT_FAILURES = 1
+EXIT_USER_ERROR = 2
+
+
+def failed(message: str) -> typer.Exit:
+    """A run that finished with failures: `failed: message` on stderr, exit 1."""
+    console.print(f"failed: {message}", highlight=False, markup=False, style="red", soft_wrap=True)
+    return typer.Exit(EXIT_FAILURES)
+
+
+def warn(message: str) -> None:
+    """What will not stop the run but should not pass unnoticed: `warning: ...` on stderr."""
+    console.print(
+        f"warning: {message}", highlight=False, markup=False, style="yellow", soft_wrap=True
+    )

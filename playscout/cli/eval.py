@@ -3,22 +3,30 @@ registers with `app.add_typer(eval_app, name="eval")`. User errors end in one li
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
-from playscout.cli.common import RunConfig, configurable, split_list
-from playscout.cli.errors import user_errors
+from playscout.cli.common import (
+    JsonOpt,
+    RunConfig,
+    checked,
+    configurable,
+    out,
+    print_json,
+    progress_bar,
+    split_list,
+)
+from playscout.cli.errors import failed, user_errors, warn
 from playscout.config import DEFAULT_MODE, DEFAULT_POLICY
+from playscout.errors import one_line
 
 eval_app = typer.Typer(
     no_args_is_help=True, help="Benchmark runs: run, judge, report, compare, export."
 )
-out = Console()
 
 
 @eval_app.command("run")
@@ -56,17 +64,25 @@ def run_cmd(
         bool, typer.Option(help="Re-run questions whose status is error.")
     ] = False,
     no_cache: Annotated[bool, typer.Option(help="Do not use the response cache.")] = False,
+    json_out: JsonOpt = False,
     *,
     run_config: RunConfig,
 ) -> None:
-    """Run a task; killed runs continue where they stopped when run again with the same --out."""
+    """Run a task; killed runs continue where they stopped when run again with the same --out.
+
+    Exit 0: every question ran; 1: some failed (status error; the first reason is printed);
+    2: the run could not start (preflight: model servers, sports, what the index holds; with
+    --data, the published data and what its task needs)."""
     from playscout.eval.errors import RunError
+    from playscout.eval.preflight import run_needs
     from playscout.eval.runner import run_eval
     from playscout.eval.spec import RunSpec, default_run_dir, model_label
+    from playscout.eval.store import load_results
     from playscout.eval.tasks import get_task
-    from playscout.runtime import parse_mode, parse_policy
+    from playscout.runtime import Runtime, parse_mode, parse_policy
+    from playscout.runtime.preflight import Check, check_index, check_models
 
-    get_task(task)  # an unknown task is one line before anything else
+    the_task = get_task(task)  # an unknown task is one line before anything else
     if data is not None and not data.exists():
         raise RunError(f"{data}: data file not found")
     if media is not None and not media.is_dir():
@@ -91,31 +107,51 @@ def run_cmd(
     )
     if no_cache:
         settings.eval.cache_db = None
-    bar = Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=out,
-    )
-    tid = bar.add_task(f"{spec.task} {spec.mode}", total=None)
+    warnings: list[Check] = []
+    backend = None
+    if data is None:  # a published run checks its data and what its task needs (runner)
+        needs = run_needs(the_task, spec)
+        warnings = checked(asyncio.run(check_models(settings, needs)))
+        runtime = Runtime.from_settings(settings, need_index=the_task.needs_index, need_llm=False)
+        backend = runtime.backend
+        if backend is not None:
+            warnings += checked(check_index(runtime, needs))
+    with progress_bar() as update:
+        summary = run_eval(
+            spec,
+            settings,
+            backend=backend,
+            progress=lambda done, total: update(f"{spec.task} {spec.mode}", done, total),
+        )
+    errors = [r for r in load_results(out_dir) if r.status == "error"]
+    if json_out:
+        first = {"qid": errors[0].qid, "error": errors[0].error} if errors else None
+        print_json(
+            {
+                **summary.model_dump(mode="json"),
+                "failed": len(errors),
+                "first_error": first,
+                "warnings": [w.detail for w in warnings],
+            }
+        )
+    else:
+        counts = ", ".join(f"{n} {status}" for status, n in summary.statuses.items()) or "none"
+        out.print(
+            f"ran {summary.ran} of {summary.total} questions ({summary.skipped} already done) "
+            f"in {summary.wall_s:.1f} s: {counts}; response cache {summary.cache_hits} hits, "
+            f"{summary.cache_misses} misses",
+            highlight=False,
+        )
+        out.print(f"next: playscout eval judge {out_dir} && playscout eval report {out_dir}")
+    if errors:
+        raise failed(_failures(errors, summary.total))
 
-    def progress(done: int, total: int) -> None:
-        """The bar appears with the first answer, so a run refused at its start (bad data,
-        no model) prints its error line alone."""
-        if not bar.live.is_started:
-            bar.start()
-        bar.update(tid, completed=done, total=total)
 
-    try:
-        summary = run_eval(spec, settings, progress=progress)
-    finally:
-        bar.stop()
-    out.print(
-        f"ran {summary.ran}, skipped {summary.skipped} (already done) of {summary.total}; "
-        f"statuses {summary.statuses}; {summary.wall_s:.1f}s; cache hits {summary.cache_hits}"
-    )
-    out.print(f"next: playscout eval judge {out_dir} && playscout eval report {out_dir}")
+def _failures(errors: list[Any], total: int) -> str:
+    first = f"first ({errors[0].qid}): {one_line(errors[0].error or 'no reason recorded')}"
+    if len(errors) == total:
+        return f"every question failed ({total}); {first}"
+    return f"{len(errors)} of {total} questions failed; {first}; --retry-failed runs them again"
 
 
 @eval_app.command("judge")
@@ -126,16 +162,42 @@ def judge_cmd(
     judge: Annotated[
         str | None, typer.Option(help="llm | equivalence (default: llm if configured)")
     ] = None,
+    json_out: JsonOpt = False,
     *,
     run_config: RunConfig,
 ) -> None:
-    """Judge the answers of a run (re-runnable: only new or changed answers are judged)."""
-    from playscout.eval.judges import judge_run, make_judge
+    """Judge the answers of a run (re-runnable: only new or changed answers are judged).
 
-    ev = run_config.settings().eval
+    Exit 1 when the LLM judge could not judge some answers (the first reason is printed); the
+    equivalence judge's abstentions (answers only a reader can judge) are a warning."""
+    from playscout.eval.judges import judge_run, make_judge
+    from playscout.eval.store import judgements_store, load_results
+    from playscout.runtime.preflight import Needs, check_models
+
+    settings = run_config.settings()
+    ev = settings.eval
     kind = judge or ("llm" if ev.judge.configured else "equivalence")
+    if kind == "llm":
+        checked(asyncio.run(check_models(settings, Needs(judge=True))))
     stats = judge_run(run_dir, make_judge(kind, ev), ev.judge_concurrency)
-    out.print(f"judge {kind}: {stats}")
+    if json_out:
+        print_json({"judge": kind, **stats})
+    else:
+        out.print(
+            f"judge {kind}: {stats['judged_now']} judged now, {stats['cached']} already judged; "
+            f"{stats['right']} right, {stats['wrong']} wrong, {stats['unjudged']} unjudged",
+            highlight=False,
+        )
+    if not stats["unjudged"]:
+        return
+    verdicts = judgements_store(run_dir).latest()
+    keys = [(row.qid, kind) for row in load_results(run_dir)]  # question order
+    first = next(verdicts[k] for k in keys if k in verdicts and verdicts[k]["verdict"] is None)
+    reason = f"first ({first['qid']}): {one_line(first.get('reason') or 'no reason recorded')}"
+    if kind == "equivalence":  # it abstains by design where only a reader can tell
+        warn(f"{stats['unjudged']} answers need a reader (--judge llm decides them); {reason}")
+        return
+    raise failed(f"{stats['unjudged']} answers could not be judged; {reason}")
 
 
 @eval_app.command("report")

@@ -5,14 +5,17 @@ from __future__ import annotations
 import dataclasses
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from playscout.cli.common import (
+    JsonOpt,
     console,
+    human,
     out,
     print_counts,
+    print_json,
     progress_bar,
     settings,
     split_list,
@@ -52,6 +55,7 @@ def index_build(
     overwrite: Annotated[
         bool, typer.Option(help="Replace an existing index (atomically).")
     ] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Build the hybrid index (BM25 + vectors + filters) of a corpus: embedded by default,
     Elasticsearch when --out is a URL."""
@@ -90,7 +94,34 @@ def index_build(
     swept = getattr(summary, "swept", None)
     if swept is not None and swept.folders:
         console.print(f"{swept} (left by killed builds)", highlight=False)
-    print_counts(dataclasses.asdict(summary), title=f"index in {out_dir}")
+    report = dataclasses.asdict(summary)
+    if json_out:
+        print_json(report)
+    else:
+        print_counts(readable_build(report), title=f"index in {out_dir}")
+
+
+def readable_build(report: dict[str, Any]) -> dict[str, Any]:
+    """A build summary with each sport on one line and each vector channel as `model, dim,
+    search`, for print_counts (the JSON keeps every field as built)."""
+    sports = {}
+    for sport, info in report.get("sports", {}).items():
+        channels = info.get("channels") or {}
+        described = [f"{name} ({_channel(c)})" for name, c in channels.items()]
+        sports[sport] = {
+            **{k: v for k, v in info.items() if k != "channels"},
+            "vectors": "; ".join(described) or "none",
+        }
+    shown = {k: v for k, v in report.items() if k != "swept"}  # printed above when it swept
+    return {**shown, "sports": sports}
+
+
+def _channel(entry: dict[str, Any]) -> str:
+    spec = entry.get("spec") or {}
+    model = " ".join(dict.fromkeys(str(v) for v in (spec.get("kind"), spec.get("model")) if v))
+    ann = entry.get("ann")
+    search = f"approximate: {human(ann)}" if ann else "exact search"
+    return ", ".join(p for p in (model, f"{entry.get('dim')}-d", search) if p)
 
 
 @index_app.command("verify")
@@ -151,7 +182,7 @@ def index_videos_cmd(
     ocr: Annotated[str, typer.Option(help="ppocr | tesseract")] = "ppocr",
     sample_fps: Annotated[float, typer.Option(help="Scoreboard frames read per second.")] = 5.0,
     overwrite: Annotated[bool, typer.Option(help="Replace games already in the corpus.")] = False,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Turn full-game videos and their play-by-play into T9-layout clips: shots, 10-15 s
     windows, scoreboard-OCR alignment of every event, speech, audio events, visual vectors.
@@ -176,7 +207,7 @@ def index_videos_cmd(
         progress=lambda msg: console.print(msg, highlight=False),
     )
     if json_out:
-        out.print_json(summary.model_dump_json())
+        print_json(summary.model_dump(mode="json"))
         return
     for row in summary_table(summary):
         out.print("  ".join(f"{k}={v}" for k, v in row.items()), highlight=False)

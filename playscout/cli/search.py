@@ -8,13 +8,15 @@ import typer
 
 from playscout.cli.common import (
     IndexOpt,
+    JsonOpt,
     ListOpt,
     ModeOpt,
     SportOpt,
     out,
+    print_json,
     settings_for,
 )
-from playscout.cli.errors import user_errors
+from playscout.cli.errors import fail, user_errors
 from playscout.config import DEFAULT_MODE
 
 search_app = typer.Typer(no_args_is_help=True, help="Run the agent's search tools by hand.")
@@ -28,16 +30,21 @@ def _context(index: str | None, sport: str, mode: str) -> Any:
 
 
 def _run_search_tool(
-    index: str | None, sport: str, mode: str, name: str, args: dict[str, Any]
+    index: str | None, sport: str, mode: str, name: str, args: dict[str, Any], json_out: bool
 ) -> None:
-    """Call a search tool exactly as the agent does and print the model's observation."""
+    """Call a search tool exactly as the agent does and print the model's observation, or with
+    --json the hits as data. A call the tool refuses (bad filter, unknown sport) exits 2."""
     from playscout.tools import SEARCH_TOOLS, call_tool
 
     given = {k: v for k, v in args.items() if v is not None and v != []}
     result = call_tool({t.name: t for t in SEARCH_TOOLS}, _context(index, sport, mode), name, given)
-    out.print(result.observation, highlight=False, markup=False, soft_wrap=True)
     if result.error:
-        raise typer.Exit(2)
+        raise fail(result.error)
+    if json_out:
+        data = result.data.model_dump(mode="json") if result.data is not None else None
+        print_json({"tool": name, "arguments": given, "result": data, "notes": result.notes})
+    else:
+        out.print(result.observation, highlight=False, markup=False, soft_wrap=True)
 
 
 @search_app.command("documents")
@@ -52,6 +59,7 @@ def search_documents_cmd(
     players: ListOpt = None,
     season: Annotated[str | None, typer.Option()] = None,
     date: Annotated[str | None, typer.Option()] = None,
+    json_out: JsonOpt = False,
 ) -> None:
     """search_documents exactly as the agent calls it; prints the model's observation."""
     args = {
@@ -63,7 +71,7 @@ def search_documents_cmd(
         "season": season,
         "date": date,
     }
-    _run_search_tool(index, sport, "default", "search_documents", args)
+    _run_search_tool(index, sport, "default", "search_documents", args, json_out)
 
 
 @search_app.command("videos")
@@ -78,6 +86,7 @@ def search_videos_cmd(
     teams: ListOpt = None,
     players: ListOpt = None,
     temporal_boundary: Annotated[str | None, typer.Option()] = None,
+    json_out: JsonOpt = False,
 ) -> None:
     """search_videos exactly as the agent calls it; prints the model's observation."""
     args = {
@@ -88,4 +97,4 @@ def search_videos_cmd(
         "players": players,
         "temporal_boundary": temporal_boundary,
     }
-    _run_search_tool(index, sport, mode, "search_videos", args)
+    _run_search_tool(index, sport, mode, "search_videos", args, json_out)

@@ -4,11 +4,12 @@ The lead registers `serve_app` on the main CLI; `python -m playscout.cli.serve` 
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 import yaml
@@ -16,7 +17,8 @@ from rich.console import Console
 from rich.table import Table
 
 from playscout.cli.common import RunConfig, configurable
-from playscout.cli.errors import fail, user_errors
+from playscout.cli.errors import fail, user_errors, warn
+from playscout.config import Settings
 
 serve_app = typer.Typer(help="Run the HTTP API and the model servers.")
 console = Console(stderr=True)
@@ -77,6 +79,8 @@ def serve(
     from playscout.eval.service import EvalRunService
 
     app = create_app(settings, run_service=EvalRunService(settings, settings.eval))
+    for check in serve_preflight(settings, app.state.serving.runtime):
+        warn(check.detail)
     auth = "bearer key" if settings.serving.api_key() else "no auth"
     console.print(
         f"playscout API on http://{settings.serving.host}:{settings.serving.port} ({auth})"
@@ -88,6 +92,23 @@ def serve(
         log_level="info",
         timeout_graceful_shutdown=int(settings.serving.shutdown_grace_s) or None,
     )
+
+
+def serve_preflight(settings: Settings, runtime: Any) -> list[Any]:
+    """The checks `ask` and `eval run` stop on, as warnings: a server may start before its
+    model servers (compose, `serve models` takes minutes), so refusing to start would make the
+    start order matter; `/readyz` answers 503 until the models answer."""
+    from playscout.agent import default_tools
+    from playscout.config import MODES
+    from playscout.runtime.preflight import Needs, as_warnings, check_index, check_models
+
+    tools = frozenset(t.name for t in default_tools())
+    sports = tuple(runtime.require_backend().sports())
+    checks = []
+    for mode in MODES:
+        needs = Needs(sports, mode, agent=settings.agent.llm.configured, tools=tools)
+        checks += check_index(runtime, needs) + asyncio.run(check_models(settings, needs))
+    return list({c.detail: c for c in as_warnings(checks)}.values())
 
 
 @serve_app.command("models")

@@ -1,4 +1,4 @@
-"""Reads a corpus in the SVI-Bench T9 release layout (docs/t9-reference-behaviour.md §1).
+"""Reads a corpus in the SVI-Bench T9 release layout (docs/reference.md §1).
 
 The same code reads the real release and the synthetic one. Games are keyed by (sport, game_id)
 so equal ids in two sports never overwrite each other, only known metadata keys are treated as

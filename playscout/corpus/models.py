@@ -1,4 +1,4 @@
-"""Typed records of the SVI-Bench T9 release layout (docs/t9-reference-behaviour.md §1).
+"""Typed records of the SVI-Bench T9 release layout (docs/reference.md §1).
 
 Two layers: *file models* mirror the JSON files exactly (so the synthetic generator and the
 validator agree on one schema), *records* are the flattened rows the index and tools use.

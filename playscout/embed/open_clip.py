@@ -39,7 +39,7 @@ from playscout.embed.embedder import (
     check_texts,
     normalize_rows,
 )
-from playscout.errors import one_line
+from playscout.errors import install_hint, one_line
 
 TINY_MODEL = "playscout-tiny"
 # embed_dim 64; ViT: 64x64 input, 16x16 patches, width 64, 2 layers (1 head of 64);
@@ -73,9 +73,7 @@ def _open_clip() -> Any:
     try:
         import open_clip
     except ImportError as e:
-        raise EmbeddingError(
-            "open_clip is not installed; run `pip install playscout[clip]` (open_clip_torch)"
-        ) from e
+        raise EmbeddingError(f"open_clip is not installed: {install_hint('video')}") from e
     return open_clip
 
 

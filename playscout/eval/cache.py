@@ -1,5 +1,7 @@
 """A shared response cache for deterministic model calls (lmms-eval style): SQLite keyed by
-sha256(model, messages, tools, params). Only temperature-0 calls are cached, because a sampled
+sha256(endpoint URL, model, messages, tools, params). The URL is part of the key because two
+servers may serve different weights under one model name (a local vLLM and a hosted API both
+calling it "qwen3-8b"). Only temperature-0 calls are cached, because a sampled
 reply is not a function of its request. WAL mode lets several runs share one file."""
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ from playscout.clients.chat import ChatClient, ChatMessage, ChatParams, ChatResp
 
 
 def request_key(
+    endpoint: str,
     model: str,
     messages: Sequence[ChatMessage],
     tools: list[dict[str, Any]] | None,
     params: ChatParams,
 ) -> str:
     payload = {
+        "endpoint": endpoint,
         "model": model,
         "messages": [m.model_dump(mode="json") for m in messages],
         "tools": tools or [],
@@ -75,6 +79,8 @@ class CachingChatClient:
         self.inner = inner
         self.cache = cache
         self.model = inner.model
+        # The chat URL the inner client posts to (OpenAIChatClient.url); "" for in-process models.
+        self.endpoint = str(getattr(inner, "url", "") or "")
 
     async def chat(
         self,
@@ -85,7 +91,7 @@ class CachingChatClient:
         params = params or ChatParams()
         if params.temperature != 0:
             return await self.inner.chat(messages, tools, params)
-        key = request_key(self.model, messages, tools, params)
+        key = request_key(self.endpoint, self.model, messages, tools, params)
         hit = self.cache.get(key)
         if hit is not None:
             return hit.model_copy(update={"latency_s": 0.0})

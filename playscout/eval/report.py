@@ -14,7 +14,12 @@ import orjson
 
 from playscout.eval.metrics import cohen_kappa, mean
 from playscout.eval.records import ResultRow
-from playscout.eval.store import RUN_JSON, load_results, write_json_atomic
+from playscout.eval.store import (
+    RUN_JSON,
+    load_results,
+    require_run_dir,
+    write_json_atomic,
+)
 from playscout.eval.tasks import get_task
 from playscout.eval.verdicts import judgements, pick_judge
 
@@ -152,17 +157,32 @@ def _fmt(x: Any, pct: bool = False) -> str:
     return str(x)
 
 
+def run_labels(summaries: list[dict[str, Any]]) -> list[str]:
+    """One distinct label per run, for table columns, legends and plot file names: `mode
+    (policy)`, plus the run directory's name where two runs share both, plus `#n` where even
+    that is shared (two runs in one mode must not overwrite each other's plots)."""
+    labels = [f"{s['mode']} ({s['policy']})" for s in summaries]
+    seen = Counter(labels)
+    labels = [
+        lab if seen[lab] == 1 else f"{lab} {Path(s['run_dir']).name}"
+        for lab, s in zip(labels, summaries, strict=True)
+    ]
+    if len(set(labels)) < len(labels):
+        labels = [f"{lab} #{n}" for n, lab in enumerate(labels, 1)]
+    return labels
+
+
 def markdown(summaries: list[dict[str, Any]]) -> str:
     """One table per section; several summaries become side-by-side columns (default vs oracle)."""
-    heads = [f"{s['mode']} ({s['policy']})" for s in summaries]
+    heads = run_labels(summaries)
     lines = [f"# Eval report: {summaries[0]['task']}", ""]
     for stand_in in dict.fromkeys(s["stand_in"] for s in summaries if s.get("stand_in")):
         lines += [f"> **Stand-in, not the paper's system:** {stand_in}", ""]
-    for s in summaries:
+    for head, s in zip(heads, summaries, strict=True):
         if s.get("data"):
-            lines.append(f"- data ({s['mode']}): {s['data']}")
-    for s in summaries:
-        lines.append(f"- {s['mode']}: `{s['run_dir']}`, judge: {s['judge'] or 'none'}, models: "
+            lines.append(f"- data ({head}): {s['data']}")
+    for head, s in zip(heads, summaries, strict=True):
+        lines.append(f"- {head}: `{s['run_dir']}`, judge: {s['judge'] or 'none'}, models: "
                      + (", ".join(f"{k}={v}" for k, v in s["models"].items() if v) or "none (offline)"))  # fmt: skip
     lines += ["", "## Accuracy (%) per sport", "", "| sport | " + " | ".join(heads) + " |",
               "|---|" + "---|" * len(heads)]  # fmt: skip
@@ -218,23 +238,23 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
         )
         + " |"
     )
-    for s in summaries:
+    for head, s in zip(heads, summaries, strict=True):
         gone = s.get("missing_input") or {"count": 0}
         if gone["count"]:
-            lines += ["", f"## Items not asked: missing_input ({s['mode']}): {gone['count']}", "",
+            lines += ["", f"## Items not asked: missing_input ({head}): {gone['count']}", "",
                       "Counted apart: in no accuracy or score above.", "", "| n | reason (example) |", "|---|---|"]  # fmt: skip
             for r in gone["reasons"][:10]:
                 lines.append(f"| {r['n']} | {r['example']} |")
-    for s in summaries:
+    for head, s in zip(heads, summaries, strict=True):
         if s["judge_agreement"]:
             a = s["judge_agreement"]
             lines.append(
-                f"\nJudge agreement ({s['mode']}): kappa {_fmt(a['kappa'])}, raw {_fmt(a['raw_agreement'])} over {a['n']}"
+                f"\nJudge agreement ({head}): kappa {_fmt(a['kappa'])}, raw {_fmt(a['raw_agreement'])} over {a['n']}"
             )
         if s["task_metrics"]:
             lines += [
                 "",
-                f"## Task metrics ({s['mode']})",
+                f"## Task metrics ({head})",
                 "",
                 "```",
                 orjson.dumps(
@@ -243,7 +263,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
                 "```",
             ]
         for n in s["notes"]:
-            lines.append(f"\n> {s['mode']}: {n}")
+            lines.append(f"\n> {head}: {n}")
     lines.append("\nAccuracy counts unjudged answers as not correct; the unjudged count is shown.")
     return "\n".join(lines) + "\n"
 
@@ -251,7 +271,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
 def write_report(
     run_dirs: list[Path], out_dir: Path | None = None, judge: str | None = None, plots: bool = True
 ) -> dict[str, Any]:
-    summaries = [summarise_run(Path(d), judge) for d in run_dirs]
+    summaries = [summarise_run(require_run_dir(d), judge) for d in run_dirs]
     out = Path(out_dir or run_dirs[0])
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.md").write_text(markdown(summaries))
@@ -260,5 +280,5 @@ def write_report(
     if plots:
         from playscout.eval.plots import write_plots
 
-        written += write_plots(summaries, [Path(d) for d in run_dirs], out)
+        written += write_plots(summaries, [Path(d) for d in run_dirs], out, run_labels(summaries))
     return {"out": str(out), "files": written, "summaries": summaries}

@@ -288,6 +288,8 @@ async def _run(
         if progress:
             progress(done, len(todo))
 
+    if progress:  # the total is known before the first question ends
+        progress(0, len(todo))
     try:
         await asyncio.gather(*(worker(i, a) for i, a in todo))
     except asyncio.CancelledError:

@@ -118,14 +118,25 @@ def judgements_store(run_dir: Path) -> JsonlStore:
     return JsonlStore(Path(run_dir) / JUDGEMENTS, ("qid", "judge"))
 
 
+def require_run_dir(run_dir: Path) -> Path:
+    """`run_dir` if it holds a run (its run.json), else a one-line RunError naming it."""
+    if not (Path(run_dir) / RUN_JSON).is_file():
+        raise RunError(
+            f"{run_dir} is not a run directory (no {RUN_JSON}): give the --out of `playscout eval run`"
+        )
+    return Path(run_dir)
+
+
 def load_results(run_dir: Path) -> list[ResultRow]:
     """The latest row per question, in first-seen order."""
     return list(results_store(run_dir).latest().values())
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
+    """Non-string keys (a metric's {1: r@1, 5: r@5}) are written as strings, as JSON needs."""
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY))
+    option = orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
+    tmp.write_bytes(orjson.dumps(data, option=option))
     with tmp.open("rb") as fh:
         os.fsync(fh.fileno())
     os.replace(tmp, path)

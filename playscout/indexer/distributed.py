@@ -14,8 +14,9 @@ from typing import Any, Literal
 import numpy as np
 
 from playscout.corpus import Corpus
-from playscout.embed import EmbedderSpec, make_embedder, write_consolidated
+from playscout.embed import EmbedderSpec, EmbeddingError, make_embedder, write_consolidated
 from playscout.embed.keyed import write_spec
+from playscout.errors import install_hint
 from playscout.search.core.passages import split_passages
 
 What = Literal["captions", "documents"]
@@ -104,7 +105,7 @@ def embed_corpus(
         try:
             import ray
         except ImportError as exc:
-            raise RuntimeError("use_ray needs the `ray` extra: pip install 'ray[data]'") from exc
+            raise EmbeddingError(f"--ray needs Ray: {install_hint('ray')}") from exc
         if not ray.is_initialized():
             ray.init(num_cpus=num_workers, include_dashboard=False)
     corpus = Corpus(corpus_dir)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playscout.media.errors import BrokenVideoError
+from playscout.errors import install_hint
+from playscout.media.errors import BrokenVideoError, VideoError
 
 
 def detect_shots(
@@ -13,10 +14,12 @@ def detect_shots(
 ) -> list[float]:
     """Cut times in seconds, ascending (0 and the end are not cuts).
 
-    The OpenCV backend is ~3x faster than PyAV here (docs/environment.md §4); frames are
+    The OpenCV backend is ~3x faster than PyAV here (docs/install.md, OpenCV); frames are
     downscaled automatically before the HSV comparison."""
-    from scenedetect import ContentDetector, SceneManager, open_video
-    from scenedetect.common import FrameTimecode
+    try:
+        from scenedetect import ContentDetector, FrameTimecode, SceneManager, open_video
+    except ImportError:
+        raise VideoError(f"shot detection needs PySceneDetect: {install_hint('video')}") from None
 
     try:
         video = open_video(str(path), backend="opencv")

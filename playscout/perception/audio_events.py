@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from playscout.config import PerceptionSettings
+from playscout.errors import install_hint
 from playscout.perception.errors import EngineUnavailable
 
 NOT_CONFIGURED = (
@@ -29,7 +30,7 @@ class AudioModel:
             from transformers import AudioFlamingo3ForConditionalGeneration, AutoProcessor
         except ImportError:
             raise EngineUnavailable(
-                "Audio Flamingo 3 needs torch and transformers>=5 (pip install transformers)"
+                f"Audio Flamingo 3 needs torch and transformers>=5: {install_hint('embed')}"
             ) from None
         if device == "auto":
             device = "cuda" if torch.cuda.is_available() else "cpu"

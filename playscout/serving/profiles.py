@@ -1,7 +1,7 @@
 """vLLM launch profiles: each model server as data (model, port, context, parallelism, media
 limits), validated, rendered to one command line for the host and one for docker compose.
 
-Fixes the reference's start_services (t9-reference-behaviour §6.2): loopback host by default,
+Fixes the reference's start_services (docs/reference.md §6.2): loopback host by default,
 `--limit-mm-per-prompt` for the 16-frame video_qa requests, trust-remote-code only when a
 profile asks for it, and a health wait (see `launch.py`).
 """

@@ -1,6 +1,6 @@
 """Synthetic SVI-Bench T9 corpus: games, clip windows, documents and T9-style questions.
 
-Writes the exact T9 release layout (docs/t9-reference-behaviour.md §1) so the loader, index
+Writes the exact T9 release layout (docs/reference.md §1) so the loader, index
 and tools run unchanged on it, at the paper's full scale (Table 37) or any smaller size.
 """
 

@@ -1,4 +1,4 @@
-"""Event captions in the reference style (T9 §1.5: clock, period, player with number, action,
+"""Event captions in the reference style (reference §1.5: clock, period, player with number, action,
 matchup, running score), plus the structured "X performed 2 PT Made ..." sentence for shots.
 
 Captions are the only place clip-level attributes are spelled out, so the question generator

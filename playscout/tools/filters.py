@@ -1,6 +1,6 @@
 """Turns the loose filter values a model writes into exact backend filters, with notes.
 
-Follows the reference's rules (docs/t9-reference-behaviour.md §2.4): doc_type families, the
+Follows the reference's rules (docs/reference.md §2.4): doc_type families, the
 doc types each filter applies to, inclusive date ranges, temporal-boundary overlap. Where the
 reference silently drops or guesses, these functions raise ToolError or return a note.
 """

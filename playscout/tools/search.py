@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field, field_validator
 
+from playscout.config import Mode
 from playscout.corpus.models import PERIOD_NAME
 from playscout.search.backend_api import (
     ClipChannel,
@@ -14,6 +15,7 @@ from playscout.search.backend_api import (
     ClipHit,
     DocFilter,
     DocHit,
+    SearchBackend,
     SearchError,
 )
 from playscout.tools.filters import (
@@ -158,6 +160,23 @@ def _missing_games(ctx: ToolContext, game_ids: list[str], doc_types: list[str] |
     return out
 
 
+def clip_channel(mode: Mode) -> ClipChannel:
+    """The clip channel a mode searches: what the video shows and says, or the captions."""
+    return "caption" if mode == "oracle" else "visual"
+
+
+def missing_clip_channel(backend: SearchBackend, sport: str, mode: Mode) -> str | None:
+    """Why `backend` cannot search `sport`'s clips in `mode` (one line), or None when it can.
+    search_videos raises it; preflight checks it before a run starts."""
+    if clip_channel(mode) in backend.channels(sport):
+        return None
+    what = "video embeddings or speech transcripts" if mode != "oracle" else "caption embeddings"
+    return (
+        f"this index has no {what} for {sport} ({mode} mode cannot search clips); "
+        "rebuild it with them or run in the other mode"
+    )
+
+
 def search_videos(ctx: ToolContext, args: SearchVideosArgs) -> ToolResult:
     notes: list[str] = []
     query = args.query.strip()
@@ -176,17 +195,9 @@ def search_videos(ctx: ToolContext, args: SearchVideosArgs) -> ToolResult:
     )
     if not query and filters.is_empty():
         raise ToolError("give a query or at least one filter")
-    channel: ClipChannel = "caption" if ctx.mode == "oracle" else "visual"
-    if channel not in ctx.backend.channels(ctx.sport):
-        what = (
-            "video embeddings or speech transcripts"
-            if channel == "visual"
-            else "caption embeddings"
-        )
-        raise ToolError(
-            f"this index has no {what} for {ctx.sport} ({ctx.mode} mode cannot search clips); "
-            "rebuild it with them or run in the other mode"
-        )
+    channel = clip_channel(ctx.mode)
+    if (missing := missing_clip_channel(ctx.backend, ctx.sport, ctx.mode)) is not None:
+        raise ToolError(missing)
     s = ctx.search
     try:
         hits = ctx.backend.search_clips(

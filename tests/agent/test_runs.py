@@ -68,7 +68,7 @@ def test_cli_ask_workflow_and_errors(synth_index: Any, tmp_path: Path) -> None:
     res = runner.invoke(app, ["ask", "q", "--index", str(synth_index.index_dir), "--policy", "llm"])
     assert (
         res.exit_code == 2
-        and "needs a model" in " ".join(res.output.split())
+        and "the agent's model (agent.llm) is not configured" in " ".join(res.output.split())
         and "Traceback" not in res.output
     )
     bad = tmp_path / "bad.jsonl"

@@ -4,6 +4,9 @@ It stands in for vLLM where no model can be served cheaply, so the real client, 
 timeouts and concurrency are exercised over real sockets. Replies are scripted: queue
 `Reply` objects (answered in order), and when the queue is empty the default reply answers
 (a JSON answer echoing the question, after `latency_s`).
+
+`GET /v1/models` lists `models` (vLLM's shape; `list_models = False`: 404, a server without
+the route); with `api_key` set, requests without that bearer key get 401.
 """
 
 from __future__ import annotations
@@ -104,10 +107,17 @@ def echo_answer(body: dict[str, Any]) -> Reply:
 
 class FakeOpenAIServer:
     def __init__(
-        self, default: Callable[[dict[str, Any]], Reply] = echo_answer, latency_s: float = 0.0
+        self,
+        default: Callable[[dict[str, Any]], Reply] = echo_answer,
+        latency_s: float = 0.0,
+        models: list[str] | None = None,
+        api_key: str | None = None,
     ) -> None:
         self.default = default
         self.latency_s = latency_s
+        self.models = ["fake-model"] if models is None else models
+        self.list_models = True
+        self.api_key = api_key
         self.queue: deque[Reply] = deque()
         self.requests: list[dict[str, Any]] = []
         self.in_flight = 0
@@ -180,7 +190,30 @@ class FakeOpenAIServer:
                     with server._lock:
                         server.in_flight -= 1
 
+            def do_GET(self) -> None:
+                with server._lock:
+                    server.requests.append(
+                        {"path": self.path, "body": None, "auth": self.headers.get("Authorization")}
+                    )
+                if not self._authorised():
+                    return
+                if self.path != "/v1/models" or not server.list_models:
+                    return self._send(Reply.error(404, f"no route {self.path}"))
+                data = [{"id": m, "object": "model", "owned_by": "fake"} for m in server.models]
+                self._send(Reply(body={"object": "list", "data": data}))
+
+            def _authorised(self) -> bool:
+                if (
+                    server.api_key
+                    and self.headers.get("Authorization") != f"Bearer {server.api_key}"
+                ):
+                    self._send(Reply.error(401, "invalid API key"))
+                    return False
+                return True
+
             def _answer(self, body: dict[str, Any]) -> None:
+                if not self._authorised():
+                    return
                 if self.path != "/v1/chat/completions":
                     return self._send(Reply.error(404, f"no route {self.path}"))
                 reply = server._next(body)

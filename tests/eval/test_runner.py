@@ -68,7 +68,7 @@ def test_t9_oracle_run_judge_report(tmp_path, settings, eval_settings, synth_bac
         "accuracy_per_sport.png",
         "tool_calls.png",
         "turns_by_outcome.png",
-        "timeline_oracle.png",
+        "timeline_oracle_workflow.png",
     ):
         assert f in res["files"] and (run / f).stat().st_size > 1000
 
@@ -232,3 +232,26 @@ def test_run_service(tmp_path, settings, synth_backend) -> None:
     assert cur.done == cur.total == cur.questions == 1 and cur.results
     assert cur.results["ran"] == 1 and cur.task == "t9" and cur.model == "workflow"
     assert svc.running() == []
+
+
+def test_response_cache_keys_on_the_endpoint(tmp_path: Path) -> None:
+    """Two servers that serve different weights under one model name must not share replies."""
+    from playscout.clients.openai_chat import OpenAIChatClient
+    from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
+
+    msgs = [ChatMessage(role="user", content="hi")]
+    with (
+        FakeOpenAIServer(lambda body: Reply.chat("from local")) as local,
+        FakeOpenAIServer(lambda body: Reply.chat("from hosted")) as hosted,
+    ):
+        replies = [
+            asyncio.run(
+                CachingChatClient(
+                    OpenAIChatClient(server.url, "same-name", max_retries=0),
+                    ResponseCache(tmp_path / "c.sqlite"),
+                ).chat(msgs, None, ChatParams())
+            ).content
+            for server in (local, hosted, local)
+        ]
+    assert replies == ["from local", "from hosted", "from local"]
+    assert len(local.requests) == 1 and len(hosted.requests) == 1  # the third call was a hit

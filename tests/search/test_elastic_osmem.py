@@ -1,6 +1,6 @@
 """The real elasticsearch-py wire path (bulk, aliases, search, mget) against osmem-server, an
 in-memory OpenSearch-compatible *emulator* started on 127.0.0.1 (no real ES can run here,
-docs/environment.md §1). osmem has no dense_vector/knn, so indices are built without vectors:
+docs/install.md, Elasticsearch). osmem has no dense_vector/knn, so indices are built without vectors:
 the rules level of the conformance suite (BM25, filters, browse order, mget, error texts) runs
 here as it does on the embedded backend, plus manifest, paging and the alias swap; vector search
 is covered by the request-body tests and by the full conformance suite on a real cluster

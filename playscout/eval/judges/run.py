@@ -16,7 +16,7 @@ from playscout.eval.judges.equivalence import EquivalenceJudge
 from playscout.eval.judges.judge import Judge
 from playscout.eval.judges.llm import LLMJudge
 from playscout.eval.records import ResultRow
-from playscout.eval.store import judgements_store, load_results
+from playscout.eval.store import judgements_store, load_results, require_run_dir
 
 
 def judged_hash(row: ResultRow) -> str:
@@ -47,7 +47,7 @@ def make_judge(kind: str, settings: EvalSettings | None = None) -> Judge:
 
 
 async def judge_run_async(run_dir: Path, judge: Judge, concurrency: int = 16) -> dict[str, int]:
-    store = judgements_store(run_dir)
+    store = judgements_store(require_run_dir(run_dir))
     done = {k: r.get("hash") for k, r in store.latest().items()}
     rows = [r for r in load_results(run_dir) if r.judgeable]
     todo = [r for r in rows if done.get((r.qid, judge.name)) != judged_hash(r)]

@@ -69,7 +69,7 @@ class T2Question(Record):
 
 
 class T3Entry(Record):
-    """T3/data/<split>/<sport>_<split>.json entry (t9-reference §8)."""
+    """T3/data/<split>/<sport>_<split>.json entry (docs/reference.md §8)."""
 
     video: str | None = None
     image: str | None = None
@@ -309,8 +309,8 @@ class StarbenchItem(Record):
 
 
 class LcricQuery(Record):
-    """An LCric query over a clip (seed 004 §4.3): binary, multiple choice (a count 0-9) or
-    regression (total runs)."""
+    """An LCric query over a clip (the LCric paper §4.3; docs/published-data.md): binary,
+    multiple choice (a count 0-9) or regression (total runs)."""
 
     id: Text
     video: NonEmpty

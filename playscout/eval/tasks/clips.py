@@ -67,6 +67,7 @@ class T1Task:
     name = "t1"
     description = "Structured play description of a clip, 0-5 on six axes."
     needs_index = True
+    calls = frozenset({"video_qa"})
     judged = False
 
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
@@ -112,6 +113,7 @@ class T2Task:
     name = "t2"
     description = "Fine-grained action MCQ about a clip (5 options), answered via video_qa."
     needs_index = True
+    calls = frozenset({"video_qa"})
     judged = False
 
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
@@ -168,6 +170,7 @@ class T3Task:
     name = "t3"
     description = "Compositional clip retrieval: R@K over a candidate pool, via search_videos."
     needs_index = True
+    calls = frozenset({"search_videos"})
     judged = False
 
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:

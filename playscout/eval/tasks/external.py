@@ -32,13 +32,14 @@ from playscout.eval.tasks.synthetic import (
     render_options,
     rng_for,
 )
-from playscout.eval.tasks.task import Instance, TaskEnv, direct_call, run_agent
+from playscout.eval.tasks.task import AGENT_CALLS, Instance, TaskEnv, direct_call, run_agent
 
 
 class GameplayQATask:
     name = "gameplayqa"
     description = "GameplayQA-style MCQ with typed distractors, single and multi-video."
     needs_index = True
+    calls = frozenset({"video_qa"})
     judged = False
 
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
@@ -153,6 +154,7 @@ class STARBenchTask:
         "STARBench-style rubric scoring with penalties; multi-turn with the ideal history."
     )
     needs_index = True
+    calls = AGENT_CALLS
     judged = False
 
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
@@ -207,6 +209,7 @@ class LCricTask:
         "LCric-style count queries over play-by-play: binary, multiple choice, regression."
     )
     needs_index = True
+    calls = AGENT_CALLS
     judged = False
 
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:

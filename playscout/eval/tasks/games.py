@@ -32,13 +32,14 @@ from playscout.eval.metrics import accuracy, calibration_error, mean
 from playscout.eval.records import Outcome, ResultRow
 from playscout.eval.tasks.gamefacts import LEAD_STAT, MARGIN, GameFacts, games, load_game
 from playscout.eval.tasks.synthetic import pick_option, render_options
-from playscout.eval.tasks.task import Instance, TaskEnv, run_agent
+from playscout.eval.tasks.task import AGENT_CALLS, Instance, TaskEnv, run_agent
 
 
 class T4Task:
     name = "t4"
     description = "Open game-level QA, 0-5, best of k; the target game's report is hidden."
     needs_index = True
+    calls = AGENT_CALLS
     judged = False
 
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
@@ -143,6 +144,7 @@ class T5Task:
         "Outcome forecasting MCQ with calibration error; nothing after the cutoff is visible."
     )
     needs_index = True
+    calls = AGENT_CALLS
     judged = False
 
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
@@ -235,6 +237,7 @@ class T6Task:
         "Game report writing: factual accuracy, saliency coverage, style 1-5; target report hidden."
     )
     needs_index = True
+    calls = AGENT_CALLS
     judged = False
     target_words = 200
 

@@ -65,6 +65,7 @@ class T7Task:
     stand_in = SYNTHETIC  # said in every report's heading
     description = "Motion-conditioned generation metric: video mIoU of box tracks (synthetic)."
     needs_index = False
+    calls: frozenset[str] = frozenset()
     judged = False
 
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
@@ -103,6 +104,7 @@ class T8Task:
         "Goal accuracy: the T8 evaluator's MCQ via video_qa on the clip (real clip as stand-in)."
     )
     needs_index = True
+    calls = frozenset({"video_qa"})
     judged = False
 
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:

@@ -10,13 +10,14 @@ from typing import Any
 
 from playscout.eval.errors import RunError
 from playscout.eval.records import Outcome, ResultRow
-from playscout.eval.tasks.task import Instance, TaskEnv, run_agent
+from playscout.eval.tasks.task import AGENT_CALLS, Instance, TaskEnv, run_agent
 
 
 class T9Task:
     name = "t9"
     description = "Cross-corpus agentic QA (SVI-Bench T9): documents + videos, judged answers."
     needs_index = True
+    calls = AGENT_CALLS
     judged = True
 
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:

@@ -24,6 +24,7 @@ from playscout.agent.trajectory import (
     Observation,
     RunStart,
     TrajectoryWriter,
+    failure_reason,
     summarise,
 )
 from playscout.clients.chat import ChatClient
@@ -88,11 +89,17 @@ class TaskEnv:
         return self.corpus
 
 
+AGENT = "agent"
+AGENT_CALLS = frozenset({AGENT})
+"""`Task.calls` of a task whose route runs the agent (which may call any of its tools)."""
+
+
 class Task(Protocol):
     name: str
     description: str
     needs_index: bool
     judged: bool  # answers scored by a T9-style judge step (else by `score`)
+    calls: frozenset[str]  # the tools its route calls itself, or AGENT_CALLS (preflight reads it)
 
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]: ...
 
@@ -130,8 +137,9 @@ async def run_agent(
     result = await agent.run(prompt, trajectory=trajectory)
     summary = summarise(result.events)
     answer, status = result.answer, result.status
+    error = None
     if status == "error":
-        answer = None
+        answer, error = None, failure_reason(result.events) or "the agent run failed"
     elif answer is not None and is_fallback(answer):
         status = "no_answer"
     return Outcome(
@@ -144,6 +152,7 @@ async def run_agent(
         prompt_tokens=summary.prompt_tokens,
         completion_tokens=summary.completion_tokens,
         errors=summary.errors,
+        error=error,
         evidence=result.evidence,
         note=result.note,
         observation_errors=sorted(

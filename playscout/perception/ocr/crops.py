@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from playscout.errors import install_hint
 from playscout.perception.errors import EngineUnavailable
 
 ENGINES = ("ppocr", "tesseract")
@@ -172,7 +173,9 @@ def get_detector() -> RapidRecognizer:
     """Full OCR with detection (the locator uses it whatever the field engine is)."""
     try:
         engine = get_engine("ppocr")
-    except ImportError as e:  # pragma: no cover - the perception extra is missing
-        raise EngineUnavailable(f"scoreboard OCR needs rapidocr-onnxruntime ({e})") from None
+    except ImportError:  # pragma: no cover - the perception extra is missing
+        raise EngineUnavailable(
+            f"scoreboard OCR needs PP-OCR: {install_hint('perception')}"
+        ) from None
     assert isinstance(engine, RapidRecognizer)
     return engine

@@ -13,15 +13,16 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from playscout.errors import install_hint
 from playscout.perception.errors import EngineUnavailable
 
 Engine = Literal["tesseract", "ppocr"]
 
 TESSERACT_MISSING = (
     "tesseract OCR is not installed: apt-get install tesseract-ocr tesseract-ocr-eng, "
-    "and pip install pytesseract"
+    f"and {install_hint('perception')}"
 )
-PPOCR_MISSING = "PP-OCR is not installed: pip install rapidocr-onnxruntime==1.4.4"
+PPOCR_MISSING = f"PP-OCR is not installed: {install_hint('perception')}"
 
 
 @dataclass(frozen=True)

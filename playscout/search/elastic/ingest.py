@@ -205,5 +205,5 @@ def bulk_load(
         if progress and done % chunk_size == 0:
             progress(what, done, None)
     if progress:
-        progress(what, done, None)
+        progress(what, done, done)  # all sent: the stage shows as finished
     return done

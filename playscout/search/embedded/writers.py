@@ -132,16 +132,18 @@ class DocWriter:
         if len(self._pending) >= BATCH:
             self._flush()
 
-    def _flush(self) -> None:
+    def _flush(self, final: bool = False) -> None:
+        """`final`: the last flush, whose count is the stage's total (it shows as finished)."""
         if self.dense is not None and self._pending:
             assert self.embedder is not None
             self.dense.append(np.asarray(self.embedder.embed_documents(self._pending)))
         self._pending = []
         if self.progress:
-            self.progress(f"{self.sport} documents", len(self.keys), None)
+            done = len(self.keys)
+            self.progress(f"{self.sport} documents", done, done if final else None)
 
     def finish(self) -> dict[str, Any]:
-        self._flush()
+        self._flush(final=True)
         self.records.close()
         n = len(self.keys)
         perm = np.asarray(sorted(range(n), key=self.keys.__getitem__), dtype=np.int64)
@@ -216,7 +218,7 @@ class ClipWriter:
         if len(self._batch) >= BATCH * 4:
             self._flush()
 
-    def _flush(self) -> None:
+    def _flush(self, final: bool = False) -> None:
         batch, self._batch = self._batch, []
         if not batch:
             return
@@ -255,10 +257,10 @@ class ClipWriter:
             self.visual_dense.append(vecs)
         self.count += len(batch)
         if self.progress:
-            self.progress(f"{self.sport} clips", self.count, None)
+            self.progress(f"{self.sport} clips", self.count, self.count if final else None)
 
     def finish(self) -> dict[str, Any]:
-        self._flush()
+        self._flush(final=True)
         self.records.close()
         self.captions.close()
         n = self.count

@@ -1,17 +1,17 @@
 """`/healthz` (the process answers) and `/readyz` (the index is open and every configured model
-endpoint answers `/models`; unconfigured endpoints are reported as such, not as failures). The
-readiness body also counts asks: slots in use, runs in flight, and the limit."""
+endpoint answers `/models` and lists its model: the CLI's preflight check, runtime/preflight.py;
+unconfigured endpoints are reported as such, not as failures). The readiness body also counts
+asks: slots in use, runs in flight, and the limit."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Annotated, Any
 
-import httpx
 from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 
-from playscout.config import ModelEndpoint
+from playscout.runtime.preflight import check_endpoint
 from playscout.serving.routes import get_state
 from playscout.serving.state import ServingState
 
@@ -24,19 +24,6 @@ def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-async def probe(client: httpx.AsyncClient, ep: ModelEndpoint) -> dict[str, Any]:
-    if not ep.configured:
-        return {"status": "not configured"}
-    url = ep.base_url.rstrip("/") + "/models"
-    try:
-        r = await client.get(url)
-    except httpx.HTTPError as e:
-        return {"status": "unreachable", "url": url, "error": type(e).__name__}
-    if r.status_code != 200:
-        return {"status": "unhealthy", "url": url, "http": r.status_code}
-    return {"status": "ok", "url": url}
-
-
 @router.get("/readyz")
 async def readyz(state: State) -> JSONResponse:
     s = state.settings
@@ -46,17 +33,20 @@ async def readyz(state: State) -> JSONResponse:
         "vlm": s.qa.vlm,
         "caption_llm": s.qa.caption_llm,
     }
-    async with httpx.AsyncClient(timeout=s.serving.readiness_timeout_s) as client:
-        results = await asyncio.gather(*(probe(client, ep) for ep in endpoints.values()))
-    models = dict(zip(endpoints, results, strict=True))
+    timeout = s.serving.readiness_timeout_s
+    checks = await asyncio.gather(
+        *(check_endpoint(name, ep, timeout_s=timeout) for name, ep in endpoints.items())
+    )
+    models = {
+        name: {"status": c.state, "url": c.url, "detail": c.detail, "ok": not c.failed}
+        for name, c in zip(endpoints, checks, strict=True)
+    }
     try:
         sports = await asyncio.to_thread(state.backend.sports)
         index: dict[str, Any] = {"status": "ok", "sports": sports}
     except Exception as e:
         index = {"status": "error", "error": f"{type(e).__name__}: {e}".splitlines()[0]}
-    ready = index["status"] == "ok" and all(
-        m["status"] in ("ok", "not configured") for m in models.values()
-    )
+    ready = index["status"] == "ok" and all(m["ok"] for m in models.values())
     limiter = state.limiter  # slots in use with no ask running would be a leak
     asks = {"in_flight": limiter.in_use, "running": len(limiter.tasks), "limit": limiter.limit}
     body = {"ready": ready, "index": index, "models": models, "asks": asks}

@@ -62,7 +62,7 @@ def test_missing_engines_are_named(
     ctx: ToolContext, media_corpus: MediaCorpus, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr(ocr, "ppocr_available", lambda: False)
-    with pytest.raises(EngineUnavailable, match=r"pip install rapidocr-onnxruntime==1\.4\.4"):
+    with pytest.raises(EngineUnavailable, match=r"pip install 'playscout\[perception\]'"):
         ocr.choose_engine("ppocr")
     monkeypatch.setattr(ocr, "tesseract_available", lambda: False)
     with pytest.raises(EngineUnavailable, match="apt-get install tesseract-ocr tesseract-ocr-eng"):

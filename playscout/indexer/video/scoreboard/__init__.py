@@ -1,4 +1,4 @@
-"""ASAP-style scoreboard reading and play-by-play alignment (seed paper 004, §3.1-3.3).
+"""ASAP-style scoreboard reading and play-by-play alignment (the ASAP paper, §3.1-3.3).
 
 `read_scoreboard` locates the on-screen scoreboard, reads it at a few frames per second and
 returns a monotone match-state timeline; `align_events` places each play-by-play event on the

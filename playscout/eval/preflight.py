@@ -1,0 +1,24 @@
+"""What an eval run needs, for the runtime's preflight (runtime/preflight.py): the task says
+which tools its route calls or that it runs the agent (`Task.calls`), the spec says the sports,
+the mode and the policy. A run that would fail every item stops before its first one."""
+
+from __future__ import annotations
+
+from playscout.agent import default_tools
+from playscout.eval.spec import RunSpec
+from playscout.eval.tasks.task import AGENT, Task
+from playscout.runtime.preflight import Needs
+
+
+def run_needs(task: Task, spec: RunSpec) -> Needs:
+    """Agent tasks need the agent's model under the llm policy and may call any of its tools;
+    direct tasks call their tools themselves, so a tool that cannot work is an error."""
+    agent = AGENT in task.calls
+    tools = frozenset(t.name for t in default_tools()) if agent else task.calls
+    return Needs(
+        sports=tuple(spec.sports) if task.needs_index else (),
+        mode=spec.mode,
+        agent=agent and spec.policy == "llm",
+        tools=tools,
+        direct=not agent,
+    )

@@ -1,0 +1,187 @@
+"""Preflight: what a run needs, checked before any work starts. Each model endpoint the run will
+call must answer `GET /models` and list the configured model; the index must hold every sport
+asked for and the clip channel the mode searches; a task that calls video_qa itself needs a
+VLM and the clip media. The CLI (`ask`, `eval run`, `eval judge`, `serve`) and the API's
+`/readyz` share these checks, so "ready" means the same thing everywhere.
+
+A failed check is one line naming the setting to change. `require` turns the first failed
+check into a `PreflightError` (CLI: `error: ...`, exit 2) and hands back the warnings."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from playscout.clients.chat import ModelError
+from playscout.clients.models import NoModelList, served_models
+from playscout.config import DEFAULT_MODE, Mode, ModelEndpoint, Settings, redact_urls
+from playscout.runtime import Runtime, SetupError
+from playscout.search.core.rules import unknown_sport
+from playscout.tools.search import missing_clip_channel
+
+PROBE_TIMEOUT_S = 5.0
+Severity = Literal["ok", "warning", "error"]
+# What an endpoint check found; "ok" and "not configured" are not failures.
+State = Literal["ok", "not configured", "unreachable", "refused", "no model list", "wrong model"]
+
+
+@dataclass(frozen=True)
+class Role:
+    """A model endpoint a run may call: its setting path and what it is for."""
+
+    path: str
+    what: str
+    endpoint: Callable[[Settings], ModelEndpoint]
+
+
+ROLES: dict[str, Role] = {
+    "agent": Role("agent.llm", "the agent's model", lambda s: s.agent.llm),
+    "document_qa": Role("qa.document_llm", "document_qa's model", lambda s: s.qa.document_llm),
+    "video_qa": Role("qa.vlm", "video_qa's VLM", lambda s: s.qa.vlm),
+    "caption_qa": Role("qa.caption_llm", "video_qa's model in oracle mode", lambda s: s.qa.caption_llm),
+    "judge": Role("eval.judge", "the LLM judge", lambda s: s.eval.judge),
+}  # fmt: skip
+
+
+# The required endpoints, and what a run can do instead of configuring one.
+OTHERWISE = {"agent": "or use the workflow policy", "judge": "or use the equivalence judge"}
+
+
+@dataclass(frozen=True)
+class Check:
+    """One finding. `state` is the endpoint's (or "ok"/"missing" for index checks)."""
+
+    name: str
+    severity: Severity
+    detail: str
+    state: str = "ok"
+    url: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.severity == "error"
+
+
+class PreflightError(SetupError):
+    """A run that would fail at once (model down, unknown sport, index without what the mode
+    needs): stopped before it starts, with the reason."""
+
+
+@dataclass(frozen=True)
+class Needs:
+    """What a run will use; preflight checks exactly these.
+
+    `tools` are the tools the run calls. `direct`: a task calls them itself, so a tool that
+    cannot work fails every item (error); with the agent choosing (`direct=False`) a QA tool
+    without its model is a warning, since the agent can still answer from what it finds.
+    Clip search without its channel is an error either way: the agent could never reach a clip.
+    """
+
+    sports: tuple[str, ...] = ()
+    mode: Mode = DEFAULT_MODE
+    agent: bool = False
+    tools: frozenset[str] = field(default_factory=frozenset)
+    direct: bool = False
+    judge: bool = False
+
+    def roles(self) -> list[str]:
+        """The model endpoints this run calls (when configured)."""
+        roles = ["agent"] if self.agent else []
+        if "document_qa" in self.tools:
+            roles.append("document_qa")
+        if "video_qa" in self.tools:
+            roles += ["video_qa"] if self.mode == "default" else ["caption_qa", "document_qa"]
+        return list(dict.fromkeys(roles + (["judge"] if self.judge else [])))
+
+
+async def check_endpoint(
+    name: str, endpoint: ModelEndpoint, what: str = "", timeout_s: float = PROBE_TIMEOUT_S
+) -> Check:
+    """Does `endpoint` answer and serve its model? An unconfigured endpoint is "not configured"
+    (severity ok: whether the run may do without it is the caller's call)."""
+    label = what or name
+    if not endpoint.configured:
+        return Check(name, "ok", f"{label}: not configured", "not configured")
+    where = redact_urls(endpoint.base_url)
+    try:
+        served = await served_models(endpoint, timeout_s)
+    except NoModelList as e:
+        note = f"{label}: {e}; model {endpoint.model!r} not checked"
+        return Check(name, "warning", note, "no model list", where)
+    except ModelError as e:
+        state: State = "unreachable" if e.retryable else "refused"
+        return Check(name, "error", f"{label}: {e}", state, where)
+    if endpoint.model not in served:
+        listed = ", ".join(repr(m) for m in served[:10]) or "nothing"
+        detail = f"{label}: {where} serves {listed}, not {endpoint.model!r}"
+        return Check(name, "error", detail, "wrong model", where)
+    return Check(name, "ok", f"{label}: {where} serves {endpoint.model!r}", "ok", where)
+
+
+async def check_models(
+    settings: Settings, needs: Needs, timeout_s: float = PROBE_TIMEOUT_S
+) -> list[Check]:
+    """Every endpoint the run calls, probed concurrently. The agent's model under the llm
+    policy and the judge when asked for are required; the QA models fall back to offline
+    readers when unconfigured, except the VLM (see `check_index`)."""
+
+    async def one(name: str) -> Check:
+        role = ROLES[name]
+        endpoint, what = role.endpoint(settings), f"{role.what} ({role.path})"
+        if name in OTHERWISE and not endpoint.configured:
+            detail = f"{what} is not configured: set its base_url and model, {OTHERWISE[name]}"
+            return Check(name, "error", detail, "not configured")
+        return await check_endpoint(name, endpoint, what, timeout_s)
+
+    return list(await asyncio.gather(*(one(name) for name in needs.roles())))
+
+
+def check_index(runtime: Runtime, needs: Needs) -> list[Check]:
+    """The sports exist; the mode's clip channel is there when clips are searched; default-mode
+    video_qa has a VLM and the clip media."""
+    backend = runtime.require_backend()
+    have = backend.sports()
+    checks = []
+    for sport in needs.sports:
+        if sport not in have:
+            checks.append(Check("sport", "error", str(unknown_sport(sport, have)), "missing"))
+        elif "search_videos" in needs.tools:
+            missing = missing_clip_channel(backend, sport, needs.mode)
+            if missing is not None:
+                checks.append(Check("clips", "error", missing, "missing"))
+    if "video_qa" in needs.tools and needs.mode == "default":
+        severity: Severity = "error" if needs.direct else "warning"
+        if not runtime.settings.qa.vlm.configured:
+            detail = "video_qa has no VLM (qa.vlm): its calls will fail; configure one or use oracle mode"
+            checks.append(Check("video_qa", severity, detail, "not configured"))
+        if runtime.corpus is None:
+            detail = "video_qa has no clip media: pass the corpus root (corpus_dir)"
+            checks.append(Check("video_qa", severity, detail, "missing"))
+    return checks
+
+
+def preflight(runtime: Runtime, needs: Needs, timeout_s: float = PROBE_TIMEOUT_S) -> list[Check]:
+    """Index checks first (no network), then the model endpoints; for synchronous callers."""
+    index = check_index(runtime, needs) if runtime.backend is not None else []
+    return index + asyncio.run(check_models(runtime.settings, needs, timeout_s))
+
+
+def require(checks: list[Check]) -> list[Check]:
+    """Raises PreflightError with the first failed check; returns the warnings."""
+    failed = [c for c in checks if c.failed]
+    if failed:
+        more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
+        raise PreflightError(f"preflight: {failed[0].detail}{more}")
+    return [c for c in checks if c.severity == "warning"]
+
+
+def as_warnings(checks: list[Check]) -> list[Check]:
+    """A server may start before its models (compose, `serve models`): what would stop a run
+    only warns there, and `/readyz` keeps reporting it until it is fixed."""
+    return [
+        Check(c.name, "warning", c.detail, c.state, c.url) if c.failed else c
+        for c in checks
+        if c.severity != "ok"
+    ]

@@ -1,0 +1,114 @@
+"""Reports and plots over real run directories: a t3 run's report (int metric keys), every
+question on the timeline, an accuracy axis that reads 0-100, distinct labels for two runs in
+one mode. Plots are checked through the figures matplotlib drew, caught just before saving."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from playscout.agent.trajectory import FinalAnswer, JsonlRecorder, ToolCallEvent, TrajectoryWriter
+from playscout.config import EvalSettings, Settings
+from playscout.eval import RunSpec, run_eval
+from playscout.eval import plots as plots_module
+from playscout.eval.judges import EquivalenceJudge, judge_run
+from playscout.eval.records import ResultRow
+from playscout.eval.report import run_labels, write_report
+from playscout.eval.store import RUN_JSON, results_store, write_json_atomic
+
+
+def write_run(run: Path, n: int, mode: str = "oracle", unreadable: int | None = None) -> Path:
+    """A run directory as the runner leaves it: run.json, n result rows, one trajectory per row
+    with one search_documents call (row `unreadable` has no trajectory file)."""
+    run.mkdir(parents=True)
+    write_json_atomic(run / RUN_JSON, {"task": "t9", "mode": mode, "policy": "workflow"})
+    store = results_store(run)
+    for i in range(n):
+        qid = f"q{i:03d}"
+        traj = f"trajectories/{qid}.jsonl"
+        if i != unreadable:
+            (run / "trajectories").mkdir(exist_ok=True)
+            writer = TrajectoryWriter(qid, [JsonlRecorder(run / traj)])
+            writer.emit(ToolCallEvent, turn=1, name="search_documents", arguments={"query": "x"})
+            writer.emit(FinalAnswer, answer="no", status="answered", turns=1, wall_s=0.1)
+            writer.close()
+        store.append(
+            ResultRow(qid=qid, sport="basketball", question="?", gold="yes", trajectory=traj,
+                      status="answered", answer="no", turns=1, tool_calls={"search_documents": 1})
+        )  # fmt: skip
+    return run
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """File name -> the figure's first axes, as drawn when it was saved."""
+    figures: dict[str, Any] = {}
+    save = plots_module._save
+
+    def keep(fig: Any, path: Path) -> str:
+        figures[path.name] = fig.axes[0]
+        return save(fig, path)
+
+    monkeypatch.setattr(plots_module, "_save", keep)
+    return figures
+
+
+def test_t3_report_writes_json(tmp_path: Path, settings: Settings, synth_backend: Any) -> None:
+    """t3's recall_at_k is keyed by K (ints): report.json used to crash on them."""
+    run = tmp_path / "t3"
+    spec = RunSpec(task="t3", mode="oracle", policy="workflow", limit=2, out_dir=run)
+    settings = settings.model_copy(update={"eval": EvalSettings(cache_db=None)})
+    run_eval(spec, settings, backend=synth_backend)
+    res = write_report([run])
+    report = json.loads((run / "report.json").read_text())
+    assert set(report["task_metrics"]["recall_at_k"]) >= {"1", "5", "10"}
+    assert "report.json" in res["files"] and "Task metrics" in (run / "report.md").read_text()
+
+
+def test_timeline_draws_every_question(tmp_path: Path, drawn: dict[str, Any]) -> None:
+    run = write_run(tmp_path / "run", 60, unreadable=7)
+    files = write_report([run])["files"]
+    pages = sorted(f for f in files if f.startswith("timeline_"))
+    assert pages == ["timeline_oracle_workflow.png", "timeline_oracle_workflow_2.png"]
+    shown = [t.get_text() for p in pages for t in drawn[p].get_yticklabels()]
+    assert shown == [f"q{i:03d}" for i in range(60)]
+    assert "questions 51-60 of 60" in drawn[pages[1]].get_title()
+    notes = [t.get_text() for t in drawn[pages[0]].texts]
+    assert notes == ["trajectory unreadable"]  # q007's row says why it is empty
+
+
+def test_accuracy_axis_reads_0_to_100(tmp_path: Path, drawn: dict[str, Any]) -> None:
+    run = write_run(tmp_path / "run", 4)
+    judge_run(run, EquivalenceJudge())  # every answer is wrong: 0 %
+    write_report([run])
+    assert drawn["accuracy_per_sport.png"].get_ylim() == (0.0, 100.0)
+    assert drawn["turns_by_outcome.png"].get_ylim()[0] == 0.0
+
+
+def test_unjudged_run_has_no_accuracy_plot(tmp_path: Path) -> None:
+    """Unjudged answers would plot as 0 %: the plot is left out, the table says 'unjudged'."""
+    run = write_run(tmp_path / "run", 3)
+    res = write_report([run])
+    assert "accuracy_per_sport.png" not in res["files"]
+    assert "unjudged 3" in (run / "report.md").read_text()
+
+
+def test_two_runs_in_one_mode_keep_their_own_labels_and_plots(tmp_path: Path) -> None:
+    a = write_run(tmp_path / "a", 3)
+    b = write_run(tmp_path / "b", 5)
+    res = write_report([a, b], tmp_path / "both")
+    timelines = sorted(f for f in res["files"] if f.startswith("timeline_"))
+    assert timelines == ["timeline_oracle_workflow_a.png", "timeline_oracle_workflow_b.png"]
+    assert all((tmp_path / "both" / f).is_file() for f in timelines)
+    md = (tmp_path / "both" / "report.md").read_text()
+    assert "| sport | oracle (workflow) a | oracle (workflow) b |" in md
+
+
+def test_labels_stay_distinct_when_directory_names_match() -> None:
+    runs = [{"mode": "default", "policy": "llm", "run_dir": f"{p}/run"} for p in ("x", "y")]
+    assert run_labels(runs) == ["default (llm) run #1", "default (llm) run #2"]
+    mixed = [{"mode": m, "policy": "llm", "run_dir": "r"} for m in ("default", "oracle")]
+    assert run_labels(mixed) == ["default (llm)", "oracle (llm)"]
