@@ -146,10 +146,9 @@ class BackendCore(ABC):
             return [DocHit(doc_id=r.doc_id, score=None, record=r) for r in browsed]
         assert query is not None
         scope = self._doc_scope(sport, filters)
-        if mode != "bm25":
-            rules.require_doc_vectors(
-                vectors=self._has_doc_vectors(sport), embedder="documents" in self.embedders
-            )
+        mode = rules.doc_mode(
+            mode, vectors=self._has_doc_vectors(sport), embedder="documents" in self.embedders
+        )
         window = max(window, top_k)
         bm25 = dense = None
         if mode in ("bm25", "hybrid"):

@@ -56,12 +56,20 @@ def no_query_embedder(what: str) -> SearchError:
     return SearchError(f"no query embedder was given for {what} at open")
 
 
-def require_doc_vectors(*, vectors: bool, embedder: bool) -> None:
-    """Dense document search needs passage vectors in the index and a query embedder."""
+def doc_mode(mode: SearchMode, *, vectors: bool, embedder: bool) -> SearchMode:
+    """The branches a document search runs. Hybrid (the default) on an index built without
+    passage vectors is BM25, as the visual channel runs whichever side it has; asking for dense
+    there is an error, and so is an index with vectors opened without its query embedder (a
+    setup mistake that must not pass as BM25 results)."""
+    if mode == "bm25":
+        return mode
     if not vectors:
+        if mode == "hybrid":
+            return "bm25"
         raise SearchError("this index has no document vectors: use mode='bm25'")
     if not embedder:
         raise no_query_embedder("documents")
+    return mode
 
 
 def visual_mode(mode: SearchMode, *, text: bool, vectors: bool, embedder: bool) -> SearchMode:
