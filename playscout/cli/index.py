@@ -52,12 +52,23 @@ def index_build(
     overwrite: Annotated[
         bool, typer.Option(help="Replace an existing index (atomically).")
     ] = False,
+    target_recall: Annotated[
+        float | None,
+        typer.Option(
+            min=0.01,
+            max=1.0,
+            help="Recall@100 vs exact each vector channel's ANN setting must measure "
+            "[default: settings.search.ann_target_recall].",
+        ),
+    ] = None,
 ) -> None:
     """Build the hybrid index (BM25 + vectors + filters) of a corpus: embedded by default,
-    Elasticsearch when --out is a URL."""
+    Elasticsearch when --out is a URL. Each embedded vector channel measures its ANN recall
+    against exact search and prints the setting it chose."""
     from playscout.indexer.build import build_from_corpus
     from playscout.search import elastic_target
     from playscout.search.backend_api import SearchError
+    from playscout.search.embedded.recall import AnnOptions, describe_setting
 
     is_es = elastic_target(out_dir) is not None
     if backend not in ("auto", "embedded", "elasticsearch"):
@@ -74,6 +85,9 @@ def index_build(
     if video_vectors is None and (indexed_video / SPEC_FILE).is_file():
         video_vectors = indexed_video  # written by `index videos`: its model embeds queries
         console.print(f"video vectors: {video_vectors}", highlight=False)
+    ann = AnnOptions.from_settings(settings().search)
+    if target_recall is not None:
+        ann = dataclasses.replace(ann, target_recall=target_recall)
     with progress_bar() as update:
         summary = build_from_corpus(
             corpus,
@@ -86,8 +100,13 @@ def index_build(
             overwrite=overwrite,
             progress=update,
             index_options=index_options,
+            ann=ann,
         )
     print_counts(dataclasses.asdict(summary), title=f"index in {out_dir}")
+    for sport, info in summary.sports.items():
+        for channel, entry in info.get("channels", {}).items():
+            if "ann" in entry:
+                out.print(f"  {sport} {channel}: {describe_setting(entry['ann'])}", highlight=False)
 
 
 @index_app.command("videos")

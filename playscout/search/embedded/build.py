@@ -37,9 +37,11 @@ from playscout.search.embedded.layout import (
     SCHEMA_VERSION,
     package_versions,
 )
+from playscout.search.embedded.recall import AnnOptions
 from playscout.search.embedded.writers import ClipWriter, DocWriter, write_entities
 
 __all__ = [
+    "AnnOptions",
     "BuildSummary",
     "EmbeddedBackend",
     "IndexExistsError",
@@ -71,7 +73,9 @@ def build_index(
     visual_vectors: VisualVectorSource | None = None,
     progress: Progress | None = None,
     overwrite: bool = False,
+    ann: AnnOptions | None = None,
 ) -> BuildSummary:
+    """`ann`: how each vector channel chooses and measures its search setting (recall.py)."""
     out_dir = Path(out_dir)
     if out_dir.exists() and not overwrite:
         raise IndexExistsError(f"{out_dir} exists; pass overwrite=True to replace it")
@@ -79,7 +83,9 @@ def build_index(
     started = time.perf_counter()
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.building-", dir=out_dir.parent))
     try:
-        sports = _build_into(tmp, sources, doc_embedder, caption_embedder, visual_vectors, progress)
+        sports = _build_into(
+            tmp, sources, doc_embedder, caption_embedder, visual_vectors, progress, ann
+        )
         seconds = time.perf_counter() - started
         manifest = {
             "format": FORMAT,
@@ -119,6 +125,7 @@ def _build_into(
     caption_embedder: DocumentEmbedder | None,
     visual: VisualVectorSource | None,
     progress: Progress | None,
+    ann_options: AnnOptions | None,
 ) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for source in sources:
@@ -127,11 +134,13 @@ def _build_into(
         t0 = time.perf_counter()
         sroot = root / sport
         teams, players = Vocab(), Vocab()
-        dw = DocWriter(sroot / "docs", sport, teams, players, doc_embedder, progress)
+        dw = DocWriter(sroot / "docs", sport, teams, players, doc_embedder, progress, ann_options)
         for doc in source.documents:
             dw.add(doc)
         docs_info = dw.finish()
-        cw = ClipWriter(sroot / "clips", sport, teams, players, caption_embedder, visual, progress)
+        cw = ClipWriter(
+            sroot / "clips", sport, teams, players, caption_embedder, visual, progress, ann_options
+        )
         for clip in source.clips:
             cw.add(clip)
         clips_info = cw.finish()

@@ -43,12 +43,11 @@ class ClipIndex:
         self.dense: dict[str, VectorStore] = {}
         if (root / "caption").is_dir():
             self.bm25["caption"] = TextIndex(root / "caption" / "bm25")
-            self.dense["caption"] = VectorStore(root / "caption" / "dense")
+            self.dense["caption"] = VectorStore.open(root / "caption" / "dense")
         if (root / "visual" / "dense").is_dir():
-            self.dense["visual"] = VectorStore(root / "visual" / "dense")
+            self.dense["visual"] = VectorStore.open(root / "visual" / "dense")
         if (root / "visual" / "bm25").is_dir():
             self.bm25["visual"] = TextIndex(root / "visual" / "bm25")
-        self.exact = False
 
     def channels(self) -> list[ClipChannel]:
         return [c for c in ("visual", "caption") if c in self.dense or c in self.bm25]

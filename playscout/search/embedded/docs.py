@@ -41,8 +41,7 @@ class DocIndex:
             " pass_ptr pass_span pass_doc",
         )
         self.bm25 = TextIndex(root / "bm25")
-        self.dense = VectorStore(root / "dense") if (root / "dense").is_dir() else None
-        self.exact = False
+        self.dense = VectorStore.open(root / "dense") if (root / "dense").is_dir() else None
 
     def __len__(self) -> int:
         return len(self.doc_ids)
