@@ -177,5 +177,3 @@ def test_duplicate_ids_fail_the_build(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="duplicate clip id"):
         build_index(tmp_path / "b", [SportSource("basketball", [], clips + clips[:1])], None, None)
     assert list(tmp_path.iterdir()) == []
-
-

@@ -19,6 +19,7 @@ nothing extra; above, the measurement costs about one exact scan per query plus 
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -192,13 +193,13 @@ Step = dict[str, Any]
 
 
 def choose_nprobe(
-    measure: Callable[[int], Step], exact_ms: float, nlist: int
+    measure: Callable[[int], Step], exact_ms: float, nlist: int, start: int = 1
 ) -> tuple[Step | None, str]:
-    """Walk the probe ladder: double nprobe until a step is "ok" (every query set reached the
-    target), then bisect down to within 1/8 of the last failing step. Returns the chosen step,
-    or None and why exact search wins: a step no faster than an exact scan before the target
-    was reached, or no setting reached it."""
-    low, nprobe = 0, 1
+    """Walk the probe ladder from `start`: double nprobe until a step is "ok" (every query set
+    reached the target), then bisect down to within 1/8 of the last failing step. Returns the
+    chosen step, or None and why exact search wins: a step no faster than an exact scan
+    before the target was reached, or no setting reached it."""
+    low, nprobe = start, start
     while True:
         step = measure(nprobe)
         if step["ms"] >= exact_ms:
@@ -212,6 +213,8 @@ def choose_nprobe(
             return None, "no IVF setting reached the target recall"
         low, nprobe = nprobe, min(nlist, nprobe * 2)
     high = step
+    if high["nprobe"] == start:
+        return high, ""
     while high["nprobe"] - low > max(1, low // 8):
         step = measure((low + high["nprobe"]) // 2)
         if step["ok"]:
@@ -237,7 +240,11 @@ def _choose(
         ladder.append(step)
         return step
 
-    chosen, why = choose_nprobe(measure, exact_ms if opts.compare_exact else np.inf, ivf.nlist)
+    # Fewer lists than hold `want` candidates would fall back to an exact scan: start above.
+    want = 2 * k * OVERSAMPLE * ivf.nlist / ivf.rows
+    start = min(ivf.nlist, 2 ** max(0, math.ceil(math.log2(max(want, 1)))))
+    limit = exact_ms if opts.compare_exact else math.inf
+    chosen, why = choose_nprobe(measure, limit, ivf.nlist, start)
     latency: dict[str, float] = {"exact": exact_ms}
     measured: dict[str, Any] = {
         "k": k,
