@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -145,19 +146,52 @@ class Uniform(Vectors):
         return _unit(q), ["fresh draw"] * n
 
 
-def load_real(cache: Path, corpus: Path) -> tuple[np.ndarray, list[str]]:
-    """Cached MiniLM caption vectors of every sport (`playscout index embed` output) and
-    their captions, in the cache's id order; empty captions are dropped."""
-    vectors, captions = [], []
-    for sport_dir in sorted(p for p in cache.iterdir() if p.is_dir()):
-        ids = (sport_dir / "ids.txt").read_text().split("\n")
-        by_id = {c.clip_id: c.caption for c in Corpus(corpus).iter_clips(sport_dir.name)}
-        keep = np.asarray([bool(by_id.get(i, "").strip()) for i in ids[: len(ids)]])
-        matrix = np.load(sport_dir / "vectors.npy", mmap_mode="r")
-        keep = keep[: len(matrix)]
-        vectors.append(np.asarray(matrix[: len(keep)][keep], dtype=np.float32))
-        captions += [by_id[i] for i, k in zip(ids, keep, strict=False) if k]
-    return np.concatenate(vectors), captions
+def corpus_texts(corpus: Path, what: str) -> tuple[list[str], list[str]]:
+    """(ids, texts) of every non-empty caption ("captions") or passage ("passages") of a
+    generated corpus, every sport, in corpus order."""
+    from playscout.search.core.passages import split_passages
+
+    c = Corpus(corpus)
+    ids, texts = [], []
+    for sport in c.sports():
+        if what == "captions":
+            for clip in c.iter_clips(sport):
+                if clip.caption.strip():
+                    ids.append(clip.clip_id)
+                    texts.append(clip.caption)
+        else:
+            for doc in c.iter_documents(sport):
+                for i, (s, e) in enumerate(split_passages(doc.text)):
+                    ids.append(f"{doc.doc_id}#{i}")
+                    texts.append(doc.text[s:e])
+    return ids, texts
+
+
+def cached_vectors(cache: Path, texts: list[str], embedder: Any, chunk: int = 2048) -> np.ndarray:
+    """MiniLM vectors of `texts`, embedded once in chunks saved under `cache` as they finish
+    (an interrupted run resumes where it stopped; the texts' hash names the cache)."""
+    import hashlib
+
+    key = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
+    folder = cache / key
+    folder.mkdir(parents=True, exist_ok=True)
+    parts = []
+    for start in range(0, len(texts), chunk):
+        path = folder / f"{start:08d}.npy"
+        if not path.is_file():
+            block = np.asarray(embedder.embed_documents(texts[start : start + chunk]), np.float32)
+            np.save(folder / "partial.npy", block)
+            (folder / "partial.npy").rename(path)
+            print(f"  .. embedded {start + len(block)}/{len(texts)}", file=sys.stderr, flush=True)
+        parts.append(np.load(path))
+    return np.concatenate(parts) if parts else np.zeros((0, DIM), np.float32)
+
+
+def load_real(cache: Path, corpus: Path, embedder: Any) -> tuple[np.ndarray, list[str]]:
+    """Real MiniLM vectors of every non-empty caption of the generated corpus, and the
+    captions."""
+    _, captions = corpus_texts(corpus, "captions")
+    return cached_vectors(cache, captions, embedder), captions
 
 
 class RealMiniLM(Vectors):

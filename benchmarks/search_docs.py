@@ -1,7 +1,7 @@
 """Documents for benchmarks/search.py's `docs` part: the generated corpus's documents
 (`playscout corpus synth`, every sport filed under one), replicated under new ids until they
-hold --passages passages, with their real MiniLM passage vectors (`playscout index embed
---what documents`, cached under var/); a replica's vectors are the real ones moved by noise of
+hold --passages passages, with their real MiniLM passage vectors (cached under var/, see
+search_data.cached_vectors); a replica's vectors are the real ones moved by noise of
 norm 0.05 and re-normalised. Queries are 3-8 word windows of passages, embedded live by
 MiniLM at search time, so the timing includes the query embedding."""
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from search_data import SPORT
+from search_data import SPORT, cached_vectors, corpus_texts
 
 from playscout.corpus import Corpus
 from playscout.corpus.models import DocumentRecord
@@ -32,13 +32,9 @@ def _documents(corpus: Path) -> list[DocumentRecord]:
     return [d for sport in c.sports() for d in c.iter_documents(sport)]
 
 
-def _passage_vectors(cache: Path) -> dict[str, np.ndarray]:
-    out: dict[str, np.ndarray] = {}
-    for sport_dir in sorted(p for p in cache.iterdir() if p.is_dir()):
-        ids = (sport_dir / "ids.txt").read_text().split("\n")
-        matrix = np.load(sport_dir / "vectors.npy")
-        out |= {pid: matrix[i] for i, pid in enumerate(ids[: len(matrix)])}
-    return out
+def _passage_vectors(cache: Path, corpus: Path, minilm: Any) -> dict[str, np.ndarray]:
+    ids, texts = corpus_texts(corpus, "passages")
+    return dict(zip(ids, cached_vectors(cache, texts, minilm), strict=True))
 
 
 class ReplicaPassages:
@@ -100,7 +96,9 @@ def _replicas(
 
 def build_docs(base: Path, args: argparse.Namespace, minilm: Any) -> dict[str, Any]:
     docs = _documents(args.corpus)
-    records, expected = _replicas(docs, _passage_vectors(args.real_docs), args.passages)
+    records, expected = _replicas(
+        docs, _passage_vectors(args.cache, args.corpus, minilm), args.passages
+    )
     embedder = ReplicaPassages(minilm, expected)
     t0 = time.perf_counter()
     summary = build_index(

@@ -84,18 +84,16 @@ class MappedMatrix:
     """A float32 .npy file mapped read-only, with a handle to ask the kernel for rows ahead."""
 
     def __init__(self, path: Path) -> None:
+        header = np.load(path, mmap_mode="r")  # numpy parses the header; we keep our own map
+        if header.dtype != np.float32 or header.ndim != 2 or not header.flags.c_contiguous:
+            raise ValueError(f"{path}: expected a C-order float32 matrix, got {header.dtype}")
+        self.offset = int(header.offset)
         with path.open("rb") as fh:
-            version = np.lib.format.read_magic(fh)
-            if version == (1, 0):
-                shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
-            else:
-                shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
-            if fortran or dtype != np.float32 or len(shape) != 2:
-                raise ValueError(f"{path}: expected a C-order float32 matrix, got {dtype} {shape}")
-            self.offset = fh.tell()
             self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        self.rows: np.ndarray = np.ndarray(shape, np.float32, buffer=self._map, offset=self.offset)
-        self.row_bytes = int(shape[1]) * 4
+        self.rows: np.ndarray = np.ndarray(
+            header.shape, np.float32, buffer=self._map, offset=self.offset
+        )
+        self.row_bytes = int(header.shape[1]) * 4
 
     def prefetch(self, rows: np.ndarray) -> None:
         """Start reading the pages of `rows` (sorted) so a gather does not fault them one by one."""
