@@ -168,29 +168,31 @@ def corpus_texts(corpus: Path, what: str) -> tuple[list[str], list[str]]:
 
 
 def cached_vectors(cache: Path, texts: list[str], embedder: Any, chunk: int = 2048) -> np.ndarray:
-    """MiniLM vectors of `texts`, embedded once in chunks saved under `cache` as they finish
-    (an interrupted run resumes where it stopped; the texts' hash names the cache)."""
+    """MiniLM vectors of `texts`, embedded once in chunks saved under `cache` as they finish,
+    each named by the hash of its texts (an interrupted run resumes where it stopped, and a
+    chunk-aligned prefix of the texts reuses the chunks)."""
     import hashlib
 
-    key = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
-    folder = cache / key
-    folder.mkdir(parents=True, exist_ok=True)
+    cache.mkdir(parents=True, exist_ok=True)
     parts = []
     for start in range(0, len(texts), chunk):
-        path = folder / f"{start:08d}.npy"
+        part = texts[start : start + chunk]
+        key = hashlib.sha256("\n".join(part).encode()).hexdigest()[:20]
+        path = cache / f"{key}.npy"
         if not path.is_file():
-            block = np.asarray(embedder.embed_documents(texts[start : start + chunk]), np.float32)
-            np.save(folder / "partial.npy", block)
-            (folder / "partial.npy").rename(path)
+            block = np.asarray(embedder.embed_documents(part), np.float32)
+            np.save(cache / f"{key}.partial.npy", block)
+            (cache / f"{key}.partial.npy").rename(path)
             print(f"  .. embedded {start + len(block)}/{len(texts)}", file=sys.stderr, flush=True)
         parts.append(np.load(path))
     return np.concatenate(parts) if parts else np.zeros((0, DIM), np.float32)
 
 
-def load_real(cache: Path, corpus: Path, embedder: Any) -> tuple[np.ndarray, list[str]]:
-    """Real MiniLM vectors of every non-empty caption of the generated corpus, and the
-    captions."""
+def load_real(cache: Path, corpus: Path, embedder: Any, limit: int) -> tuple[np.ndarray, list[str]]:
+    """Real MiniLM vectors of the first `limit` non-empty captions of the generated corpus,
+    and the captions."""
     _, captions = corpus_texts(corpus, "captions")
+    captions = captions[:limit]
     return cached_vectors(cache, captions, embedder), captions
 
 
