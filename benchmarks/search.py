@@ -449,7 +449,10 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=ROOT / "var" / "bench")
     ap.add_argument("--cache", type=Path, default=ROOT / "var" / "minilm-cache")
     ap.add_argument(
-        "--real-rows", type=int, default=104_448, help="real caption vectors (51 x 2048; 2%% are held out as queries)"
+        "--real-rows",
+        type=int,
+        default=104_448,
+        help="real caption vectors (51 x 2048; 2%% are held out as queries)",
     )
     ap.add_argument("--corpus", type=Path, default=ROOT / "var" / "corpus-real")
     ap.add_argument("--keep", action="store_true", help="keep the indexes afterwards")
