@@ -4,7 +4,9 @@ sphere, the distribution hardest for IVF, so a fixed small probe count visibly f
 
 from __future__ import annotations
 
+import itertools
 import json
+import mmap
 from pathlib import Path
 from typing import Any
 
@@ -170,3 +172,35 @@ def test_open_backend_takes_the_probe_override(synth_index: Any) -> None:
     assert backend.ann_probe == 3
     with pytest.raises(IndexOpenError, match="embedded index only"):
         open_backend("http://127.0.0.1:1/playscout", ann_probe=3)
+
+
+class RecordingMap:
+    """Stands in for the mmap of a MappedMatrix to record which byte ranges a prefetch asks
+    the kernel for (the kernel's side cannot be observed from a test)."""
+
+    def __init__(self, size: int) -> None:
+        self.size, self.calls = size, []
+
+    def __len__(self) -> int:
+        return self.size
+
+    def madvise(self, option: int, start: int, length: int) -> None:
+        self.calls.append((start, start + length))
+
+
+def test_prefetch_asks_for_every_row_in_page_aligned_runs(tuned: Any) -> None:
+    d, _, _ = tuned
+    matrix = vec.MappedMatrix(d / "vectors.npy")
+    recorder = RecordingMap(len(matrix._map))
+    matrix._map = recorder  # type: ignore[assignment]
+    rows = np.unique(
+        np.concatenate([[0, 1, 2, ROWS - 1], np.random.default_rng(5).choice(ROWS, 50)])
+    )
+    matrix.prefetch(rows)
+    runs = recorder.calls
+    assert all(a % mmap.PAGESIZE == 0 and b <= len(recorder) for a, b in runs)
+    assert all(b1 < a2 for (_, b1), (a2, _) in itertools.pairwise(runs))  # disjoint
+    assert len(runs) < len(rows)  # adjacent rows share a run
+    for r in rows.tolist():
+        lo = matrix.offset + r * matrix.row_bytes
+        assert any(a <= lo and lo + matrix.row_bytes <= b for a, b in runs), r

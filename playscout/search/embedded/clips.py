@@ -115,7 +115,13 @@ class ClipIndex:
 
     def candidates(self, found: tuple[np.ndarray, np.ndarray]) -> list[Candidate]:
         """(rows, scores) as ranked candidates carrying their row."""
-        return [(self.clip_id(int(r)), float(s), int(r)) for r, s in zip(*found, strict=True)]
+        rows, scores = found
+        games = np.asarray(self.col["game"][rows]).tolist()  # one gather, not one per row
+        index = np.asarray(self.col["index"][rows]).tolist()
+        return [
+            (f"{self.games[g]}_{i}", s, r)
+            for g, i, r, s in zip(games, index, rows.tolist(), scores.tolist(), strict=True)
+        ]
 
     def browse(self, filters: ClipFilter, top_k: int, include_caption: bool) -> list[ClipRecord]:
         rows = materialise(self.resolve(filters), self.n)[:top_k]

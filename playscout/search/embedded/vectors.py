@@ -96,12 +96,19 @@ class MappedMatrix:
         self.row_bytes = int(header.shape[1]) * 4
 
     def prefetch(self, rows: np.ndarray) -> None:
-        """Start reading the pages of `rows` (sorted) so a gather does not fault them one by one."""
+        """Start reading the pages of `rows` (sorted) so that a gather does not fault them in
+        one by one: one madvise(WILLNEED) per run of adjacent pages (passages of a document
+        are adjacent rows)."""
+        if not len(rows):
+            return
         starts = self.offset + rows * self.row_bytes
-        first = starts // _PAGE * _PAGE
-        ends = starts + self.row_bytes
-        for a, b in zip(first.tolist(), ends.tolist(), strict=True):
-            self._map.madvise(mmap.MADV_WILLNEED, a, b - a)
+        first = starts // _PAGE
+        last = (starts + self.row_bytes - 1) // _PAGE
+        breaks = np.flatnonzero(first[1:] > last[:-1] + 1) + 1
+        run_first = first[np.concatenate([[0], breaks])] * _PAGE
+        run_end = (last[np.concatenate([breaks - 1, [len(rows) - 1]])] + 1) * _PAGE
+        for a, b in zip(run_first.tolist(), run_end.tolist(), strict=True):
+            self._map.madvise(mmap.MADV_WILLNEED, a, min(b, len(self._map)) - a)
 
 
 def top_k(rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
