@@ -29,9 +29,10 @@ def corpus_validate(root: Annotated[Path, typer.Argument(help="Corpus root (T9 l
 
     with progress_bar() as update:
         report = validate_corpus(root, progress=update)
-    table = Table("sport", "games", "clips", "documents", "questions")
+    columns = ("games", "clips", "clip_files", "documents", "questions")
+    table = Table("sport", *(c.replace("_", " ") for c in columns))
     for sport, c in report.counts.items():
-        table.add_row(sport, *(str(c[k]) for k in ("games", "clips", "documents", "questions")))
+        table.add_row(sport, *(str(c[k]) for k in columns))
     out.print(table)
     for problem in report.problems[:200]:
         out.print(f"[red]problem[/red] {problem}", highlight=False)

@@ -35,10 +35,16 @@ def _collect(problems: list[Problem], fn: Callable[[], object]) -> object | None
         return None
 
 
-def _check_clips(corpus: Corpus, sport: str, game_id: str, problems: list[Problem]) -> int:
+def _check_clips(
+    corpus: Corpus, sport: str, game_id: str, problems: list[Problem]
+) -> tuple[int, int]:
+    """(clip windows, clip video files that exist) of a game."""
     clips = _collect(problems, lambda: corpus.clips_of_game(sport, game_id))
+    path_problems: list[Problem] = []
+    paths = _collect(path_problems, lambda: corpus.clip_paths(sport, game_id))
+    problems.extend(p for p in path_problems if p not in problems)  # clips_of_game reads them too
     if not isinstance(clips, list):
-        return 0
+        return 0, 0
     file = f"clips_metadata of {sport} game {game_id}"
     seen: set[int] = set()
     for c in clips:
@@ -49,18 +55,18 @@ def _check_clips(corpus: Corpus, sport: str, game_id: str, problems: list[Proble
             problems.append(Problem(file, f"{c.clip_id}.video_window", "needs 0 <= start < end"))
         elif c.video_end - c.video_start > MAX_CLIP_SECONDS:
             problems.append(Problem(file, f"{c.clip_id}.video_window", "longer than 120 s"))
-    paths = _collect(problems, lambda: corpus.clip_paths(sport, game_id))
-    if isinstance(paths, dict):
-        unknown = set(paths) - {c.clip_id for c in clips}
-        if unknown:
-            problems.append(
-                Problem(
-                    f"clip_paths of {sport} game {game_id}",
-                    sorted(unknown)[0],
-                    f"{len(unknown)} clip ids have no clip window",
-                )
+    if not isinstance(paths, dict):
+        return len(clips), 0
+    unknown = set(paths) - {c.clip_id for c in clips}
+    if unknown:
+        problems.append(
+            Problem(
+                f"clip_paths of {sport} game {game_id}",
+                sorted(unknown)[0],
+                f"{len(unknown)} clip ids have no clip window",
             )
-    return len(clips)
+        )
+    return len(clips), sum(p.is_file() for p in paths.values())
 
 
 def validate_corpus(
@@ -79,12 +85,13 @@ def validate_corpus(
         games = _collect(report.problems, lambda s=sport: corpus.games(s))  # type: ignore[misc]
         if not isinstance(games, dict):
             continue
-        n_clips = n_docs = 0
+        n_clips = n_files = n_docs = 0
         for i, game_id in enumerate(games):
             _collect(report.problems, lambda s=sport, g=game_id: corpus.game_info(s, g))  # type: ignore[misc]
             docs = _collect(report.problems, lambda s=sport, g=game_id: corpus.game_documents(s, g))  # type: ignore[misc]
             n_docs += len(docs) if isinstance(docs, list) else 0
-            n_clips += _check_clips(corpus, sport, game_id, report.problems)
+            clips, files = _check_clips(corpus, sport, game_id, report.problems)
+            n_clips, n_files = n_clips + clips, n_files + files
             if progress and (i % 50 == 0 or i == len(games) - 1):
                 progress(sport, i + 1, len(games))
         season = _collect(report.problems, lambda s=sport: list(corpus.season_documents(s)))  # type: ignore[misc]
@@ -99,6 +106,7 @@ def validate_corpus(
         report.counts[sport] = {
             "games": len(games),
             "clips": n_clips,
+            "clip_files": n_files,  # clip videos that exist (none: search and oracle mode only)
             "documents": n_docs,
             "questions": len(questions) if isinstance(questions, list) else 0,
         }

@@ -216,6 +216,7 @@ def test_health_and_ready(client):
     ready = client.get("/readyz")
     assert ready.status_code == 200 and ready.json()["index"]["sports"] == ["basketball"]
     assert ready.json()["models"]["agent"]["status"] == "not configured"
+    assert ready.json()["asks"] == {"in_flight": 0, "running": 0, "limit": 4}
 
 
 def test_ready_fails_when_a_model_is_down(app_factory):
