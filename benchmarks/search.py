@@ -488,8 +488,8 @@ def main() -> None:
         results.append(result)
         (print_docs if name == "docs" else print_dist)(result)
         sys.stdout.flush()
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=1))
+        if args.json:  # after each distribution, so an interrupted run keeps what finished
+            args.json.write_text(json.dumps(results, indent=1))
 
 
 if __name__ == "__main__":
