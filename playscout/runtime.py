@@ -77,6 +77,7 @@ class Runtime:
     models: ModelSet = field(default_factory=ModelSet)
     corpus: Corpus | None = None
     tools: tuple[Tool, ...] | None = None
+    tracer: Any = None  # OpenTelemetry tracer for the agents' spans; None = no tracing
 
     @classmethod
     def from_settings(
@@ -89,10 +90,13 @@ class Runtime:
         tools: Sequence[Tool] | None = None,
         need_index: bool = True,
         need_llm: bool = True,
+        tracer: Any = None,
     ) -> Runtime:
         """Anything passed in is used as is (tests, embedding apps); the rest comes from
         `settings`. The index is opened when `need_index`; the agent's model is built when
-        `need_llm` and it is configured (a workflow-policy batch needs neither model)."""
+        `need_llm` and it is configured (a workflow-policy batch needs neither model). The
+        tracer is the OTLP one when `settings.telemetry.otlp_endpoint` is set."""
+        from playscout.agent.tracing import otlp_tracer
         from playscout.tools.qa import models_from_settings
 
         if backend is None and need_index:
@@ -106,6 +110,7 @@ class Runtime:
             models=models if models is not None else models_from_settings(settings.qa),
             corpus=Corpus(settings.corpus_dir) if settings.corpus_dir else None,
             tools=tuple(tools) if tools is not None else None,
+            tracer=tracer if tracer is not None else otlp_tracer(settings.telemetry),
         )
 
     def require_backend(self) -> SearchBackend:
@@ -152,4 +157,6 @@ class Runtime:
             policy=policy,
             tokenizer=tokenizer,
             checkpointer=checkpointer,
+            tracer=self.tracer,
+            capture_content=self.settings.telemetry.capture_content,
         )

@@ -146,7 +146,9 @@ class Corpus:
         return games[game_id]
 
     def game_path(self, sport: str, game_id: str, key: str) -> Path | None:
-        rel = getattr(self.game_files(sport, game_id), key)
+        """A game file's path; None when the game lists none under `key` (the release lists
+        no play_by_play, which only synthetic corpora write)."""
+        rel = getattr(self.game_files(sport, game_id), key, None)
         return self.resolve(self.sport_dir(sport), rel) if rel else None
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019

@@ -70,7 +70,9 @@ def test_killed_overwrite_keeps_the_old_index(
     assert stage.is_dir()  # SIGKILL leaves the staging folder: the next build's job
 
     summary = build_bm25(corpus30, out, overwrite=True)
-    assert summary.swept.folders == 1 and summary.swept.bytes > 0
+    assert summary.swept.folders == 1
+    # Killed as soon as its folder exists, a build may not have written a byte yet.
+    assert summary.swept.bytes > 0 or point == "staging folder created"
     assert staging_left(out) == []  # no staging folder, no lock file
     assert verify_index(out).ok
 

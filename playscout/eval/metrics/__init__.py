@@ -11,7 +11,7 @@ from playscout.eval.metrics.classification import (
     mean_abs_error,
 )
 from playscout.eval.metrics.retrieval import median_rank, recall_at_k
-from playscout.eval.metrics.rubric import RubricItem, rubric_score
+from playscout.eval.metrics.rubric import RubricItem, judged_rubric_score, rubric_score
 
 __all__ = [
     "Box",
@@ -23,6 +23,7 @@ __all__ = [
     "cohen_kappa",
     "grouped_accuracy",
     "iou",
+    "judged_rubric_score",
     "match_tracks",
     "mean",
     "mean_abs_error",
