@@ -1,258 +1,87 @@
-"""Scale benchmark of the embedded search backend.
+"""Scale benchmark of the embedded search backend's vector search, on several distributions.
 
-    python benchmarks/search.py --clips 200000 [--docs 33000] [--dim 384]
+    python benchmarks/search.py --clips 200000
+        [--dists mixture,wide,uniform,minilm,minilm-ivf,minilm-x,docs]
+        [--passages 123000] [--queries 200] [--real-rows 104448]
 
-Builds an index from generated records, then measures p50/p99 latency of (a) unfiltered clip
-search, (b) game-filtered clip search, (c) document hybrid search, each against exact
-brute-force search in the same run, plus recall@100 of (a)/(b) against exact.
+Each distribution runs in its own process (so its peak RSS is its own): build an index of
+--clips clips (benchmarks/search_data.py says what the data is), then, on the same queries,
+time and compare the ANN path with an exact scan in the same run: unfiltered, one game (exact
+by design: no ratio is printed), team + period, two teams, one season, three seasons;
+recall@100 against exact (clip-id sets, and counting ties at the 100th score); the vector core
+alone; and the same unfiltered queries after evicting the index files from the page cache
+(posix_fadvise DONTNEED, checked with mincore), with and without the re-score prefetch.
+The `docs` part times hybrid document search including the live MiniLM query embedding.
 
-Data is synthetic and says so: clip vectors are unit vectors drawn from a Gaussian mixture with
---centres centres (default 3000; noise norm ~0.9 of the centre norm), ~237 clips per game; query
-vectors are fresh draws from the same mixture. Documents are template text (reports, player and
-team stat lines) embedded with a feature-hashing embedder (unigrams + bigrams -> dim), so dense
-document search costs what a 384-d model's vectors cost to search, minus model inference.
+The real sets need a generated corpus (`playscout corpus synth --out var/corpus-real --games
+600`: 135K non-empty captions, of which --real-rows are used, and 13.5K passages); their
+MiniLM vectors are computed on first use and cached under var/minilm-cache (resumable; about
+40 minutes for 100K captions on an idle 2-core machine: they are ~90 tokens long).
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
-import math
-import random
+import gc
+import json
+import mmap
+import os
 import resource
 import shutil
+import subprocess
 import sys
-import tempfile
 import time
-import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from playscout.corpus.models import ClipRecord, DocumentRecord
+from search_data import (
+    SPORT,
+    TEAMS,
+    LookupQueries,
+    Mixture,
+    RealMiniLM,
+    TextVisualSource,
+    Uniform,
+    Vectors,
+    VisualSource,
+    game_meta,
+    gen_clips,
+    load_real,
+    num_games,
+    season_games,
+)
+
 from playscout.search.backend_api import ClipFilter
-from playscout.search.embedded.build import SportSource, build_index, open_index
+from playscout.search.embedded import vectors as vec
+from playscout.search.embedded.build import AnnOptions, SportSource, build_index, open_index
 
-CLIPS_PER_GAME = 237
-SPORT = "basketball"
-TEAMS = [f"Team {c}{d}" for c in "ABCDEF" for d in "12345"]
-EVENTS = [
-    "three pointer",
-    "layup",
-    "dunk",
-    "rebound",
-    "turnover",
-    "steal",
-    "block",
-    "free throw",
-    "assist",
-    "foul",
-    "jump shot",
-    "alley-oop",
-    "fast break",
-    "timeout",
-    "substitution",
-]
-FIRST = ["James", "Kevin", "Luka", "Nikola", "Jayson", "Stephen", "Joel", "Devin", "Trae", "Ja"]
-LAST = [
-    "Smith",
-    "Brown",
-    "Jones",
-    "Miller",
-    "Davis",
-    "Garcia",
-    "Wilson",
-    "Moore",
-    "Young",
-    "King",
-    "Wright",
-    "Lopez",
-    "Hill",
-    "Scott",
-    "Green",
-]
-PLAYERS = [f"{f} {s}" for f in FIRST for s in LAST]  # 150 names
+ROOT = Path(__file__).resolve().parents[1]
+TIE_EPS = 1e-5
+DISTS = ("mixture", "wide", "uniform", "minilm", "minilm-ivf", "minilm-x")
+# The un-replicated real set is smaller than the build's ANN threshold, so the product searches
+# it exactly; "minilm-ivf" builds the IVF index over it anyway (the IVF path's own recall).
+FORCED_IVF = AnnOptions(min_rows=10_000, compare_exact=False)
 
 
 def rss_gb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
 
 
-class MixtureVectors:
-    """Deterministic Gaussian-mixture unit vectors, generated in blocks of rows."""
-
-    BLOCK = 4096
-
-    def __init__(self, dim: int, centres: int, seed: int = 0, noise: float = 0.9) -> None:
-        rng = np.random.default_rng(seed)
-        c = rng.standard_normal((centres, dim)).astype(np.float32)
-        self.centres = c / np.linalg.norm(c, axis=1, keepdims=True)
-        self.dim, self.noise, self.seed = dim, noise / math.sqrt(dim), seed
-        self._cache: dict[int, np.ndarray] = {}
-
-    def draw(self, rng: np.random.Generator, n: int) -> np.ndarray:
-        a = rng.integers(0, len(self.centres), n)
-        x = self.centres[a] + rng.standard_normal((n, self.dim)).astype(np.float32) * self.noise
-        return x / np.linalg.norm(x, axis=1, keepdims=True)
-
-    def block(self, b: int) -> np.ndarray:
-        if b not in self._cache:
-            if len(self._cache) > 4:
-                self._cache.pop(next(iter(self._cache)))
-            self._cache[b] = self.draw(np.random.default_rng((self.seed, b)), self.BLOCK)
-        return self._cache[b]
-
-    def rows(self, rows: np.ndarray) -> np.ndarray:
-        return np.stack([self.block(int(r) // self.BLOCK)[int(r) % self.BLOCK] for r in rows])
+def load() -> str:
+    return Path("/proc/loadavg").read_text().split(" ", 3)[:3].__str__()
 
 
-class VisualSource:
-    """VisualVectorSource over MixtureVectors; clip '<game>_<i>' is row game * 237 + i."""
-
-    def __init__(self, mix: MixtureVectors) -> None:
-        self.mix = mix
-
-    def spec(self) -> dict[str, Any]:
-        return {"kind": "precomputed", "model": "synthetic-gmm", "dim": self.mix.dim}
-
-    def vectors_for(self, sport: str, clip_ids: Sequence[str]) -> np.ndarray:
-        rows = np.asarray([_row_of(c) for c in clip_ids], dtype=np.int64)
-        return self.mix.rows(rows)
+def pct(xs: Sequence[float], p: float) -> float:
+    return round(float(np.percentile(np.asarray(xs) * 1000, p)), 2)
 
 
-def _row_of(clip_id: str) -> int:
-    g, _, i = clip_id.rpartition("_")
-    return (int(g) - 100000) * CLIPS_PER_GAME + int(i)
-
-
-class LookupQueries:
-    """Query 'q<i>' -> the i-th prepared query vector (the query side of VisualSource)."""
-
-    def __init__(self, queries: np.ndarray) -> None:
-        self.queries, self.dim = queries, queries.shape[1]
-
-    def spec(self) -> dict[str, Any]:
-        return {"kind": "openai", "model": "synthetic-gmm", "dim": self.dim}
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        return self.queries[[int(t[1:]) for t in texts]]
-
-
-class HashingEmbedder:
-    """Signed feature hashing of lowercase unigrams and bigrams, L2-normalised."""
-
-    def __init__(self, dim: int) -> None:
-        self.dim = dim
-
-    def spec(self) -> dict[str, Any]:
-        return {"kind": "hashing", "model": "hash-uni-bi", "dim": self.dim}
-
-    def _one(self, text: str) -> np.ndarray:
-        words = text.lower().split()
-        v = np.zeros(self.dim, dtype=np.float32)
-        for tok in words + [a + " " + b for a, b in itertools.pairwise(words)]:
-            h = zlib.crc32(tok.encode())
-            v[h % self.dim] += 1.0 if h & 0x80000000 else -1.0
-        n = np.linalg.norm(v)
-        if n == 0:
-            v[0] = 1.0
-            n = 1.0
-        return v / n
-
-    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        return np.stack([self._one(t) for t in texts]) if texts else np.zeros((0, self.dim))
-
-    embed_queries = embed_documents
-
-
-def game_meta(g: int) -> tuple[str, str, int, str, str]:
-    day = g % 180
-    season = 2015 + (g * 10) // max(1, NUM_GAMES)
-    date = f"{season - 1}-{10 + day // 60:02d}-{1 + day % 28:02d}"
-    r = random.Random(g)
-    home, away = r.sample(TEAMS, 2)
-    return str(100000 + g), date, season, home, away
-
-
-def roster(team: str) -> list[str]:
-    r = random.Random(team)
-    return r.sample(PLAYERS, 12)
-
-
-def gen_clips(n: int) -> Iterator[ClipRecord]:
-    for row in range(n):
-        g, i = divmod(row, CLIPS_PER_GAME)
-        gid, date, season, home, away = game_meta(g)
-        team = home if i % 2 else away
-        ps = roster(team)
-        yield ClipRecord(
-            clip_id=f"{gid}_{i}",
-            sport=SPORT,
-            game_id=gid,
-            index=i,
-            period=1 + i * 4 // 237,
-            video_start=i * 12.0,
-            video_end=i * 12.0 + 10.0,
-            teams=[team],
-            players=[ps[i % 12], ps[(i * 7) % 12]],
-            date=date,
-            season=season,
-        )
-
-
-def gen_docs(m: int) -> Iterator[DocumentRecord]:
-    r = random.Random(1)
-    for k in range(m):
-        g = k // 3 % max(1, NUM_GAMES)
-        gid, date, season, home, away = game_meta(g)
-        ps = roster(home) + roster(away)
-        kind = ("espn_report", "game_stat_player", "game_stat_team")[k % 3]
-        if kind == "espn_report":
-            lines = []
-            for _ in range(r.randint(8, 16)):
-                p, q = r.sample(ps, 2)
-                lines.append(
-                    f"{p} had a {r.choice(EVENTS)} and a {r.choice(EVENTS)} in the "
-                    f"{r.choice(['first', 'second', 'third', 'fourth'])} quarter as {home} "
-                    f"{r.choice(['led', 'trailed', 'tied'])} {away} {r.randint(50, 130)}-"
-                    f"{r.randint(50, 130)}; {q} answered with {r.randint(2, 40)} points."
-                )
-        elif kind == "game_stat_player":
-            lines = [
-                f"{p}: {r.randint(0, 40)} PTS, {r.randint(0, 15)} REB, {r.randint(0, 12)} AST,"
-                f" {r.randint(10, 40)} MIN"
-                for p in ps
-            ]
-        else:
-            lines = [
-                f"{t}: FG {r.randint(35, 55)}%, 3PT {r.randint(25, 45)}%, REB "
-                f"{r.randint(30, 55)}, TOV {r.randint(8, 20)}"
-                for t in (home, away)
-            ]
-        yield DocumentRecord(
-            doc_id=f"{gid}_{kind}_{k}",
-            sport=SPORT,
-            doc_type=kind,
-            text="\n".join(lines),  # type: ignore[arg-type]
-            game_id=gid,
-            date=date,
-            season=season,
-            home_team=home,
-            away_team=away,
-            teams=[home, away],
-            players=ps if kind != "game_stat_team" else [],
-        )
-
-
-def pct(xs: list[float], p: float) -> float:
-    return float(np.percentile(np.asarray(xs) * 1000, p))
-
-
-def timed(fn: Any, args: list[Any]) -> tuple[list[float], list[Any]]:
+def timed(fn: Callable[[Any], Any], args: Sequence[Any]) -> tuple[list[float], list[Any]]:
     times, outs = [], []
     for a in args:
         t = time.perf_counter()
@@ -261,135 +90,406 @@ def timed(fn: Any, args: list[Any]) -> tuple[list[float], list[Any]]:
     return times, outs
 
 
-def report(name: str, ann: list[float], exact: list[float]) -> None:
-    print(
-        f"{name:<34} p50 {pct(ann, 50):8.2f} ms  p99 {pct(ann, 99):8.2f} ms | exact p50 "
-        f"{pct(exact, 50):8.2f} ms  p99 {pct(exact, 99):8.2f} ms | exact/p50 ratio "
-        f"{pct(exact, 50) / max(pct(ann, 50), 1e-9):6.1f}x"
-    )
+def recalls(ann: list[Any], exact: list[Any]) -> dict[str, float]:
+    """Mean recall of ANN hit lists against exact ones: by clip id, and counting a hit whose
+    score reaches the exact k-th score (ties at the cut either way)."""
+    by_id, by_score = [], []
+    for a, e in zip(ann, exact, strict=True):
+        if not e:
+            continue
+        kth = e[-1].score
+        by_id.append(len({h.clip_id for h in a} & {h.clip_id for h in e}) / len(e))
+        by_score.append(sum(h.score >= kth - TIE_EPS for h in a) / len(e))
+    return {"recall_ids": round(float(np.mean(by_id)), 4), "recall": round(np.mean(by_score), 4)}
 
 
-NUM_GAMES = 1
+# -- page cache ---------------------------------------------------------------------------
+def resident_share(path: Path) -> float:
+    """Share of a file's bytes in the page cache (util-linux fincore, which calls mincore)."""
+    out = subprocess.run(
+        ["fincore", "--bytes", "--noheadings", "--raw", "--output", "RES,SIZE", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    return int(out[0]) / max(1, int(out[1]))
 
 
-def main() -> None:
-    global NUM_GAMES
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--clips", type=int, required=True)
-    ap.add_argument("--docs", type=int, default=33_000)
-    ap.add_argument("--dim", type=int, default=384)
-    ap.add_argument("--centres", type=int, default=3000)
-    ap.add_argument("--queries", type=int, default=200)
-    ap.add_argument("--out", type=Path, default=None, help="index dir (default: a temp dir)")
-    ap.add_argument("--keep", action="store_true", help="keep the index afterwards")
-    args = ap.parse_args()
-    NUM_GAMES = math.ceil(args.clips / CLIPS_PER_GAME)
-    print(
-        f"data: SYNTHETIC. {args.clips} clips in {NUM_GAMES} games (~{CLIPS_PER_GAME}/game), "
-        f"{args.dim}-d unit vectors from a Gaussian mixture of {args.centres} centres; "
-        f"{args.docs} template documents, hashing embedder ({args.dim}-d)."
-    )
-    mix = MixtureVectors(args.dim, args.centres)
-    queries = mix.draw(np.random.default_rng(99), args.queries)
-    base = args.out or Path(tempfile.mkdtemp(prefix="psbench-")) / "index"
-    embed = HashingEmbedder(args.dim)
+def evict(root: Path) -> float:
+    """Drop every file under root from the page cache (posix_fadvise DONTNEED: only this
+    index, not the shared machine's cache); returns the largest resident share left among
+    the vector files (0 = fully evicted). Pages still mapped by a process stay, so callers
+    close the index first."""
+    for p in root.rglob("*"):
+        if p.is_file():
+            fd = os.open(p, os.O_RDONLY)
+            os.fsync(fd)  # dirty pages (a fresh build) cannot be dropped
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            os.close(fd)
+    return round(max((resident_share(p) for p in root.rglob("vectors.npy")), default=0.0), 4)
 
-    last: dict[str, int] = {}
+
+# -- one distribution -----------------------------------------------------------------------
+def make_vectors(name: str, clips: int, real: tuple[np.ndarray, list[str]] | None) -> Vectors:
+    if name in ("mixture", "wide"):
+        return Mixture(0.9 if name == "mixture" else 2.0)
+    if name == "uniform":
+        return Uniform()
+    assert real is not None, "the real sets need var/minilm-captions (see the docstring)"
+    vectors = RealMiniLM(*real, rows=clips if name == "minilm-x" else None)
+    if name == "minilm-ivf":
+        vectors.name, vectors.description = name, vectors.description + ", IVF forced"
+    return vectors
+
+
+def build(
+    base: Path, vectors: Vectors, clips: int, minilm: Any, ann: AnnOptions | None = None
+) -> dict[str, Any]:
+    progress_at: dict[str, int] = {}
 
     def progress(stage: str, done: int, total: int | None) -> None:
-        if done // 250_000 != last.get(stage, -1):
-            last[stage] = done // 250_000
-            print(
-                f"  .. {stage} {done}{'/' + str(total) if total else ''} rss {rss_gb():.2f} GB",
-                flush=True,
-            )
+        if done // 500_000 != progress_at.get(stage, -1):
+            progress_at[stage] = done // 500_000
+            print(f"  .. {stage} {done} rss {rss_gb():.2f} GB", file=sys.stderr, flush=True)
 
+    source = TextVisualSource(vectors, minilm) if minilm else VisualSource(vectors)
     t0 = time.perf_counter()
     summary = build_index(
         base,
-        [SportSource(SPORT, gen_docs(args.docs), gen_clips(args.clips))],
-        doc_embedder=embed,
+        [SportSource(SPORT, [], gen_clips(clips, vectors.captions))],
+        doc_embedder=None,
         caption_embedder=None,
-        visual_vectors=VisualSource(mix),
+        visual_vectors=source,
         progress=progress,
         overwrite=True,
+        ann=ann,
     )
-    build_s = time.perf_counter() - t0
     info = summary.sports[SPORT]
-    print(
-        f"build: {build_s:.1f} s (manifest {summary.seconds:.1f} s); peak RSS {rss_gb():.2f} GB;"
-        f" index size {summary.size_bytes / 1e9:.2f} GB; docs {info['documents']}, passages "
-        f"{info['passages']}, clips {info['clips']}, games {info['games']}"
-    )
-    print(
-        f"visual ANN: {info['channels']['visual']['ann']}; "
-        f"doc ANN: {info['channels']['documents']['ann']}"
-    )
+    return {
+        "build_s": round(time.perf_counter() - t0, 1),
+        "build_peak_rss_gb": round(rss_gb(), 2),
+        "index_gb": round(summary.size_bytes / 1e9, 2),
+        "ann": info["channels"]["visual"]["ann"],
+    }
 
-    backend = open_index(base, {"visual": LookupQueries(queries), "documents": embed})
-    qids = [f"q{i}" for i in range(args.queries)]
-    rng = random.Random(5)
-    games = [game_meta(rng.randrange(NUM_GAMES))[0] for _ in qids]
+
+def filters(clips: int, count: int) -> dict[str, list[ClipFilter | None]]:
+    """Per kind, one filter per query (the game/team/season varies with the query)."""
+    games = num_games(clips)
+    rng = np.random.default_rng(7)
+    out: dict[str, list[ClipFilter | None]] = {"unfiltered": [None] * count}
+    out["one game"] = [
+        ClipFilter(game_ids=[game_meta(int(g), games)[0]]) for g in rng.integers(0, games, count)
+    ]
+    out["team + period"] = [
+        ClipFilter(teams=[TEAMS[int(t)]], periods=[int(p)])
+        for t, p in zip(rng.integers(0, 30, count), rng.integers(1, 5, count), strict=True)
+    ]
+    out["two teams"] = [
+        ClipFilter(teams=[TEAMS[int(t)], TEAMS[(int(t) + 1) % 30]])
+        for t in rng.integers(0, 30, count)
+    ]
+    seasons = [season_games(2015 + s, games) for s in range(10)]
+    out["one season"] = [ClipFilter(game_ids=seasons[int(s)]) for s in rng.integers(0, 10, count)]
+    out["three seasons"] = [
+        ClipFilter(game_ids=[g for x in seasons[int(s) : int(s) + 3] for g in x])
+        for s in rng.integers(0, 8, count)
+    ]
+    return out
+
+
+def run_one(args: argparse.Namespace) -> dict[str, Any]:
+    name, clips = args.one, args.clips
+    minilm = None
+    real = None
+    if name.startswith("minilm"):
+        from playscout.embed import MiniLMEmbedder
+
+        minilm = MiniLMEmbedder()
+        real = load_real(args.cache, args.corpus, minilm, args.real_rows)
+    vectors = make_vectors(name, clips, real)
+    if isinstance(vectors, RealMiniLM) and not vectors.replicated:
+        clips = len(vectors.base)  # every distinct real vector once, no copies
+    queries, _ = (
+        vectors.queries(args.queries, minilm)  # type: ignore[call-arg]
+        if isinstance(vectors, RealMiniLM)
+        else vectors.queries(args.queries)
+    )
+    base = args.work / f"{name}-{clips}"
+    result: dict[str, Any] = {"dist": name, "description": vectors.description, "clips": clips}
+    result["load_before"] = load()
+    result |= build(base, vectors, clips, minilm, FORCED_IVF if name == "minilm-ivf" else None)
+    gc.collect()
+    result |= measure(base, vectors, queries, clips)
+    gc.collect()  # the index is closed and unmapped: eviction can drop its pages
+    result["cold_open"] = cold_open(base, vectors.name, queries)
+    result["peak_rss_gb"] = round(rss_gb(), 2)
+    result["load_after"] = load()
+    if not args.keep:
+        shutil.rmtree(base, ignore_errors=True)
+    return result
+
+
+def measure(base: Path, vectors: Vectors, queries: np.ndarray, clips: int) -> dict[str, Any]:
+    """Warm latency and recall per query kind, ANN vs exact; then cold re-scoring."""
+    result: dict[str, Any] = {}
+    backend = open_index(base, {"visual": LookupQueries(vectors.name, queries)})
     store = backend._sport(SPORT).clips.dense["visual"]
+    result["open_rss_gb"] = round(_current_rss_gb(), 2)
+    qids = [f"q{i}" for i in range(len(queries))]
+    kinds = filters(clips, len(qids))
+    sizes = {}
+    clip_index = backend._sport(SPORT).clips
+    for kind, fs in kinds.items():
+        rows = [vec.rowset_size(clip_index.resolve(f), clips) if f else clips for f in fs[:20]]
+        sizes[kind] = round(float(np.mean(rows)) / clips, 4)
 
-    def clip_unfiltered(q: str) -> list[str]:
-        return [h.clip_id for h in backend.search_clips(SPORT, q, top_k=100)]
+    def search(arg: tuple[str, ClipFilter | None]) -> list[Any]:
+        return backend.search_clips(SPORT, arg[0], arg[1], top_k=100)
 
-    def clip_game(qg: tuple[str, str]) -> list[str]:
-        f = ClipFilter(game_ids=[qg[1]])
-        return [h.clip_id for h in backend.search_clips(SPORT, qg[0], f, top_k=100)]
+    timed(search, [(q, None) for q in qids[:5]])  # warm code paths
+    table: dict[str, Any] = {}
+    for kind, fs in kinds.items():
+        pairs = list(zip(qids, fs, strict=True))
+        backend.exact = False
+        ann_t, ann_hits = timed(search, pairs)
+        paths = store.last_path
+        backend.exact = True
+        ex_t, ex_hits = timed(search, pairs)
+        backend.exact = False
+        table[kind] = {
+            "share": sizes[kind],
+            "path": paths,
+            "p50": pct(ann_t, 50),
+            "p99": pct(ann_t, 99),
+            "exact_p50": pct(ex_t, 50),
+            "exact_p99": pct(ex_t, 99),
+            **recalls(ann_hits, ex_hits),
+        }
+    core_ann, _ = timed(lambda q: store.search(q, 100), list(queries))
+    core_ex, _ = timed(lambda q: store.search(q, 100, exact=True), list(queries))
+    result["core"] = {"p50": pct(core_ann, 50), "exact_p50": pct(core_ex, 50)}
+    result["table"] = table
+    result["cold"] = cold(backend, store, qids, queries)
+    backend.close()
+    return result
 
-    words = [w for e in EVENTS for w in e.split()] + LAST + TEAMS
-    doc_qs = [" ".join(rng.sample(words, 3)) for _ in qids]
 
-    def doc_search(q: str) -> list[str]:
+def _current_rss_gb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1e6
+    return -1.0
+
+
+def cold(backend: Any, store: Any, qids: list[str], queries: np.ndarray) -> dict[str, Any]:
+    """The same unfiltered queries, each right after the float32 vector file was evicted from
+    the page cache (our mapping's pages released with madvise(DONTNEED), then the file's
+    with posix_fadvise(DONTNEED); fincore checks what is left). The IVF index, the records
+    and tantivy stay as they were: this is the re-scoring's cold cost. Run with the re-score
+    prefetch and without."""
+    path = store_path(backend)
+    out: dict[str, Any] = {}
+    n = min(len(qids), 50)
+    prefetch = vec.MappedMatrix.prefetch
+
+    def drop() -> float:
+        store.mapped._map.madvise(mmap.MADV_DONTNEED)
+        fd = os.open(path, os.O_RDONLY)
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(fd)
+        return resident_share(path)
+
+    for label, fetch in (("prefetch", prefetch), ("no prefetch", lambda self, rows: None)):
+        vec.MappedMatrix.prefetch = fetch  # type: ignore[method-assign]
+        times: dict[str, list[float]] = {"search": [], "core": []}
+        left = []
+        for i in range(n):
+            left.append(drop())
+            t = time.perf_counter()
+            backend.search_clips(SPORT, qids[i], None, top_k=100)
+            times["search"].append(time.perf_counter() - t)
+            left.append(drop())
+            t = time.perf_counter()
+            store.search(queries[i], 100)
+            times["core"].append(time.perf_counter() - t)
+        out[label] = {
+            "search_p50": pct(times["search"], 50),
+            "search_p99": pct(times["search"], 99),
+            "core_p50": pct(times["core"], 50),
+            "core_p99": pct(times["core"], 99),
+            "resident_after_evict": max(left),
+            "queries": n,
+        }
+    vec.MappedMatrix.prefetch = prefetch  # type: ignore[method-assign]
+    return out
+
+
+def store_path(backend: Any) -> Path:
+    return Path(backend.path) / SPORT / "clips" / "visual" / "dense" / "vectors.npy"
+
+
+def cold_open(base: Path, name: str, queries: np.ndarray, runs: int = 3) -> dict[str, Any]:
+    """Every index file evicted, then open (reads the IVF into RAM) and one search."""
+    opens, firsts = [], []
+    for i in range(runs):
+        gc.collect()
+        evict(base)
+        t = time.perf_counter()
+        backend = open_index(base, {"visual": LookupQueries(name, queries)})
+        opens.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        backend.search_clips(SPORT, f"q{i}", None, top_k=100)
+        firsts.append(time.perf_counter() - t)
+        backend.close()
+        del backend
+    return {"open_s": round(float(np.median(opens)), 2), "first_search_ms": pct(firsts, 50)}
+
+
+# -- documents -----------------------------------------------------------------------------
+def run_docs(args: argparse.Namespace) -> dict[str, Any]:
+    from search_docs import build_docs, doc_queries
+
+    from playscout.embed import MiniLMEmbedder
+
+    minilm = MiniLMEmbedder()
+    base = args.work / f"docs-{args.passages}"
+    result: dict[str, Any] = {"dist": "docs", "load_before": load()}
+    result |= build_docs(base, args, minilm)
+    backend = open_index(base, {"documents": minilm})
+    texts = doc_queries(args.queries, args.corpus)
+
+    def hybrid(q: str) -> list[str]:
         return [h.doc_id for h in backend.search_documents(SPORT, q, top_k=20)]
 
-    results = {}
-    for exact in (False, True):
-        backend.exact = exact
-        timed(clip_unfiltered, qids[:5])  # warm page cache / code paths
-        results[exact] = {
-            "core": timed(lambda q, e=exact: store.search(q, 100, exact=e)[0], list(queries)),
-            "a": timed(clip_unfiltered, qids),
-            "b": timed(clip_game, list(zip(qids, games, strict=True))),
-            "c": timed(doc_search, doc_qs),
-        }
-    ann, ex = results[False], results[True]
-    print(f"latency over {args.queries} queries, top-k 100 clips / 20 docs, 1 process:")
-    report("vector core, unfiltered (no records)", ann["core"][0], ex["core"][0])
-    report("(a) clip search, unfiltered", ann["a"][0], ex["a"][0])
-    report("(b) clip search, one game", ann["b"][0], ex["b"][0])
-    report("(c) document hybrid search", ann["c"][0], ex["c"][0])
-
-    def recall(key: str) -> float:
-        return float(
-            np.mean(
-                [
-                    len(set(a) & set(b)) / max(1, len(b))
-                    for a, b in zip(ann[key][1], ex[key][1], strict=True)
-                ]
-            )
-        )
-
-    def overlap_docs() -> float:
-        return float(
-            np.mean(
-                [
-                    len(set(a) & set(b)) / max(1, len(b))
-                    for a, b in zip(ann["c"][1], ex["c"][1], strict=True)
-                ]
-            )
-        )
-
-    print(
-        f"recall@100 vs exact: (a) unfiltered {recall('a'):.4f}  (b) game-filtered "
-        f"{recall('b'):.4f};  (c) doc top-20 overlap with exact {overlap_docs():.4f}"
-    )
-    print(f"peak RSS {rss_gb():.2f} GB")
+    timed(hybrid, texts[:5])
+    embed_t, _ = timed(lambda q: minilm.embed_queries([q]), texts)
+    ann_t, ann_ids = timed(hybrid, texts)
+    backend.exact = True
+    ex_t, ex_ids = timed(hybrid, texts)
+    overlap = [len(set(a) & set(e)) / max(1, len(e)) for a, e in zip(ann_ids, ex_ids, strict=True)]
+    result["hybrid"] = {
+        "p50": pct(ann_t, 50),
+        "p99": pct(ann_t, 99),
+        "exact_p50": pct(ex_t, 50),
+        "exact_p99": pct(ex_t, 99),
+        "embed_p50": pct(embed_t, 50),
+        "top20_overlap_with_exact": round(float(np.mean(overlap)), 4),
+    }
+    result["peak_rss_gb"] = round(rss_gb(), 2)
+    result["load_after"] = load()
     backend.close()
     if not args.keep:
-        shutil.rmtree(base.parent if args.out is None else base, ignore_errors=True)
+        shutil.rmtree(base, ignore_errors=True)
+    return result
+
+
+# -- driver -----------------------------------------------------------------------------------
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:.1f}x" if b > 0 else "-"
+
+
+def print_dist(r: dict[str, Any]) -> None:
+    ann = r["ann"]
+    if ann["kind"] == "exact":
+        setting = f"exact ({ann['reason']})"
+    else:
+        setting = (
+            f"IVF{ann['nlist']}-SQ8 nprobe {ann['nprobe']}, build-time recall {ann['recall']}"
+            f" ({ann['queries']})"
+        )
+    print(f"\n## {r['dist']}: {r['description']}; {r['clips']} clips")
+    print(
+        f"build {r['build_s']} s, build peak RSS {r['build_peak_rss_gb']} GB, index "
+        f"{r['index_gb']} GB, RSS after open {r['open_rss_gb']} GB, process peak "
+        f"{r['peak_rss_gb']} GB; load {r['load_before']} -> {r['load_after']}"
+    )
+    print(f"chosen setting: {setting}")
+    print(
+        "| query | rows kept | path | recall@100 (ties) | recall@100 (ids) | p50 ms | p99 ms "
+        "| exact p50 | exact p99 | exact/ANN p50 |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for kind, t in r["table"].items():
+        same = t["path"] == "exact"
+        print(
+            f"| {kind} | {t['share']:.1%} | {t['path']} | {t['recall']} | {t['recall_ids']} "
+            f"| {t['p50']} | {t['p99']} | {t['exact_p50']} | {t['exact_p99']} | "
+            f"{'(same path)' if same else ratio(t['exact_p50'], t['p50'])} |"
+        )
+    c = r["core"]
+    print(
+        f"vector core alone, unfiltered: p50 {c['p50']} ms vs exact {c['exact_p50']} ms "
+        f"({ratio(c['exact_p50'], c['p50'])})"
+    )
+    o = r["cold_open"]
+    print(
+        f"cold open (every index file evicted): open {o['open_s']} s, then first search "
+        f"{o['first_search_ms']} ms"
+    )
+    for label, x in r["cold"].items():
+        print(
+            f"cold cache ({label}, {x['queries']} queries, vectors resident after evict <= "
+            f"{x['resident_after_evict']:.1%}): search p50 {x['search_p50']} / p99 "
+            f"{x['search_p99']} ms; vector core p50 {x['core_p50']} / p99 {x['core_p99']} ms"
+        )
+
+
+def print_docs(r: dict[str, Any]) -> None:
+    h = r["hybrid"]
+    print(f"\n## documents: {r['description']}")
+    print(
+        f"build {r['build_s']} s; setting: {r['setting']}; load {r['load_before']} -> "
+        f"{r['load_after']}"
+    )
+    print(
+        f"hybrid search incl. MiniLM query embedding: p50 {h['p50']} ms, p99 {h['p99']} ms; "
+        f"with exact dense: p50 {h['exact_p50']} ms ({ratio(h['exact_p50'], h['p50'])}); "
+        f"embedding alone p50 {h['embed_p50']} ms; top-20 overlap with exact "
+        f"{h['top20_overlap_with_exact']}"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--clips", type=int, default=200_000)
+    ap.add_argument("--dists", default=",".join(DISTS), help=f"any of {DISTS}, and docs")
+    ap.add_argument("--passages", type=int, default=123_000, help="document passages (docs)")
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--work", type=Path, default=ROOT / "var" / "bench")
+    ap.add_argument("--cache", type=Path, default=ROOT / "var" / "minilm-cache")
+    ap.add_argument(
+        "--real-rows",
+        type=int,
+        default=104_448,
+        help="real caption vectors (51 x 2048; 2%% are held out as queries)",
+    )
+    ap.add_argument("--corpus", type=Path, default=ROOT / "var" / "corpus-real")
+    ap.add_argument("--keep", action="store_true", help="keep the indexes afterwards")
+    ap.add_argument("--one", help=argparse.SUPPRESS)
+    ap.add_argument("--json", type=Path, help="also write every result here")
+    args = ap.parse_args()
+    if args.one:
+        result = run_docs(args) if args.one == "docs" else run_one(args)
+        print("RESULT " + json.dumps(result), flush=True)
+        return
+    print(f"# search benchmark, {args.clips} clips, {args.queries} queries, {os.cpu_count()} CPUs")
+    results = []
+    for name in args.dists.split(","):
+        cmd = [sys.executable, __file__, "--one", name, *sys.argv[1:]]
+        done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=False)
+        lines = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")]
+        if done.returncode or not lines:  # one failed distribution must not lose the others
+            print(f"\n## {name}: FAILED (exit {done.returncode}; see stderr)", flush=True)
+            continue
+        line = lines[-1]
+        result = json.loads(line[len("RESULT ") :])
+        results.append(result)
+        (print_docs if name == "docs" else print_dist)(result)
+        sys.stdout.flush()
+        if args.json:  # after each distribution, so an interrupted run keeps what finished
+            args.json.write_text(json.dumps(results, indent=1))
 
 
 if __name__ == "__main__":

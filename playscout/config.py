@@ -70,6 +70,31 @@ class SearchSettings(BaseModel):
     observation_clips: int = Field(
         30, ge=1, description="Clips listed in full in an observation; the rest are summarised."
     )
+    ann_target_recall: float = Field(
+        0.95,
+        gt=0,
+        le=1,
+        description="Index build: recall@100 against exact search that a vector channel's ANN"
+        " setting must measure; if no setting reaches it faster than a scan, search exactly.",
+    )
+    ann_min_rows: int = Field(
+        50_000,
+        ge=1,
+        description="Index build: channels with fewer vectors search exactly (recall 1.0 by"
+        " construction) and build no ANN index.",
+    )
+    ann_queries: int = Field(
+        200,
+        ge=10,
+        description="Index build: held-out queries per query set (data rows; text windows"
+        " through the query embedder) used to measure recall.",
+    )
+    ann_probe: int | None = Field(
+        None,
+        ge=0,
+        description="Search: IVF lists probed, overriding the setting recorded at build"
+        " (0 = exact search); unset = the recorded setting. Embedded index only.",
+    )
 
 
 class ModelEndpoint(BaseModel):

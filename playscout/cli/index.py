@@ -12,7 +12,6 @@ import typer
 from playscout.cli.common import (
     JsonOpt,
     console,
-    human,
     out,
     print_counts,
     print_json,
@@ -56,12 +55,23 @@ def index_build(
         bool, typer.Option(help="Replace an existing index (atomically).")
     ] = False,
     json_out: JsonOpt = False,
+    target_recall: Annotated[
+        float | None,
+        typer.Option(
+            min=0.01,
+            max=1.0,
+            help="Recall@100 vs exact each vector channel's ANN setting must measure "
+            "[default: settings.search.ann_target_recall].",
+        ),
+    ] = None,
 ) -> None:
     """Build the hybrid index (BM25 + vectors + filters) of a corpus: embedded by default,
-    Elasticsearch when --out is a URL."""
+    Elasticsearch when --out is a URL. Each embedded vector channel measures its ANN recall
+    against exact search and prints the setting it chose."""
     from playscout.indexer.build import build_from_corpus
     from playscout.search import elastic_target
     from playscout.search.backend_api import SearchError
+    from playscout.search.embedded.recall import AnnOptions
 
     is_es = elastic_target(out_dir) is not None
     if backend not in ("auto", "embedded", "elasticsearch"):
@@ -78,6 +88,9 @@ def index_build(
     if video_vectors is None and (indexed_video / SPEC_FILE).is_file():
         video_vectors = indexed_video  # written by `index videos`: its model embeds queries
         console.print(f"video vectors: {video_vectors}", highlight=False)
+    ann = AnnOptions.from_settings(settings().search)
+    if target_recall is not None:
+        ann = dataclasses.replace(ann, target_recall=target_recall)
     with progress_bar() as update:
         summary = build_from_corpus(
             corpus,
@@ -90,6 +103,7 @@ def index_build(
             overwrite=overwrite,
             progress=update,
             index_options=index_options,
+            ann=ann,
         )
     swept = getattr(summary, "swept", None)
     if swept is not None and swept.folders:
@@ -119,8 +133,9 @@ def readable_build(report: dict[str, Any]) -> dict[str, Any]:
 def _channel(entry: dict[str, Any]) -> str:
     spec = entry.get("spec") or {}
     model = " ".join(dict.fromkeys(str(v) for v in (spec.get("kind"), spec.get("model")) if v))
-    ann = entry.get("ann")
-    search = f"approximate: {human(ann)}" if ann else "exact search"
+    from playscout.search.embedded.recall import describe_setting
+
+    search = describe_setting(entry["ann"]) if "ann" in entry else "exact search"
     return ", ".join(p for p in (model, f"{entry.get('dim')}-d", search) if p)
 
 

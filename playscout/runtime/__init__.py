@@ -58,12 +58,12 @@ def chat_client(endpoint: ModelEndpoint) -> ChatClient:
     return OpenAIChatClient.from_endpoint(endpoint)
 
 
-def open_index(target: Path | str) -> SearchBackend:
+def open_index(target: Path | str, ann_probe: int | None = None) -> SearchBackend:
     """The index named by `target` (a directory or an Elasticsearch URL), or a one-line error
-    saying how to build one."""
+    saying how to build one. `ann_probe`: SearchSettings.ann_probe (see open_backend)."""
     if not (elastic_target(target) or Path(target).exists()):
         raise SetupError(f"no index at {target}: build one with `playscout index build`")
-    return open_backend(target)
+    return open_backend(target, ann_probe=ann_probe)
 
 
 @dataclass
@@ -100,7 +100,7 @@ class Runtime:
         from playscout.tools.qa import models_from_settings
 
         if backend is None and need_index:
-            backend = open_index(settings.index)
+            backend = open_index(settings.index, settings.search.ann_probe)
         if llm is None and need_llm and settings.agent.llm.configured:
             llm = chat_client(settings.agent.llm)
         return cls(

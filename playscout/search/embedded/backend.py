@@ -48,19 +48,11 @@ class EmbeddedBackend(BackendCore):
                 self._sports[sport] = _Sport(self.path / sport)
             except (OSError, ValueError, KeyError) as exc:
                 raise IndexOpenError(f"corrupt index at {self.path / sport}: {exc}") from exc
-        self._exact = False
-
-    # -- knobs -----------------------------------------------------------------
-    @property
-    def exact(self) -> bool:
-        """Force exact vector search everywhere (benchmarks, recall tests)."""
-        return self._exact
-
-    @exact.setter
-    def exact(self, value: bool) -> None:
-        self._exact = value
-        for s in self._sports.values():
-            s.docs.exact = s.clips.exact = value
+        # Knobs for every dense search through this backend: `exact` forces exact search
+        # (benchmarks, recall checks); `ann_probe` overrides the probe count each channel
+        # recorded at build (0 = exact; None = the recorded setting; SearchSettings.ann_probe).
+        self.exact = False
+        self.ann_probe: int | None = None
 
     def close(self) -> None:
         self._sports.clear()
@@ -108,7 +100,9 @@ class EmbeddedBackend(BackendCore):
     ) -> list[Candidate]:
         docs = self._sport(sport).docs
         assert docs.dense is not None
-        return docs.candidates(docs.dense.search(vector, k, scope, exact=docs.exact))
+        return docs.candidates(
+            docs.dense.search(vector, k, scope, exact=self.exact, probe=self.ann_probe)
+        )
 
     def _has_doc_vectors(self, sport: str) -> bool:
         return self._sport(sport).docs.dense is not None
@@ -134,7 +128,10 @@ class EmbeddedBackend(BackendCore):
         self, sport: str, channel: ClipChannel, vector: np.ndarray, scope: RowSet, k: int
     ) -> list[Candidate]:
         clips = self._sport(sport).clips
-        return clips.candidates(clips.dense[channel].search(vector, k, scope, exact=clips.exact))
+        dense = clips.dense[channel]
+        return clips.candidates(
+            dense.search(vector, k, scope, exact=self.exact, probe=self.ann_probe)
+        )
 
     def _visual_sides(self, sport: str) -> tuple[bool, bool]:
         clips = self._sport(sport).clips

@@ -46,6 +46,7 @@ from playscout.search.embedded.layout import (
     SCHEMA_VERSION,
     package_versions,
 )
+from playscout.search.embedded.recall import AnnOptions
 from playscout.search.embedded.writers import ClipWriter, DocWriter, write_entities
 from playscout.storage import (
     OutputLock,
@@ -62,6 +63,7 @@ STAGING = "building"  # .NAME.building-XXXXXXXX: the index being written
 RETIRED = "old"  # .NAME.old-XXXXXXXX: the replaced index, where an atomic exchange is unsupported
 
 __all__ = [
+    "AnnOptions",
     "BuildSummary",
     "EmbeddedBackend",
     "IndexExistsError",
@@ -102,8 +104,10 @@ def build_index(
     progress: Progress | None = None,
     overwrite: bool = False,
     lock: OutputLock | None = None,
+    ann: AnnOptions | None = None,
 ) -> BuildSummary:
-    """`lock`: the output's lock from claim_output, when the caller took it earlier."""
+    """`lock`: the output's lock from claim_output, when the caller took it earlier. `ann`:
+    how each vector channel chooses and measures its search setting (recall.py)."""
     out_dir = Path(out_dir)
     with contextlib.ExitStack() as stack:
         if lock is None:
@@ -113,7 +117,14 @@ def build_index(
         if restored and not overwrite:
             raise IndexExistsError(f"{out_dir} exists; pass overwrite=True to replace it")
         summary = _build_locked(
-            out_dir, sources, doc_embedder, caption_embedder, visual_vectors, progress, overwrite
+            out_dir,
+            sources,
+            doc_embedder,
+            caption_embedder,
+            visual_vectors,
+            progress,
+            overwrite,
+            ann,
         )
     summary.swept = swept
     return summary
@@ -127,11 +138,14 @@ def _build_locked(
     visual_vectors: VisualVectorSource | None,
     progress: Progress | None,
     overwrite: bool,
+    ann: AnnOptions | None,
 ) -> BuildSummary:
     started = time.perf_counter()
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.{STAGING}-", dir=out_dir.parent))
     try:
-        sports = _build_into(tmp, sources, doc_embedder, caption_embedder, visual_vectors, progress)
+        sports = _build_into(
+            tmp, sources, doc_embedder, caption_embedder, visual_vectors, progress, ann
+        )
         seconds = time.perf_counter() - started
         manifest = {
             "format": FORMAT,
@@ -206,6 +220,7 @@ def _build_into(
     caption_embedder: DocumentEmbedder | None,
     visual: VisualVectorSource | None,
     progress: Progress | None,
+    ann_options: AnnOptions | None,
 ) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for source in sources:
@@ -214,11 +229,13 @@ def _build_into(
         t0 = time.perf_counter()
         sroot = root / sport
         teams, players = Vocab(), Vocab()
-        dw = DocWriter(sroot / "docs", sport, teams, players, doc_embedder, progress)
+        dw = DocWriter(sroot / "docs", sport, teams, players, doc_embedder, progress, ann_options)
         for doc in source.documents:
             dw.add(doc)
         docs_info = dw.finish()
-        cw = ClipWriter(sroot / "clips", sport, teams, players, caption_embedder, visual, progress)
+        cw = ClipWriter(
+            sroot / "clips", sport, teams, players, caption_embedder, visual, progress, ann_options
+        )
         for clip in source.clips:
             cw.add(clip)
         clips_info = cw.finish()

@@ -43,12 +43,11 @@ class ClipIndex:
         self.dense: dict[str, VectorStore] = {}
         if (root / "caption").is_dir():
             self.bm25["caption"] = TextIndex(root / "caption" / "bm25")
-            self.dense["caption"] = VectorStore(root / "caption" / "dense")
+            self.dense["caption"] = VectorStore.open(root / "caption" / "dense")
         if (root / "visual" / "dense").is_dir():
-            self.dense["visual"] = VectorStore(root / "visual" / "dense")
+            self.dense["visual"] = VectorStore.open(root / "visual" / "dense")
         if (root / "visual" / "bm25").is_dir():
             self.bm25["visual"] = TextIndex(root / "visual" / "bm25")
-        self.exact = False
 
     def channels(self) -> list[ClipChannel]:
         return [c for c in ("visual", "caption") if c in self.dense or c in self.bm25]
@@ -116,7 +115,13 @@ class ClipIndex:
 
     def candidates(self, found: tuple[np.ndarray, np.ndarray]) -> list[Candidate]:
         """(rows, scores) as ranked candidates carrying their row."""
-        return [(self.clip_id(int(r)), float(s), int(r)) for r, s in zip(*found, strict=True)]
+        rows, scores = found
+        games = np.asarray(self.col["game"][rows]).tolist()  # one gather, not one per row
+        index = np.asarray(self.col["index"][rows]).tolist()
+        return [
+            (f"{self.games[g]}_{i}", s, r)
+            for g, i, r, s in zip(games, index, rows.tolist(), scores.tolist(), strict=True)
+        ]
 
     def browse(self, filters: ClipFilter, top_k: int, include_caption: bool) -> list[ClipRecord]:
         rows = materialise(self.resolve(filters), self.n)[:top_k]

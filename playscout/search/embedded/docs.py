@@ -41,8 +41,7 @@ class DocIndex:
             " pass_ptr pass_span pass_doc",
         )
         self.bm25 = TextIndex(root / "bm25")
-        self.dense = VectorStore(root / "dense") if (root / "dense").is_dir() else None
-        self.exact = False
+        self.dense = VectorStore.open(root / "dense") if (root / "dense").is_dir() else None
 
     def __len__(self) -> int:
         return len(self.doc_ids)
@@ -86,10 +85,11 @@ class DocIndex:
 
     def candidates(self, found: tuple[np.ndarray, np.ndarray]) -> list[Candidate]:
         """(passage rows, scores) as ranked candidates carrying their row."""
-        pass_doc = self.col["pass_doc"]
+        rows, scores = found
+        docs = np.asarray(self.col["pass_doc"][rows]).tolist()  # one gather, not one per row
         return [
-            (passage_key(self.doc_ids[int(pass_doc[r])], int(r)), float(s), int(r))
-            for r, s in zip(*found, strict=True)
+            (passage_key(self.doc_ids[d], r), s, r)
+            for d, r, s in zip(docs, rows.tolist(), scores.tolist(), strict=True)
         ]
 
     def passage_text(self, record: DocumentRecord, row: int) -> str:

@@ -1,21 +1,20 @@
-"""Dense vectors: a float32 .npy matrix (row = ordinal) memory-mapped at open, plus an optional
-faiss IVF-SQ8 index for large collections.
+"""Dense vectors: a float32 .npy matrix (row = ordinal) memory-mapped at open, plus, for large
+collections, an IVF-SQ8 index (ann.py) whose probe setting was chosen at build time by
+measured recall (recall.py, recorded in ann.json and the manifest).
 
-Search is exact (BLAS over the candidate rows) whenever the candidate set is small or a contiguous
-range; otherwise the IVF index proposes oversampled candidates, the filter is applied afterwards,
-survivors are re-scored exactly from the float32 rows, and too few survivors fall back to exact.
-IVF-SQ8 was picked over usearch HNSW on build time at equal latency (2 cores, 384-d, measured):
-200K rows: faiss IVF1024-SQ8 train+add 3.7 s vs usearch HNSW 22 s (i8) / 47 s (f16);
-1.76M rows: faiss IVF4096-SQ8 87 s, usearch i8 still building after 4 min (killed). Query
-latency was ~1 ms for both. IVF also needs no graph in RAM beyond 1 byte/dim codes, and
-re-scoring from float32 keeps reported scores exact.
+Search is exact (BLAS over the candidate rows) when the channel chose exact search, when the
+caller asks for it, or when a filter keeps few rows; otherwise the IVF index proposes
+`k * oversample` candidates among the allowed rows (a filter is a faiss ID selector, not a
+post-filter) and they are re-scored exactly from the float32 rows, so reported scores are
+exact. Only those candidate rows of the float32 file are read per search: they are
+prefetched with one madvise(WILLNEED) each, so on a cold page cache the reads overlap
+instead of faulting in one after another.
 """
 
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Callable
+import mmap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -23,9 +22,13 @@ from typing import Any, BinaryIO
 import faiss
 import numpy as np
 
+from playscout.search.embedded.ann import IvfIndex
+
 HEADER_BYTES = 128  # reserved .npy header so rows can be streamed before the row count is known
-ANN_MIN_ROWS = 250_000  # below this an exact scan costs <= ~15 ms on 2 cores: no ANN index
-EXACT_MAX_ROWS = 40_000  # candidate sets up to this size are searched exactly
+EXACT_MAX_ROWS = 40_000  # filters keeping up to this many rows are searched exactly
+OVERSAMPLE = 4  # IVF candidates per wanted hit, re-scored from float32
+META_FILE = "ann.json"  # the channel's search setting (kind, nprobe, measured recall)
+_PAGE = mmap.PAGESIZE
 
 
 @dataclass(frozen=True)
@@ -77,42 +80,38 @@ class VectorWriter:
         self._fh.close()
 
 
-def _nlist_for(n: int) -> int:
-    target = 4 * math.sqrt(n)
-    return int(min(8192, max(256, 2 ** round(math.log2(target)))))
+class MappedMatrix:
+    """A float32 .npy file mapped read-only, with a handle to ask the kernel for rows ahead."""
+
+    def __init__(self, path: Path) -> None:
+        header = np.load(path, mmap_mode="r")  # numpy parses the header; we keep our own map
+        if header.dtype != np.float32 or header.ndim != 2 or not header.flags.c_contiguous:
+            raise ValueError(f"{path}: expected a C-order float32 matrix, got {header.dtype}")
+        self.offset = int(header.offset)
+        with path.open("rb") as fh:
+            self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        self.rows: np.ndarray = np.ndarray(
+            header.shape, np.float32, buffer=self._map, offset=self.offset
+        )
+        self.row_bytes = int(header.shape[1]) * 4
+
+    def prefetch(self, rows: np.ndarray) -> None:
+        """Start reading the pages of `rows` (sorted) so that a gather does not fault them in
+        one by one: one madvise(WILLNEED) per run of adjacent pages (passages of a document
+        are adjacent rows)."""
+        if not len(rows):
+            return
+        starts = self.offset + rows * self.row_bytes
+        first = starts // _PAGE
+        last = (starts + self.row_bytes - 1) // _PAGE
+        breaks = np.flatnonzero(first[1:] > last[:-1] + 1) + 1
+        run_first = first[np.concatenate([[0], breaks])] * _PAGE
+        run_end = (last[np.concatenate([breaks - 1, [len(rows) - 1]])] + 1) * _PAGE
+        for a, b in zip(run_first.tolist(), run_end.tolist(), strict=True):
+            self._map.madvise(mmap.MADV_WILLNEED, a, min(b, len(self._map)) - a)
 
 
-def build_ann(
-    directory: Path,
-    seed: int = 0,
-    progress: Callable[[str, int, int | None], None] | None = None,
-    min_rows: int | None = None,
-) -> dict[str, Any] | None:
-    """Train and fill an IVF-SQ8 index over `vectors.npy` when it is large enough."""
-    matrix = np.load(directory / "vectors.npy", mmap_mode="r")
-    n, dim = matrix.shape
-    if n < (ANN_MIN_ROWS if min_rows is None else min_rows):
-        return None
-    nlist = _nlist_for(n)
-    rng = np.random.default_rng(seed)
-    sample = np.sort(rng.choice(n, size=min(n, nlist * 40), replace=False))
-    quantizer = faiss.IndexFlatIP(dim)
-    index = faiss.IndexIVFScalarQuantizer(
-        quantizer, dim, nlist, faiss.ScalarQuantizer.QT_8bit, faiss.METRIC_INNER_PRODUCT
-    )
-    index.train(np.ascontiguousarray(matrix[sample]))
-    step = 100_000
-    for start in range(0, n, step):
-        index.add(np.ascontiguousarray(matrix[start : start + step]))
-        if progress:
-            progress("ann", min(n, start + step), n)
-    faiss.write_index(index, str(directory / "ann.faiss"))
-    meta = {"kind": "faiss-ivf-sq8", "nlist": nlist, "nprobe": max(16, nlist // 64), "rows": n}
-    (directory / "ann.json").write_text(json.dumps(meta))
-    return meta
-
-
-def _top(rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+def top_k(rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Top k by score, ties by row, so exact and ANN paths agree on ordering."""
     if len(scores) > k:
         part = np.argpartition(-scores, k - 1)[:k]
@@ -123,36 +122,80 @@ def _top(rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.n
     return rows[order], scores[order]
 
 
+def rescore(
+    matrix: MappedMatrix, cand: np.ndarray, q: np.ndarray, k: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Exact top k among candidate rows (any order, -1 = none), read from the float32 file."""
+    cand = np.unique(cand[cand >= 0])
+    matrix.prefetch(cand)
+    scores = matrix.rows[cand] @ q
+    return top_k(cand, scores.astype(np.float32, copy=False), k)
+
+
+def read_setting(directory: Path) -> dict[str, Any]:
+    """The channel's recorded search setting; an index without one searches exactly."""
+    path = directory / META_FILE
+    return json.loads(path.read_text()) if path.is_file() else {"kind": "exact"}
+
+
+class _Selection:
+    """A row set as the IVF index takes it: per-list counts and a faiss selector (which only
+    points at the bitmap, so the bitmap is kept here)."""
+
+    def __init__(self, ivf: IvfIndex, rows: RowRange | np.ndarray, n: int) -> None:
+        self.bitmap: np.ndarray | None = None
+        if isinstance(rows, RowRange):
+            self.counts = ivf.selected_per_list(slice(rows.start, rows.stop))
+            self.selector: faiss.IDSelector = faiss.IDSelectorRange(rows.start, rows.stop)
+        else:
+            self.counts = ivf.selected_per_list(rows)
+            mask = np.zeros(n, dtype=bool)
+            mask[rows] = True
+            self.bitmap = np.packbits(mask, bitorder="little")
+            self.selector = faiss.IDSelectorBitmap(n, faiss.swig_ptr(self.bitmap))
+
+
 class VectorStore:
-    """Read side of one vector channel."""
+    """Read side of one vector channel: the mapped float32 rows and, when the channel chose
+    it at build time, the IVF index and its probe count."""
 
-    def __init__(self, directory: Path) -> None:
-        self.matrix: np.ndarray = np.load(directory / "vectors.npy", mmap_mode="r")
+    def __init__(self, mapped: MappedMatrix, ivf: IvfIndex | None = None, nprobe: int = 0) -> None:
+        self.mapped = mapped
+        self.matrix: np.ndarray = mapped.rows
         self.n, self.dim = self.matrix.shape
-        self.ann: faiss.Index | None = None
-        self.ann_meta: dict = {}
-        self.oversample = 4
+        self.ivf = ivf
+        self.nprobe = nprobe
+        self.oversample = OVERSAMPLE
         self.last_path = "none"  # which path the last search took ("exact" / "ann"), for tests
-        if (directory / "ann.faiss").exists():
-            self.ann = faiss.read_index(str(directory / "ann.faiss"))
-            self.ann_meta = json.loads((directory / "ann.json").read_text())
-            faiss.extract_index_ivf(self.ann).nprobe = int(self.ann_meta["nprobe"])
 
-    def set_nprobe(self, nprobe: int) -> None:
-        if self.ann is not None:
-            faiss.extract_index_ivf(self.ann).nprobe = nprobe
+    @classmethod
+    def open(cls, directory: Path) -> VectorStore:
+        mapped = MappedMatrix(directory / "vectors.npy")
+        setting = read_setting(directory)
+        if setting["kind"] == "exact":
+            return cls(mapped)
+        ivf = IvfIndex.load(directory, len(mapped.rows))
+        return cls(mapped, ivf, int(setting["nprobe"]))
 
     def search(
-        self, query: np.ndarray, k: int, rows: RowSet = None, exact: bool = False
+        self,
+        query: np.ndarray,
+        k: int,
+        rows: RowSet = None,
+        exact: bool = False,
+        probe: int | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Top-k rows by inner product among `rows`; returns (rows int64, scores float32)."""
+        """Top-k rows by inner product among `rows`; returns (rows int64, scores float32).
+        `probe` overrides the recorded setting for this search: lists probed, 0 = exact."""
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
         size = rowset_size(rows, self.n)
         if k <= 0 or size == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
-        if exact or self.ann is None or size <= EXACT_MAX_ROWS or isinstance(rows, RowRange):
+        nprobe = self.nprobe if probe is None else probe
+        small = rows is not None and size <= EXACT_MAX_ROWS
+        if exact or self.ivf is None or nprobe <= 0 or small:
             return self._exact(q, k, rows)
-        return self._ann(q, k, rows, size)
+        return self._ann(q, k, rows, nprobe)
 
     def _exact(self, q: np.ndarray, k: int, rows: RowSet) -> tuple[np.ndarray, np.ndarray]:
         self.last_path = "exact"
@@ -165,7 +208,7 @@ class VectorStore:
         else:
             ids = np.asarray(rows, dtype=np.int64)
             scores = self.matrix[ids] @ q
-        return _top(ids, scores.astype(np.float32, copy=False), k)
+        return top_k(ids, scores.astype(np.float32, copy=False), k)
 
     def _scan(self, start: int, stop: int, q: np.ndarray) -> np.ndarray:
         out = np.empty(stop - start, dtype=np.float32)
@@ -176,20 +219,16 @@ class VectorStore:
         return out
 
     def _ann(
-        self, q: np.ndarray, k: int, rows: np.ndarray | None, size: int
+        self, q: np.ndarray, k: int, rows: RowRange | np.ndarray | None, nprobe: int
     ) -> tuple[np.ndarray, np.ndarray]:
-        assert self.ann is not None
+        assert self.ivf is not None
         self.last_path = "ann"
-        fraction = size / self.n
-        want = min(self.n, math.ceil(k * self.oversample / fraction))
-        _, found = self.ann.search(q[None, :], want)
-        cand = found[0]
-        cand = np.unique(cand[cand >= 0])
-        if rows is not None:
-            pos = np.searchsorted(rows, cand)
-            pos[pos >= len(rows)] = 0
-            cand = cand[rows[pos] == cand]
-        if len(cand) < min(k, size):
-            return self._exact(q, k, rows)
-        scores = self.matrix[cand] @ q
-        return _top(cand, scores.astype(np.float32, copy=False), k)
+        want = min(self.n, k * self.oversample)
+        if rows is None:
+            cand = self.ivf.candidates(q, want, nprobe)
+        else:
+            sel = _Selection(self.ivf, rows, self.n)
+            cand = self.ivf.filtered_candidates(q, want, nprobe, sel.counts, sel.selector)
+        if np.count_nonzero(cand >= 0) < min(k, rowset_size(rows, self.n)):
+            return self._exact(q, k, rows)  # the probed lists hold too few allowed rows
+        return rescore(self.mapped, cand, q, k)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ import numpy as np
 
 from playscout.corpus.models import DOC_TYPES, ClipRecord, DocumentRecord, observed_text
 from playscout.embed.keyed import caption_vectors
+from playscout.embed.precomputed import PrecomputedVectors
 from playscout.search.core.build import (
     MISSING_DATE,
     Progress,
@@ -33,8 +34,9 @@ from playscout.search.embedded.columns import (
     permute_csr,
     save_columns,
 )
+from playscout.search.embedded.recall import AnnOptions, RowTexts, build_ann
 from playscout.search.embedded.text import build_text_index
-from playscout.search.embedded.vectors import HEADER_BYTES, VectorWriter, build_ann
+from playscout.search.embedded.vectors import HEADER_BYTES, VectorWriter
 from playscout.storage import ensure_free
 
 BATCH = 512
@@ -68,6 +70,16 @@ def _identity_or(perm: np.ndarray) -> np.ndarray | None:
     return None if np.array_equal(perm, np.arange(len(perm))) else perm
 
 
+def query_side(source: Any) -> DocumentEmbedder | None:
+    """The model that embeds queries for a vector source, if it has one: an embedder or keyed
+    vectors do, bare precomputed vectors do not. Build-time recall uses it for text queries."""
+    if isinstance(source, PrecomputedVectors) or not callable(
+        getattr(source, "embed_queries", None)
+    ):
+        return None
+    return source
+
+
 class _VectorChannel:
     """Arrival-order vector temp file for one channel."""
 
@@ -92,9 +104,10 @@ class DocWriter:
         players: Vocab,
         embedder: DocumentEmbedder | None,
         progress: Progress | None,
+        ann: AnnOptions | None = None,
     ) -> None:
         self.root, self.sport, self.teams, self.players = root, sport, teams, players
-        self.embedder, self.progress = embedder, progress
+        self.embedder, self.progress, self.ann = embedder, progress, ann
         root.mkdir(parents=True)
         self.records = BlobWriter(root, "records.tmp")
         self.doc_ids: dict[str, int] = {}
@@ -153,6 +166,7 @@ class DocWriter:
         player_ptr, player_idx = permute_csr(*self.player_csr.arrays(), perm)
         pass_ptr, pass_rows = permute_csr(old_ptr, np.arange(old_ptr[-1], dtype=np.int64), perm)
         spans = _arr("q", self.pass_span).reshape(-1, 2)[pass_rows]
+        pass_doc = np.repeat(np.arange(n, dtype=np.int32), np.diff(pass_ptr))
         cols = self.root / "cols"
         save_columns(
             cols,
@@ -166,7 +180,7 @@ class DocWriter:
             player_idx=player_idx,
             pass_ptr=pass_ptr,
             pass_span=spans,
-            pass_doc=np.repeat(np.arange(n, dtype=np.int32), np.diff(pass_ptr)),
+            pass_doc=pass_doc,
         )
         (self.root / "games.json").write_text(json.dumps(self.games.items))
         doc_ids = sorted(self.doc_ids, key=lambda d: self.keys[self.doc_ids[d]])
@@ -181,7 +195,10 @@ class DocWriter:
             reorder_vectors(
                 self.dense.path, self.root / "dense", _identity_or(pass_rows), self.dense.dim
             )
-            info["dense_ann"] = build_ann(self.root / "dense", progress=self.progress)
+            texts = _passage_reader(self.root, pass_doc, spans)
+            info["dense_ann"] = build_ann(
+                self.root / "dense", self.ann, texts, self.embedder, self.progress
+            )
         return info
 
 
@@ -195,9 +212,11 @@ class ClipWriter:
         caption_embedder: DocumentEmbedder | None,
         visual: Any | None,
         progress: Progress | None,
+        ann: AnnOptions | None = None,
     ) -> None:
         self.root, self.sport, self.teams, self.players = root, sport, teams, players
         self.caption_embedder, self.visual, self.progress = caption_embedder, visual, progress
+        self.ann = ann
         root.mkdir(parents=True)
         self.records = BlobWriter(root, "records.tmp")
         self.captions = BlobWriter(root, "captions.tmp")
@@ -307,15 +326,25 @@ class ClipWriter:
                 for ext in ("bin", "off.npy"):
                     (self.root / f"{name}.tmp.{ext}").unlink()
         info: dict[str, Any] = {"clips": n, "games": len(order)}
+        caps = BlobReader(self.root, "captions")
+
+        def captions(rows: Sequence[int]) -> list[str]:
+            return [caps.get(int(r)) for r in rows]
+
         if self.caption_embedder is not None:
-            caps = BlobReader(self.root, "captions")
             build_text_index(self.root / "caption" / "bm25", ((i, caps.get(i)) for i in range(n)))
             if self.caption_dense is None:  # no clips at all
                 self.caption_dense = _VectorChannel(
                     self.root / "caption.tmp.npy", self.caption_embedder.dim
                 )
             self._finish_dense(self.caption_dense, self.root / "caption" / "dense", same)
-            info["caption_ann"] = build_ann(self.root / "caption" / "dense", progress=self.progress)
+            info["caption_ann"] = build_ann(
+                self.root / "caption" / "dense",
+                self.ann,
+                captions,
+                query_side(self.caption_embedder),
+                self.progress,
+            )
         if self.observed:  # BM25 side of the visual channel: what was heard, never captions
             recs = BlobReader(self.root, "records")
             build_text_index(
@@ -327,7 +356,13 @@ class ClipWriter:
             if self.visual_dense is None:
                 raise no_visual_vectors(self.sport)
             self._finish_dense(self.visual_dense, self.root / "visual" / "dense", same)
-            info["visual_ann"] = build_ann(self.root / "visual" / "dense", progress=self.progress)
+            info["visual_ann"] = build_ann(
+                self.root / "visual" / "dense",
+                self.ann,
+                captions,
+                query_side(self.visual),
+                self.progress,
+            )
         return info
 
     @staticmethod
@@ -351,6 +386,20 @@ def write_entities(root: Path, teams: Vocab, players: Vocab) -> None:
 
 def remove_tree(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
+
+
+def _passage_reader(root: Path, pass_doc: np.ndarray, spans: np.ndarray) -> RowTexts:
+    """The texts of passage rows, read back from the stored records."""
+    reader = BlobReader(root, "records")
+
+    def texts(rows: Sequence[int]) -> list[str]:
+        out = []
+        for row in rows:
+            start, end = spans[row]
+            out.append(reader.get(int(pass_doc[row]))["text"][int(start) : int(end)])
+        return out
+
+    return texts
 
 
 def _passage_texts(

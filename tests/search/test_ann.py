@@ -1,0 +1,206 @@
+"""The embedded index's ANN: recall measured and recorded at build (recall.py), the IVF path
+with filters as selectors (ann.py), and the per-search override. Vectors are uniform on the
+sphere, the distribution hardest for IVF, so a fixed small probe count visibly fails."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import mmap
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from playscout.embed import MiniLMEmbedder
+from playscout.search import IndexOpenError, open_backend
+from playscout.search.embedded import vectors as vec
+from playscout.search.embedded.ann import ANN_FILE, IvfIndex
+from playscout.search.embedded.recall import AnnOptions, Step, build_ann, choose_nprobe
+from playscout.search.embedded.vectors import RowRange, VectorStore, VectorWriter
+
+DIM, ROWS, K = 32, 10_240, 20  # 256 lists of ~40 rows
+OLD_FIXED_NPROBE = 16  # the setting every index got before recall was measured
+
+
+def _sphere(n: int, dim: int, seed: int) -> np.ndarray:
+    x = np.random.default_rng(seed).standard_normal((n, dim)).astype(np.float32)
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def _write(directory: Path, x: np.ndarray) -> Path:
+    w = VectorWriter(directory / "vectors.npy", x.shape[1])
+    w.append(x)
+    w.close()
+    return directory
+
+
+def _brute(x: np.ndarray, q: np.ndarray, k: int, rows: np.ndarray | None = None) -> set[int]:
+    ids = np.arange(len(x)) if rows is None else rows
+    return set(ids[np.argsort(-(x[ids] @ q))[:k]].tolist())
+
+
+def _recall(store: VectorStore, x: np.ndarray, queries: np.ndarray, **kw: Any) -> float:
+    rows = kw.get("rows")
+    hits = [
+        len(set(store.search(q, K, **kw)[0].tolist()) & _brute(x, q, K, rows)) / K for q in queries
+    ]
+    return float(np.mean(hits))
+
+
+@pytest.fixture(scope="module")
+def tuned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, np.ndarray, dict[str, Any]]:
+    d = _write(tmp_path_factory.mktemp("tuned"), _sphere(ROWS, DIM, 0))
+    opts = AnnOptions(target_recall=0.9, min_rows=1000, queries=60, k=K, compare_exact=False)
+    return d, np.load(d / "vectors.npy"), build_ann(d, opts)
+
+
+def test_build_measures_recall_and_records_the_setting(tuned: Any) -> None:
+    d, x, setting = tuned
+    assert setting["kind"] == "faiss-ivf-sq8" and (d / ANN_FILE).is_file()
+    assert setting["recall"] >= 0.9 and setting["target_recall"] == 0.9
+    assert setting["queries"] == {"data": 60} and setting["k"] == K
+    recorded = json.loads((d / vec.META_FILE).read_text())
+    assert {k: v for k, v in recorded.items() if k != "ladder"} == setting
+    ladder = [s["nprobe"] for s in recorded["ladder"]]
+    # the climb starts where the probed lists hold enough candidates (no exact fallback)
+    lists = setting["nlist"]
+    assert ladder[0] >= 2 * K * vec.OVERSAMPLE * lists / ROWS > ladder[0] / 2
+    assert ladder[1] == 2 * ladder[0] and setting["nprobe"] in ladder
+    # fresh queries, not the ones the build measured with, reach the target too
+    store = VectorStore.open(d)
+    queries = _sphere(40, DIM, 1)
+    assert store.nprobe == setting["nprobe"] > OLD_FIXED_NPROBE
+    assert _recall(store, x, queries) >= 0.85
+    assert store.last_path == "ann"
+    # and the old fixed setting would not have: this data needs the measurement
+    assert _recall(store, x, queries, probe=OLD_FIXED_NPROBE) < 0.6
+
+
+def test_small_channel_is_exact_by_construction(tmp_path: Path) -> None:
+    d = _write(tmp_path, _sphere(500, DIM, 0))
+    setting = build_ann(d)
+    assert setting["kind"] == "exact" and setting["recall"] == 1.0
+    assert "recall 1.0 by construction (500 rows < min 50000)" in setting["reason"]
+    assert not (d / ANN_FILE).exists()
+    store = VectorStore.open(d)
+    store.search(_sphere(1, DIM, 1)[0], 10)
+    assert store.ivf is None and store.last_path == "exact"
+
+
+def test_text_queries_go_through_the_query_embedder(tmp_path: Path, minilm: MiniLMEmbedder) -> None:
+    d = _write(tmp_path, _sphere(ROWS, minilm.dim, 0))
+    asked: list[list[int]] = []
+
+    def texts(rows: Any) -> list[str]:
+        asked.append(list(rows))
+        return [f"player {r} made a layup from the left corner in the fourth quarter" for r in rows]
+
+    opts = AnnOptions(target_recall=0.8, min_rows=1000, queries=30, k=K, compare_exact=False)
+    setting = build_ann(d, opts, texts, minilm)
+    assert len(asked) == 1 and len(asked[0]) == 30
+    assert setting["queries"] == {"data": 30, "text": 30}
+    assert set(setting["recall_by_queries"]) == {"data", "text"}
+    assert setting["recall"] == min(setting["recall_by_queries"].values()) >= 0.8
+
+
+def test_filters_are_selectors_and_keep_recall(tuned: Any, monkeypatch: Any) -> None:
+    d, x, _ = tuned
+    store = VectorStore.open(d)
+    monkeypatch.setattr(vec, "EXACT_MAX_ROWS", 100)
+    queries = _sphere(20, DIM, 2)
+    tenth = np.sort(np.random.default_rng(3).choice(ROWS, ROWS // 10, replace=False))
+    assert _recall(store, x, queries, rows=tenth) >= 0.85
+    found, _ = store.search(queries[0], K, tenth)
+    assert store.last_path == "ann" and set(found.tolist()) <= set(tenth.tolist())
+    # a large contiguous range goes through the index too, never outside the range
+    found, _ = store.search(queries[0], K, RowRange(1000, 6000))
+    assert store.last_path == "ann" and ((found >= 1000) & (found < 6000)).all()
+    # rows far from the query: the probe count grows until enough of them were scanned
+    q = queries[0]
+    far = np.sort(np.argsort(x @ q)[:1000]).astype(np.int64)
+    found, _ = store.search(q, K, far)
+    assert store.last_path == "ann"
+    assert len(set(found.tolist()) & _brute(x, q, K, far)) / K >= 0.85
+
+
+def test_probe_override_per_search(tuned: Any) -> None:
+    d, x, _ = tuned
+    store = VectorStore.open(d)
+    q = _sphere(1, DIM, 4)[0]
+    store.search(q, K, probe=0)
+    assert store.last_path == "exact"
+    everything, _ = store.search(q, K, probe=IvfIndex.load(d, ROWS).nlist)
+    assert store.last_path == "ann" and set(everything.tolist()) == _brute(x, q, K)
+
+
+class ScriptedLadder:
+    """Stands in for build-time measurement (recall and latency per nprobe) so the choice
+    rule can be checked on exact numbers; real measurement is tested above."""
+
+    def __init__(self, recall: Any, ms: Any, target: float = 0.95) -> None:
+        self.recall, self.ms, self.target, self.asked = recall, ms, target, []
+
+    def __call__(self, nprobe: int) -> Step:
+        self.asked.append(nprobe)
+        r = self.recall(nprobe)
+        return {"nprobe": nprobe, "data": r, "ms": self.ms(nprobe), "ok": r >= self.target}
+
+
+def test_choice_is_the_least_probing_setting_that_reaches_the_target() -> None:
+    ladder = ScriptedLadder(lambda p: min(1.0, p / 100), lambda p: p * 0.1)
+    chosen, why = choose_nprobe(ladder, exact_ms=50.0, nlist=1024)
+    assert why == "" and chosen is not None
+    assert 95 <= chosen["nprobe"] <= 95 + 64 // 8 and chosen["ok"]
+    assert ladder.asked[:8] == [1, 2, 4, 8, 16, 32, 64, 128]
+
+
+def test_choice_is_exact_when_the_scan_is_no_slower_or_the_target_is_out_of_reach() -> None:
+    slow = ScriptedLadder(lambda p: min(1.0, p / 100), lambda p: p * 0.1)
+    chosen, why = choose_nprobe(slow, exact_ms=5.0, nlist=1024)
+    assert chosen is None and "no faster than an exact scan" in why
+    assert slow.asked[-1] == 64  # stopped at the first setting as slow as a scan
+    capped = ScriptedLadder(lambda p: 0.5, lambda p: 0.0)
+    chosen, why = choose_nprobe(capped, exact_ms=1.0, nlist=64)
+    assert chosen is None and why == "no IVF setting reached the target recall"
+    assert capped.asked[-1] == 64
+
+
+def test_open_backend_takes_the_probe_override(synth_index: Any) -> None:
+    backend = open_backend(synth_index.index_dir, ann_probe=3)
+    assert backend.ann_probe == 3
+    with pytest.raises(IndexOpenError, match="embedded index only"):
+        open_backend("http://127.0.0.1:1/playscout", ann_probe=3)
+
+
+class RecordingMap:
+    """Stands in for the mmap of a MappedMatrix to record which byte ranges a prefetch asks
+    the kernel for (the kernel's side cannot be observed from a test)."""
+
+    def __init__(self, size: int) -> None:
+        self.size, self.calls = size, []
+
+    def __len__(self) -> int:
+        return self.size
+
+    def madvise(self, option: int, start: int, length: int) -> None:
+        self.calls.append((start, start + length))
+
+
+def test_prefetch_asks_for_every_row_in_page_aligned_runs(tuned: Any) -> None:
+    d, _, _ = tuned
+    matrix = vec.MappedMatrix(d / "vectors.npy")
+    recorder = RecordingMap(len(matrix._map))
+    matrix._map = recorder  # type: ignore[assignment]
+    rows = np.unique(
+        np.concatenate([[0, 1, 2, ROWS - 1], np.random.default_rng(5).choice(ROWS, 50)])
+    )
+    matrix.prefetch(rows)
+    runs = recorder.calls
+    assert all(a % mmap.PAGESIZE == 0 and b <= len(recorder) for a, b in runs)
+    assert all(b1 < a2 for (_, b1), (a2, _) in itertools.pairwise(runs))  # disjoint
+    assert len(runs) < len(rows)  # adjacent rows share a run
+    for r in rows.tolist():
+        lo = matrix.offset + r * matrix.row_bytes
+        assert any(a <= lo and lo + matrix.row_bytes <= b for a, b in runs), r
