@@ -17,7 +17,13 @@ from playscout.embed import MiniLMEmbedder
 from playscout.search import IndexOpenError, open_backend
 from playscout.search.embedded import vectors as vec
 from playscout.search.embedded.ann import ANN_FILE, IvfIndex
-from playscout.search.embedded.recall import AnnOptions, Step, build_ann, choose_nprobe
+from playscout.search.embedded.recall import (
+    AnnOptions,
+    Step,
+    build_ann,
+    choose_nprobe,
+    lower_bound,
+)
 from playscout.search.embedded.vectors import RowRange, VectorStore, VectorWriter
 
 DIM, ROWS, K = 32, 10_240, 20  # 256 lists of ~40 rows
@@ -204,3 +210,18 @@ def test_prefetch_asks_for_every_row_in_page_aligned_runs(tuned: Any) -> None:
     for r in rows.tolist():
         lo = matrix.offset + r * matrix.row_bytes
         assert any(a <= lo and lo + matrix.row_bytes <= b for a, b in runs), r
+
+
+def test_a_setting_must_clear_the_target_by_its_sampling_error(tuned: Any) -> None:
+    """The mean over the build's queries is an estimate: a step counts as reaching the target
+    by its lower bound (mean less two standard errors), not its mean, so fresh queries do not
+    land under the target half the time."""
+    d, _, setting = tuned
+    target = setting["target_recall"]
+    assert setting["recall_lower_bound"] >= target
+    ladder = json.loads((d / vec.META_FILE).read_text())["ladder"]
+    assert all(step["ok"] == (step["data_low"] >= target) for step in ladder)
+    assert setting["recall"] > setting["recall_lower_bound"]
+    per_query = np.array([1.0] * 50 + [0.8] * 50)
+    assert lower_bound(per_query) == pytest.approx(0.9 - 2 * per_query.std(ddof=1) / 10)
+    assert lower_bound(np.array([0.93])) == 0.93
