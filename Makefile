@@ -31,8 +31,10 @@ lint: install
 test: system-deps lint
 	$(PY) -m pytest -q -m "not integration and not gpu"
 
+# A quick pass (16K real caption vectors, embedded once into var/minilm-cache); the issue-scale
+# run and its command are in docs/search.md.
 bench: install
-	$(PY) benchmarks/search.py --clips 200000
+	$(PY) benchmarks/search.py --clips 200000 --real-rows 16384
 
 # The run browser screenshots in docs/screenshots/ (rendered corpus, two runs over HTTP,
 # headless Chromium; see docs/run-browser.md). A few minutes.
