@@ -58,7 +58,6 @@ class SearchSettings(BaseSettings):
 
     document_top_k: int = Field(20, ge=1, le=200, description="Docs per search (paper: 20).")
     video_top_k: int = Field(100, ge=1, le=1000, description="Clips per search (paper: 100).")
-    rrf_k: int = Field(60, ge=1, description="RRF rank constant (reference: 60).")
     document_window: int = Field(200, ge=1, description="Candidates per branch before fusion.")
     clip_window: int = Field(500, ge=1, description="Clip candidates per branch before fusion.")
     highlight_chars: int = Field(500, ge=50, description="Highlight length (paper: 500).")

@@ -45,6 +45,7 @@ class Outcome(BaseModel):
     score: float | None = None  # t1, t4 (0-5), starbench
     choice: int | None = None  # MCQs (t2, t5, t8, gameplayqa): the option index picked
     confidence: float | None = None  # t5: verbalised confidence
+    option_probs: list[float] | None = None  # t5: probability per option, for calibration
     pred: bool | int | float | None = None  # lcric: yes/no, a count, or a total
     correct: bool | None = None  # MCQs and lcric
     chosen_kind: str | None = None  # gameplayqa: the distractor type chosen

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from playscout.eval.metrics import RubricItem, rubric_score, track_miou
+from playscout.eval.metrics import RubricItem, rubric_score, video_miou
 from playscout.eval.tasks import formats as f
 from playscout.eval.tasks.external import rubric_hits
 from playscout.eval.tasks.synthetic import pick_option
@@ -41,7 +41,8 @@ def test_t4_t5_t6() -> None:
 def test_t7_t8_tracks_and_goal_qa() -> None:
     tracks = f.load_mot_tracks(S / "bboxes.txt")
     assert set(tracks) == {"1", "2"} and tracks["1"][1] == (0.12, 0.1, 0.22, 0.3)
-    assert track_miou(tracks, tracks) == pytest.approx(1.0)
+    scored = video_miou(tracks, tracks)
+    assert scored is not None and scored.miou == pytest.approx(1.0)
     t8 = f.load_t8_goal_qa(S / "Q1.json")[0]
     assert t8.gold == 0 and t8.meta["jersey_number"] == 23
 
