@@ -8,14 +8,16 @@ from __future__ import annotations
 import functools
 import os
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Literal, get_args
 
 import yaml
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from playscout.errors import PlayscoutError, one_line
 
 Mode = Literal["default", "oracle"]
 """How clips are seen. `default`: by what the video shows and sounds like (video vectors fused
@@ -53,8 +55,8 @@ def _versions(names: tuple[str, ...], missing: str | None) -> tuple[tuple[str, s
     return tuple(out)
 
 
-class SearchSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="PLAYSCOUT_SEARCH_", extra="forbid")
+class SearchSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
     document_top_k: int = Field(20, ge=1, le=200, description="Docs per search (paper: 20).")
     video_top_k: int = Field(100, ge=1, le=1000, description="Clips per search (paper: 100).")
@@ -69,10 +71,10 @@ class SearchSettings(BaseSettings):
     )
 
 
-class ModelEndpoint(BaseSettings):
+class ModelEndpoint(BaseModel):
     """One OpenAI-compatible endpoint (vLLM or hosted). Empty base_url = not configured."""
 
-    model_config = SettingsConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     base_url: str = Field("", description="e.g. http://127.0.0.1:8000/v1; empty = none.")
     model: str = Field("", description="Served model name.")
@@ -87,8 +89,8 @@ class ModelEndpoint(BaseSettings):
         return bool(self.base_url and self.model)
 
 
-class QASettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="PLAYSCOUT_QA_", extra="forbid")
+class QASettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
     frames_per_clip: int = Field(16, ge=1, le=64, description="Frames sent per clip (paper: 16).")
     frame_long_side: int = Field(336, ge=64, description="Frames scaled down to this long side.")
@@ -105,8 +107,8 @@ class QASettings(BaseSettings):
     )
 
 
-class AgentSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="PLAYSCOUT_AGENT_", extra="forbid")
+class AgentSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
     max_llm_calls: int = Field(
         30, ge=1, description="LLM calls per question; the last is forced to answer."
@@ -131,8 +133,8 @@ OcrEngine = Literal["auto", "tesseract", "ppocr"]
 Device = Literal["auto", "cpu", "cuda"]
 
 
-class PerceptionSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="PLAYSCOUT_PERCEPTION_", extra="forbid")
+class PerceptionSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
     max_clips: int = Field(8, ge=1, le=64, description="Most clips one perception call may read.")
     ocr_engine: OcrEngine = Field(
@@ -169,11 +171,13 @@ class PerceptionSettings(BaseSettings):
     )
 
 
-class ServingSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="PLAYSCOUT_SERVING_", extra="forbid")
+class ServingSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
     host: str = Field("127.0.0.1", description="Bind address; loopback unless you mean it.")
-    port: int = Field(8000, ge=0, le=65535, description="TCP port (0 = any free port).")
+    port: int = Field(
+        8780, ge=0, le=65535, description="TCP port (0 = any free port); not 8000, vLLM's default."
+    )
     api_key_env: str = Field(
         "PLAYSCOUT_API_KEY",
         description="Env var holding the bearer key; unset or empty = no auth (loopback only).",
@@ -203,8 +207,8 @@ class ServingSettings(BaseSettings):
         return os.environ.get(self.api_key_env) or None
 
 
-class EvalSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="PLAYSCOUT_EVAL_", extra="forbid")
+class EvalSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
     runs_dir: Path = Field(Path("var/runs"), description="Default parent of run directories.")
     cache_db: Path | None = Field(
@@ -245,10 +249,139 @@ class Settings(BaseSettings):
     eval: EvalSettings = Field(default_factory=EvalSettings)
 
     @classmethod
+    def load(
+        cls, config: Path | None = None, overrides: Mapping[str, Any] | None = None
+    ) -> Settings:
+        """The settings of one run. Precedence: `overrides` (command-line flags) > the config
+        file (YAML or TOML) > PLAYSCOUT_ environment variables > defaults. Sections merge key
+        by key, so a file that sets `agent.llm.model` keeps an env-set `agent.llm.base_url`.
+        Any problem is one `ConfigError` line naming the file or the variable."""
+        check_env_spelling(os.environ)
+        data = read_config_file(config) if config is not None else {}
+        merged = deep_merge(data, dict(overrides or {}))
+        try:
+            return cls(**merged)
+        except ValidationError as e:
+            raise ConfigError(_validation_line(e, config)) from None
+
+    @classmethod
     def from_file(cls, path: Path) -> Settings:
-        """Load a YAML or TOML run config; unknown keys are errors, not ignored."""
-        text = path.read_text()
-        data: dict[str, Any] = (
-            tomllib.loads(text) if path.suffix == ".toml" else (yaml.safe_load(text) or {})
-        )
-        return cls.model_validate(data)
+        """A YAML or TOML run config over the environment; unknown keys are errors."""
+        return cls.load(path)
+
+    def redacted(self) -> dict[str, Any]:
+        """The resolved settings as JSON for run records, with any credentials in an endpoint
+        URL masked (keys themselves live in environment variables, never in settings)."""
+        return redact_urls(self.model_dump(mode="json"))
+
+
+class ConfigError(PlayscoutError, ValueError):
+    """Settings that cannot be used: a missing or malformed config file, an unknown key, a
+    value out of range, a misspelt PLAYSCOUT_ variable."""
+
+
+SECTIONS: tuple[str, ...] = tuple(
+    name for name, f in Settings.model_fields.items() if isinstance(f.default_factory, type)
+)
+"""The nested sections (search, qa, agent, ...), read from the environment as
+PLAYSCOUT_<SECTION>__<KEY>."""
+
+
+def check_env_spelling(environ: Mapping[str, str]) -> None:
+    """One spelling only: a variable that starts like a section with a single underscore
+    (PLAYSCOUT_AGENT_MAX_LLM_CALLS) would be silently ignored, so it is an error that names
+    the spelling that works, PLAYSCOUT_<SECTION>__<KEY> (nested keys joined by `__` too)."""
+    for name in sorted(environ):
+        for section in SECTIONS:
+            prefix = f"PLAYSCOUT_{section.upper()}_"
+            if name.startswith(prefix) and not name.startswith(prefix + "_"):
+                rest = name[len(prefix) :]
+                guesses = (f"PLAYSCOUT_{section.upper()}__{rest}", f"PLAYSCOUT_{rest}")
+                fixed = next((g for g in guesses if _is_setting(g)), None)
+                hint = f": did you mean {fixed}?" if fixed else ""
+                raise ConfigError(
+                    f"environment variable {name} is not read (settings are spelt "
+                    f"PLAYSCOUT_<SECTION>__<KEY>){hint}"
+                )
+
+
+def _is_setting(env_name: str) -> bool:
+    """Whether PLAYSCOUT_A__B__C names a field of Settings (a.b.c)."""
+    model: Any = Settings
+    for part in env_name.removeprefix("PLAYSCOUT_").lower().split("__"):
+        is_model = isinstance(model, type) and issubclass(model, BaseModel)
+        field = model.model_fields.get(part) if is_model else None
+        if field is None:
+            return False
+        model = field.annotation
+    return True
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """A run config: YAML (.yaml/.yml) or TOML (.toml), a mapping at the top."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"cannot read config file {path}: {e.strerror or e}") from None
+    try:
+        data = tomllib.loads(text) if path.suffix == ".toml" else yaml.safe_load(text)
+    except (tomllib.TOMLDecodeError, yaml.YAMLError) as e:
+        raise ConfigError(
+            f"config file {path} is not valid {_format(path)}: {one_line(e, 200)}"
+        ) from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"config file {path} must hold a mapping of settings at the top")
+    return data
+
+
+def deep_merge(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    """`top` over `base`, section by section; a None in `top` means "not given"."""
+    out = dict(base)
+    for key, value in top.items():
+        if value is None:
+            continue
+        if isinstance(value, Mapping):
+            below = out.get(key)
+            out[key] = deep_merge(below if isinstance(below, Mapping) else {}, value)
+        else:
+            out[key] = value
+    return out
+
+
+def dotted_overrides(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """`[("agent.llm.model", "x")]` -> `{"agent": {"llm": {"model": "x"}}}`."""
+    out: dict[str, Any] = {}
+    for path, value in pairs:
+        *parents, leaf = path.split(".")
+        node = out
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return out
+
+
+def _format(path: Path) -> str:
+    return "TOML" if path.suffix == ".toml" else "YAML"
+
+
+def _validation_line(err: ValidationError, config: Path | None) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "settings"
+    source = f"--config {config}, a flag" if config else "a flag"
+    more = f" (+{err.error_count() - 1} more)" if err.error_count() > 1 else ""
+    message = "unknown setting" if first["type"] == "extra_forbidden" else first["msg"]
+    return f"setting {where}: {message}{more} (from {source} or a PLAYSCOUT_ variable)"
+
+
+def redact_urls(value: Any) -> Any:
+    """Masks the user:password part of any URL in a JSON-like value (run records)."""
+    if isinstance(value, dict):
+        return {k: redact_urls(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact_urls(v) for v in value]
+    if isinstance(value, str) and "://" in value and "@" in value.split("://", 1)[1].split("/")[0]:
+        scheme, rest = value.split("://", 1)
+        return f"{scheme}://***@{rest.split('@', 1)[1]}"
+    return value

@@ -41,7 +41,13 @@ from playscout.agent.trajectory import (
     TrajectoryWriter,
 )
 from playscout.clients.chat import ChatClient
-from playscout.config import DEFAULT_POLICY, AgentSettings, Policy, package_versions
+from playscout.config import (
+    DEFAULT_POLICY,
+    AgentSettings,
+    Policy,
+    package_versions,
+    redact_urls,
+)
 from playscout.errors import PlayscoutError
 from playscout.tools.tool import Tool, ToolContext
 
@@ -174,7 +180,7 @@ class Agent:
             policy=self.policy_name,
             tools=[t.name for t in self.tools],
             settings={
-                "agent": self.settings.model_dump(mode="json"),
+                "agent": redact_urls(self.settings.model_dump(mode="json")),
                 "search": self.ctx.search.model_dump(mode="json"),
                 "tokenizer": self.tokenizer.name,
             },

@@ -12,10 +12,11 @@ from playscout.cli.common import (
     IndexOpt,
     ModeOpt,
     PolicyOpt,
+    RunConfig,
     SportOpt,
+    configurable,
     out,
     print_counts,
-    settings_for,
 )
 from playscout.cli.errors import user_errors
 from playscout.config import DEFAULT_MODE, DEFAULT_POLICY
@@ -24,6 +25,7 @@ trajectory_app = typer.Typer(no_args_is_help=True, help="Read agent trajectories
 
 
 @user_errors
+@configurable("llm", "vlm", "doc-llm", "caption-llm")
 def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
     index: IndexOpt = None,
@@ -33,23 +35,19 @@ def ask(
     sport: SportOpt = "basketball",
     mode: ModeOpt = DEFAULT_MODE,
     policy: PolicyOpt = DEFAULT_POLICY,
-    llm_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL.")] = None,
-    llm_model: Annotated[str | None, typer.Option(help="Served model name.")] = None,
     max_llm_calls: Annotated[int | None, typer.Option(help="LLM call budget.")] = None,
     tool_protocol: Annotated[str | None, typer.Option(help="native | text | auto")] = None,
     trajectory: Annotated[Path | None, typer.Option(help="Write the trajectory here.")] = None,
+    *,
+    run_config: RunConfig,
 ) -> None:
     """Answer a question with the agent; prints the answer, its evidence and a summary."""
     from playscout.agent import AgentError, summarise
     from playscout.runtime import Runtime, parse_mode, parse_policy
 
     run_mode, run_policy = parse_mode(mode), parse_policy(policy)
-    settings = settings_for(index, corpus)
+    settings = run_config.settings(index=index, corpus_dir=corpus)
     agent_settings = settings.agent.model_copy(deep=True)
-    if llm_url:
-        agent_settings.llm.base_url = llm_url
-    if llm_model:
-        agent_settings.llm.model = llm_model
     if max_llm_calls:
         agent_settings.max_llm_calls = max_llm_calls
     if tool_protocol:

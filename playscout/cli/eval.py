@@ -10,9 +10,9 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from playscout.cli.common import settings_for, split_list
+from playscout.cli.common import RunConfig, configurable, split_list
 from playscout.cli.errors import user_errors
-from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Settings
+from playscout.config import DEFAULT_MODE, DEFAULT_POLICY
 
 eval_app = typer.Typer(no_args_is_help=True, help="Benchmark runs: run, judge, report, compare.")
 out = Console()
@@ -20,6 +20,7 @@ out = Console()
 
 @eval_app.command("run")
 @user_errors
+@configurable("llm", "vlm", "doc-llm", "caption-llm")
 def run_cmd(
     task: Annotated[str, typer.Option(help="Task name (see `playscout eval tasks`).")] = "t9",
     mode: Annotated[str, typer.Option(help="default | oracle")] = DEFAULT_MODE,
@@ -36,6 +37,8 @@ def run_cmd(
         bool, typer.Option(help="Re-run questions whose status is error.")
     ] = False,
     no_cache: Annotated[bool, typer.Option(help="Do not use the response cache.")] = False,
+    *,
+    run_config: RunConfig,
 ) -> None:
     """Run a task; killed runs continue where they stopped when run again with the same --out."""
     from playscout.eval.runner import run_eval
@@ -52,7 +55,7 @@ def run_cmd(
         out_dir=out_dir,
         retry_failed=retry_failed,
     )
-    settings = settings_for(str(index) if index else None, corpus)
+    settings = run_config.settings(index=str(index) if index else None, corpus_dir=corpus)
     if no_cache:
         settings.eval.cache_db = None
     with Progress(
@@ -75,16 +78,19 @@ def run_cmd(
 
 @eval_app.command("judge")
 @user_errors
+@configurable("judge")
 def judge_cmd(
     run_dir: Annotated[Path, typer.Argument(help="Run directory.")],
     judge: Annotated[
         str | None, typer.Option(help="llm | equivalence (default: llm if configured)")
     ] = None,
+    *,
+    run_config: RunConfig,
 ) -> None:
     """Judge the answers of a run (re-runnable: only new or changed answers are judged)."""
     from playscout.eval.judges import judge_run, make_judge
 
-    ev = Settings().eval
+    ev = run_config.settings().eval
     kind = judge or ("llm" if ev.judge.configured else "equivalence")
     stats = judge_run(run_dir, make_judge(kind, ev), ev.judge_concurrency)
     out.print(f"judge {kind}: {stats}")

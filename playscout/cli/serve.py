@@ -15,6 +15,7 @@ import yaml
 from rich.console import Console
 from rich.table import Table
 
+from playscout.cli.common import RunConfig, configurable
 from playscout.cli.errors import fail, user_errors
 
 serve_app = typer.Typer(help="Run the HTTP API and the model servers.")
@@ -31,31 +32,29 @@ def _loopback(host: str) -> bool:
 
 @serve_app.callback(invoke_without_command=True)
 @user_errors
+@configurable("llm", "vlm", "doc-llm", "caption-llm")
 def serve(
     ctx: typer.Context,
     host: Annotated[str | None, typer.Option(help="Bind address (default 127.0.0.1).")] = None,
-    port: Annotated[int | None, typer.Option(help="Port (default 8000).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default 8780).")] = None,
     index: Annotated[str | None, typer.Option(help="Index dir or Elasticsearch URL.")] = None,
     corpus: Annotated[Path | None, typer.Option(help="Corpus root (clip media).")] = None,
     allow_no_auth: Annotated[
         bool, typer.Option(help="Bind beyond loopback without an API key (containers).")
     ] = False,
+    *,
+    run_config: RunConfig,
 ) -> None:
     """Start the HTTP API (when no subcommand is given)."""
     if ctx.invoked_subcommand is not None:
         return
     import uvicorn
 
-    from playscout.config import Settings
     from playscout.serving.app import create_app
 
-    settings = Settings()
-    updates = {"host": host, "port": port}
-    serving = settings.serving.model_copy(
-        update={k: v for k, v in updates.items() if v is not None}
+    settings = run_config.settings(
+        index=index, corpus_dir=corpus, serving={"host": host, "port": port}
     )
-    top = {"serving": serving, "index": index, "corpus_dir": corpus}
-    settings = settings.model_copy(update={k: v for k, v in top.items() if v is not None})
     if (
         not _loopback(settings.serving.host)
         and not settings.serving.api_key()

@@ -24,7 +24,7 @@ import orjson
 from pydantic import BaseModel, Field
 
 from playscout.clients.chat import ChatClient
-from playscout.config import Mode, Settings, package_versions
+from playscout.config import Mode, Settings, package_versions, redact_urls
 from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import RunError
 from playscout.eval.records import Outcome, QuestionFields, ResultRow
@@ -133,8 +133,8 @@ def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, A
             "frame_long_side": qa.frame_long_side,
             "jpeg_quality": qa.jpeg_quality,
         },
-        "settings": settings.model_dump(mode="json"),
-        "eval_settings": eval_settings.model_dump(mode="json"),
+        "settings": settings.redacted(),
+        "eval_settings": redact_urls(eval_settings.model_dump(mode="json")),
         "versions": versions(),
         "resumes": [],
     }
@@ -197,7 +197,7 @@ async def run_eval_async(
     """Runs `spec` with `settings` (its `eval` section included); `client` and `backend`
     replace the configured agent model and index (tests, benchmarks, a server that has them
     open already); `progress(done, total)` is called after each question."""
-    settings = settings or Settings()
+    settings = settings or Settings.load()
     eval_settings = settings.eval
     out_dir = Path(spec.out_dir)
     t = get_task(spec.task)

@@ -23,7 +23,7 @@ class EvalRunService:
         eval_settings: EvalSettings | None = None,
         backend: Any = None,
     ) -> None:
-        settings = settings or Settings()
+        settings = settings or Settings.load()
         self.eval = eval_settings or settings.eval
         self.settings = settings.model_copy(update={"eval": self.eval})
         self.backend = backend

@@ -15,7 +15,7 @@ from playscout.config import PerceptionSettings
 from playscout.perception.errors import EngineUnavailable
 
 NOT_CONFIGURED = (
-    "no audio-event model configured: set PLAYSCOUT_PERCEPTION_AUDIO_MODEL_DIR to a local "
+    "no audio-event model configured: set PLAYSCOUT_PERCEPTION__AUDIO_MODEL_DIR to a local "
     "Audio Flamingo 3 directory (transformers format)"
 )
 
@@ -91,7 +91,7 @@ def audio_model(settings: PerceptionSettings) -> AudioModel:
     if not (model_dir / "config.json").is_file():
         raise EngineUnavailable(
             f"{model_dir} is not a transformers model directory (no config.json); "
-            "set PLAYSCOUT_PERCEPTION_AUDIO_MODEL_DIR to a local Audio Flamingo 3 directory"
+            "set PLAYSCOUT_PERCEPTION__AUDIO_MODEL_DIR to a local Audio Flamingo 3 directory"
         )
     with _load_lock:
         return _load(str(model_dir.resolve()), settings.audio_device)

@@ -161,5 +161,5 @@ def create_app(
 
 
 def app_from_env() -> Any:
-    """`uvicorn --factory playscout.serving.app:app_from_env` with PLAYSCOUT_SERVING_* env."""
-    return create_app(Settings())
+    """`uvicorn --factory playscout.serving.app:app_from_env` with PLAYSCOUT_ environment (PLAYSCOUT_<SECTION>__<KEY>)."""
+    return create_app(Settings.load())

@@ -81,7 +81,7 @@ def check_request(state: ServingState, req: AskRequest) -> None:
     if req.policy == "llm" and state.llm_client is None:
         raise AskRejected(
             "policy llm is not available: no agent model is configured on this server "
-            "(set PLAYSCOUT_SERVING_AGENT__LLM__BASE_URL and __MODEL), or use policy workflow"
+            "(set PLAYSCOUT_AGENT__LLM__BASE_URL and __MODEL), or use policy workflow"
         )
 
 

@@ -39,4 +39,4 @@ def test_compose_structure():
     named = {v.split(":")[0] for s in services.values() for v in s.get("volumes", [])}
     assert {n for n in named if not n.startswith(("$", ".", "/"))} <= set(compose["volumes"])
     env = api["environment"]
-    assert env["PLAYSCOUT_SERVING_AGENT__LLM__BASE_URL"] == "http://vllm-agent:8093/v1"
+    assert env["PLAYSCOUT_AGENT__LLM__BASE_URL"] == "http://vllm-agent:8093/v1"

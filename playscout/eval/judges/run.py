@@ -33,8 +33,8 @@ def make_judge(kind: str, settings: EvalSettings | None = None) -> Judge:
     if kind == "llm":
         if not settings.judge.configured:
             raise RunError(
-                "the llm judge needs a model: set PLAYSCOUT_EVAL_JUDGE__BASE_URL and "
-                "PLAYSCOUT_EVAL_JUDGE__MODEL, or use --judge equivalence"
+                "the llm judge needs a model: set PLAYSCOUT_EVAL__JUDGE__BASE_URL and "
+                "PLAYSCOUT_EVAL__JUDGE__MODEL, or use --judge equivalence"
             )
         from playscout.eval.cache import CachingChatClient, ResponseCache
         from playscout.runtime import chat_client

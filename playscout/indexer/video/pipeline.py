@@ -312,9 +312,9 @@ def _windows(
 def _perception(perception: Any) -> Any:
     if perception is not None:
         return perception
-    from playscout.config import PerceptionSettings
+    from playscout.config import Settings
 
-    return PerceptionSettings()
+    return Settings.load().perception
 
 
 def _write_json(path: Path, data: Any) -> None:

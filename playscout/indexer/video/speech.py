@@ -122,7 +122,7 @@ def transcribe_game_run(
     if language and language != "en" and not model.model.is_multilingual:
         raise ModelUnavailableError(
             f"the speech model ({label}) is English-only and cannot transcribe {language!r}; "
-            "set PLAYSCOUT_PERCEPTION_ASR_MODEL_DIR to a multilingual Whisper model"
+            "set PLAYSCOUT_PERCEPTION__ASR_MODEL_DIR to a multilingual Whisper model"
         )
     if audio.size == 0:
         return GameSpeech([], label, language, 0.0, time.perf_counter() - t0)

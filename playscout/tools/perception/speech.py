@@ -52,7 +52,7 @@ def transcribe_speech(ctx: ToolContext, args: TranscribeSpeechArgs) -> ToolResul
     if language and language != "en" and not model.model.is_multilingual:
         raise ToolError(
             f"the speech model ({label}) is English-only and cannot transcribe {language!r}; "
-            "set PLAYSCOUT_PERCEPTION_ASR_MODEL_DIR to a multilingual Whisper model"
+            "set PLAYSCOUT_PERCEPTION__ASR_MODEL_DIR to a multilingual Whisper model"
         )
     audio_total = 0.0
     t0 = time.perf_counter()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from playscout.config import PerceptionSettings
+from playscout.config import PerceptionSettings, Settings
 from playscout.media.audio import load_audio
 from playscout.perception.audio_events import NOT_CONFIGURED, audio_model
 from playscout.tools.perception import PERCEPTION_TOOLS
@@ -36,17 +36,19 @@ def tiny_af3(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_not_configured_says_what_to_set(
     ctx: ToolContext, media_corpus: MediaCorpus, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.delenv("PLAYSCOUT_PERCEPTION_AUDIO_MODEL_DIR", raising=False)
+    monkeypatch.delenv("PLAYSCOUT_PERCEPTION__AUDIO_MODEL_DIR", raising=False)
     result = call_tool(TOOLS, ctx, "detect_audio_events", {"video_ids": [media_corpus.tone]})
     assert result.error == NOT_CONFIGURED
-    assert "set PLAYSCOUT_PERCEPTION_AUDIO_MODEL_DIR" in result.observation
+    assert "set PLAYSCOUT_PERCEPTION__AUDIO_MODEL_DIR" in result.observation
 
 
 def test_directory_that_is_not_a_model(
     ctx: ToolContext, media_corpus: MediaCorpus, tmp_path, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("PLAYSCOUT_PERCEPTION_AUDIO_MODEL_DIR", str(tmp_path))
-    ctx = dataclasses.replace(ctx, perception=PerceptionSettings())  # settings read the env here
+    monkeypatch.setenv("PLAYSCOUT_PERCEPTION__AUDIO_MODEL_DIR", str(tmp_path))
+    ctx = dataclasses.replace(
+        ctx, perception=Settings.load().perception
+    )  # settings read the env here
     result = call_tool(TOOLS, ctx, "detect_audio_events", {"video_ids": [media_corpus.tone]})
     assert result.error is not None and "no config.json" in result.observation
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from playscout.config import PerceptionSettings
+from playscout.config import Settings
 from playscout.tools.perception import PERCEPTION_TOOLS
 from playscout.tools.perception.speech import TranscribeSpeechArgs, transcribe_speech
 from playscout.tools.registry import call_tool
@@ -62,13 +62,15 @@ def test_english_only_model_refuses_other_languages(
     )
     assert result.error is not None
     assert "English-only" in result.observation
-    assert "PLAYSCOUT_PERCEPTION_ASR_MODEL_DIR" in result.observation
+    assert "PLAYSCOUT_PERCEPTION__ASR_MODEL_DIR" in result.observation
 
 
 def test_model_dir_without_weights_is_an_error(
     ctx: ToolContext, media_corpus: MediaCorpus, tmp_path, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("PLAYSCOUT_PERCEPTION_ASR_MODEL_DIR", str(tmp_path))
-    ctx = dataclasses.replace(ctx, perception=PerceptionSettings())  # settings read the env here
+    monkeypatch.setenv("PLAYSCOUT_PERCEPTION__ASR_MODEL_DIR", str(tmp_path))
+    ctx = dataclasses.replace(
+        ctx, perception=Settings.load().perception
+    )  # settings read the env here
     result = call_tool(TOOLS, ctx, "transcribe_speech", {"video_ids": [media_corpus.speech]})
     assert result.error == f"no CTranslate2 Whisper model (model.bin) in {tmp_path}"
