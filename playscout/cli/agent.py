@@ -36,7 +36,9 @@ def ask(
     mode: ModeOpt = DEFAULT_MODE,
     policy: PolicyOpt = DEFAULT_POLICY,
     max_llm_calls: Annotated[int | None, typer.Option(help="LLM call budget.")] = None,
-    tool_protocol: Annotated[str | None, typer.Option(help="native | text | auto")] = None,
+    tool_protocol: Annotated[
+        str | None, typer.Option(help="native | text | structured | auto")
+    ] = None,
     trajectory: Annotated[Path | None, typer.Option(help="Write the trajectory here.")] = None,
     *,
     run_config: RunConfig,
@@ -51,8 +53,10 @@ def ask(
     if max_llm_calls:
         agent_settings.max_llm_calls = max_llm_calls
     if tool_protocol:
-        if tool_protocol not in ("native", "text", "auto"):
-            raise AgentError(f"--tool-protocol must be native, text or auto, not {tool_protocol!r}")
+        if tool_protocol not in ("native", "text", "structured", "auto"):
+            raise AgentError(
+                f"--tool-protocol must be native, text, structured or auto, not {tool_protocol!r}"
+            )
         agent_settings.tool_protocol = tool_protocol  # type: ignore[assignment]  # checked above
     runtime = Runtime.from_settings(settings.model_copy(update={"agent": agent_settings}))
     agent = runtime.agent(runtime.tool_context(sport, run_mode), run_policy)

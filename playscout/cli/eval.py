@@ -88,12 +88,19 @@ def judge_cmd(
     run_config: RunConfig,
 ) -> None:
     """Judge the answers of a run (re-runnable: only new or changed answers are judged)."""
+    from playscout.config import load_preset
     from playscout.eval.judges import judge_run, make_judge
+    from playscout.eval.judges.run import run_aliases, run_preset
 
-    ev = run_config.settings().eval
+    settings = run_config.settings()
+    ev = settings.eval
+    preset = load_preset(settings.preset or run_preset(run_dir))
     kind = judge or ("llm" if ev.judge.configured else "equivalence")
-    stats = judge_run(run_dir, make_judge(kind, ev), ev.judge_concurrency)
-    out.print(f"judge {kind}: {stats}")
+    aliases = run_aliases(run_dir) if kind == "equivalence" else None
+    stats = judge_run(
+        run_dir, make_judge(kind, ev, preset.judge_prompt, aliases), ev.judge_concurrency
+    )
+    out.print(f"judge {kind} (preset {preset.name}, prompt {preset.judge_prompt}): {stats}")
 
 
 @eval_app.command("report")

@@ -17,6 +17,7 @@ from playscout.eval.store import RUN_JSON, judgements_store, load_results, write
 from playscout.eval.tasks import get_task
 
 TOOLS = ("search_documents", "search_videos", "document_qa", "video_qa")
+SAME_COLUMN = {"video_qa_oracle": "video_qa"}  # Table 39: "video_qa maps to video_qa_oracle"
 
 
 def _verdicts(run_dir: Path) -> dict[str, dict[str, str | None]]:
@@ -48,9 +49,13 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
             "accuracy": 100 * right / len(rs) if rs else None,
         }
     tools: dict[str, float] = {}
-    names = sorted({t for r in rows for t in r.tool_calls} | set(TOOLS))
+    names = sorted({SAME_COLUMN.get(t, t) for r in rows for t in r.tool_calls} | set(TOOLS))
     for name in names:
-        tools[name] = mean([float(r.tool_calls.get(name, 0)) for r in rows]) or 0.0
+        calls = [
+            float(sum(n for t, n in r.tool_calls.items() if SAME_COLUMN.get(t, t) == name))
+            for r in rows
+        ]
+        tools[name] = mean(calls) or 0.0
     outcome = {
         "overall": mean([float(r.turns) for r in rows]),
         "correct": mean([float(r.turns) for r in rows if v.get(r.qid) == "right"]),
@@ -72,6 +77,7 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
         "task": meta["task"],
         "mode": meta["mode"],
         "policy": meta["policy"],
+        "preset": preset_label(meta.get("preset")),
         "models": meta.get("models", {}),
         "judge": chosen,
         "accuracy": by_sport,
@@ -100,9 +106,23 @@ def _notes(rows: list[ResultRow], meta: dict[str, Any]) -> list[str]:
             errs[line] += 1
     for msg, n in errs.most_common(3):
         notes.append(f"{n} tool observations were errors: {msg}")
+    preset = meta.get("preset") or {}
+    for dev in preset.get("deviations") or []:
+        notes.append(f"setting over preset {preset.get('name')}: {dev}")
+    if preset.get("deviations") and preset.get("paper_comparable"):
+        notes.append("deviations from the paper preset: not comparable to SVI-Bench Table 15")
     if meta.get("policy") == "workflow":
         notes.append("policy workflow: an offline retrieve-then-read baseline, not an LLM agent")
     return notes
+
+
+def preset_label(record: dict[str, Any] | None) -> str:
+    """The preset as report headings show it: its name, marked when the run deviated from it
+    (then not comparable to the paper); runs from before presets were `extended`."""
+    if not record:
+        return "extended"
+    n = len(record.get("deviations") or [])
+    return record["name"] + (f" +{n} deviation{'s' if n > 1 else ''}" if n else "")
 
 
 def _fmt(x: Any, pct: bool = False) -> str:
@@ -115,12 +135,13 @@ def _fmt(x: Any, pct: bool = False) -> str:
 
 def markdown(summaries: list[dict[str, Any]]) -> str:
     """One table per section; several summaries become side-by-side columns (default vs oracle)."""
-    heads = [f"{s['mode']} ({s['policy']})" for s in summaries]
-    lines = [f"# Eval report: {summaries[0]['task']}", ""]
+    heads = [f"{s['mode']} ({s['policy']}, preset {s['preset']})" for s in summaries]
+    presets = ", ".join(dict.fromkeys(s["preset"] for s in summaries))
+    lines = [f"# Eval report: {summaries[0]['task']} (preset {presets})", ""]
     for s in summaries:
         lines.append(f"- {s['mode']}: `{s['run_dir']}`, judge: {s['judge'] or 'none'}, models: "
                      + (", ".join(f"{k}={v}" for k, v in s["models"].items() if v) or "none (offline)"))  # fmt: skip
-    lines += ["", "## Accuracy (%) per sport", "", "| sport | " + " | ".join(heads) + " |",
+    lines += ["", f"## Accuracy (%) per sport, preset {presets}", "", "| sport | " + " | ".join(heads) + " |",
               "|---|" + "---|" * len(heads)]  # fmt: skip
     sports = list(dict.fromkeys(k for s in summaries for k in s["accuracy"]))
     for sport in sports:
@@ -133,7 +154,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
                 else f"{_fmt(a['accuracy'], True)} ({a['correct']}/{a['n']}, unjudged {a['unjudged']})"
             )
         lines.append(f"| {sport} | " + " | ".join(cells) + " |")
-    lines += ["", "## Tool calls per question (Table 39)", "", "| tool | " + " | ".join(heads) + " |",
+    lines += ["", f"## Tool calls per question (Table 39), preset {presets}", "", "| tool | " + " | ".join(heads) + " |",
               "|---|" + "---|" * len(heads)]  # fmt: skip
     tools = list(dict.fromkeys(k for s in summaries for k in s["tool_calls_per_question"]))
     for t in tools:
@@ -142,7 +163,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
             + " | ".join(_fmt(s["tool_calls_per_question"].get(t)) for s in summaries)
             + " |"
         )
-    lines += ["", "## Turns by outcome (Table 40)", "", "| outcome | " + " | ".join(heads) + " |",
+    lines += ["", f"## Turns by outcome (Table 40), preset {presets}", "", "| outcome | " + " | ".join(heads) + " |",
               "|---|" + "---|" * len(heads)]  # fmt: skip
     for o in ("overall", "correct", "incorrect"):
         lines.append(
@@ -150,7 +171,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
         )
     lines += [
         "",
-        "## Status, tokens, time",
+        f"## Status, tokens, time, preset {presets}",
         "",
         "| | " + " | ".join(heads) + " |",
         "|---|" + "---|" * len(heads),
@@ -183,7 +204,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
         if s["task_metrics"]:
             lines += [
                 "",
-                f"## Task metrics ({s['mode']})",
+                f"## Task metrics ({s['mode']}, preset {s['preset']})",
                 "",
                 "```",
                 orjson.dumps(

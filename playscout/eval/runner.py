@@ -24,7 +24,14 @@ import orjson
 from pydantic import BaseModel, Field
 
 from playscout.clients.chat import ChatClient
-from playscout.config import Mode, Settings, package_versions, redact_urls
+from playscout.config import (
+    DEFAULT_EVAL_PRESET,
+    DEFAULT_PRODUCT_PRESET,
+    Mode,
+    Settings,
+    package_versions,
+    redact_urls,
+)
 from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import RunError
 from playscout.eval.records import Outcome, QuestionFields, ResultRow
@@ -91,11 +98,14 @@ def build_env(
         llm=client,
         need_index=needs_index,
         need_llm=spec.policy == "llm",
+        default_preset=DEFAULT_EVAL_PRESET,
     )
     models = runtime.models
     return TaskEnv(
-        settings=settings,
-        eval=settings.eval,
+        settings=runtime.settings,
+        eval=runtime.settings.eval,
+        preset=runtime.preset,
+        deviations=runtime.deviations,
         mode=spec.mode,
         policy=spec.policy,
         corpus=runtime.corpus,
@@ -119,6 +129,7 @@ def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, A
         "mode": spec.mode,
         "sports": list(spec.sports),
         "policy": spec.policy,
+        "preset": env.runtime.preset_record(),
         "limit": spec.limit,
         "created_at": datetime.now(UTC).isoformat(),
         "models": {
@@ -140,7 +151,7 @@ def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, A
     }
 
 
-_SAME = ("task", "mode", "policy", "sports")
+_SAME = ("task", "mode", "policy", "sports", "preset")
 
 
 def _open_run(out_dir: Path, manifest: dict[str, Any]) -> None:
@@ -148,9 +159,13 @@ def _open_run(out_dir: Path, manifest: dict[str, Any]) -> None:
     if path.is_file():
         old = orjson.loads(path.read_bytes())
         for key in _SAME:
-            if old.get(key) != manifest[key]:
+            before, now = old.get(key), manifest[key]
+            if key == "preset":  # the name decides; runs from before presets were extended
+                before = (before or {"name": DEFAULT_PRODUCT_PRESET})["name"]
+                now = now["name"]
+            if before != now:
                 raise RunError(
-                    f"{out_dir} holds a run with {key}={old.get(key)!r}, not {manifest[key]!r}; "
+                    f"{out_dir} holds a run with {key}={before!r}, not {now!r}; "
                     "use another --out or the same options to resume"
                 )
         old.setdefault("resumes", []).append(datetime.now(UTC).isoformat())

