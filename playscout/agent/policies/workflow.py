@@ -5,11 +5,15 @@ video_qa(top 3 clips) when the tool set has it, else the best clip's metadata (i
 caption in oracle mode) -> the highest-confidence QA answer. It exists so the demo and the tests
 run end to end without a model server; it is a baseline and says so in its output, never an
 agent result to compare models against.
+
+Ties are broken by evidence, never by id: clips with equal fused (RRF) scores are ordered by
+their branch scores, each relative to its branch's best (the search breaks them by clip id),
+and equal QA confidences keep that order. Clips still tied are reported in the evidence.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from playscout.agent.tooling import recorded_call
@@ -39,6 +43,28 @@ def _confidence(answer: dict[str, Any]) -> float:
         return 0.0
 
 
+def _relative(values: list[float | None]) -> list[float]:
+    """Each branch score as a share of the best one (0 where the branch missed the hit)."""
+    top = max((v for v in values if v is not None), default=0.0)
+    return [(v / top if top > 0 and v is not None else 0.0) for v in values]
+
+
+def rank_clips(hits: Sequence[Any]) -> tuple[list[str], list[list[str]]]:
+    """(clip ids best first, groups of clips tied on every score). Order: the score the search
+    ranked by, then the sum of the BM25 and dense scores each relative to its best hit."""
+    bm25 = _relative([h.scores.bm25 for h in hits])
+    dense = _relative([h.scores.dense for h in hits])
+    keyed = [
+        ((-(h.score or 0.0), -(b + d)), h.clip_id)
+        for h, b, d in zip(hits, bm25, dense, strict=True)
+    ]
+    keyed.sort(key=lambda kv: kv[0])  # stable: a full tie keeps the search's order
+    groups: dict[tuple[float, float], list[str]] = {}
+    for key, clip in keyed:
+        groups.setdefault(key, []).append(clip)
+    return [c for _, c in keyed], [g for g in groups.values() if len(g) > 1]
+
+
 async def run_workflow(
     question: str, ctx: ToolContext, tools: Mapping[str, Tool], writer: TrajectoryWriter
 ) -> dict[str, Any]:
@@ -54,11 +80,13 @@ async def run_workflow(
         writer.emit(ErrorEvent, turn=turn, kind="workflow", message=error or "no game found")
         return {"answer": None, "status": "no_answer", "evidence": evidence, "turns": turn}
     turn += 1
-    _, summary, error = await _step(
+    clips, summary, error = await _step(
         tools, ctx, writer, turn, "search_videos", {"query": question, "game_ids": [game]}
     )
-    clip_ids: list[str] = summary.get("clip_ids", [])
+    clip_ids, tied = rank_clips(getattr(clips, "hits", []))
     evidence["clip_ids"] = clip_ids
+    if tied:
+        evidence["ties"] = [" = ".join(g) for g in tied]
     if not clip_ids:
         writer.emit(ErrorEvent, turn=turn, kind="workflow", message=error or "no clips found")
         return {"answer": None, "status": "no_answer", "evidence": evidence, "turns": turn}
@@ -76,7 +104,12 @@ async def run_workflow(
         evidence["qa"] = [f"{a['id']}: {a.get('answer')} ({a.get('confidence')})" for a in answers]
         usable = [a for a in answers if a.get("answer")]
         if usable:
-            best = max(usable, key=_confidence)
+            best = max(usable, key=_confidence)  # the first of equals: the best-ranked clip
+            same = [a["id"] for a in usable if _confidence(a) == _confidence(best)]
+            if len(same) > 1:
+                evidence.setdefault("ties", []).append(
+                    f"video_qa confidence {_confidence(best)}: " + " = ".join(same)
+                )
             return {
                 "answer": str(best["answer"]),
                 "status": "answered",
