@@ -542,17 +542,22 @@ def preset_names() -> list[str]:
     return sorted(p.name[: -len(".yaml")] for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
-@functools.cache
 def _preset_text(ref: str) -> tuple[str, str]:
-    """(text, where) of a packaged preset name or a preset file path."""
-    from importlib import resources
-
+    """(text, where) of a packaged preset name or a preset file path (read afresh: a file
+    may be edited between runs)."""
     if ref.endswith((".yaml", ".yml")) or "/" in ref:
         path = Path(ref)
         try:
             return path.read_text(encoding="utf-8"), str(path)
         except OSError as e:
             raise PresetError(f"cannot read preset file {path}: {e.strerror or e}") from None
+    return _packaged_preset(ref)
+
+
+@functools.cache
+def _packaged_preset(ref: str) -> tuple[str, str]:
+    from importlib import resources
+
     if ref not in preset_names():
         raise PresetError(
             f"unknown preset {ref!r}; use one of {', '.join(preset_names())} or a preset file path"
