@@ -15,6 +15,7 @@ import functools
 import json
 from collections.abc import Sequence
 from importlib import resources
+from typing import Any
 
 from playscout.config import Preset
 from playscout.corpus.models import DOC_TYPES, PERIOD_NAME
@@ -145,27 +146,38 @@ def reference_env_description(ctx: ToolContext) -> str:
     return text
 
 
-def tools_section(tools: Sequence[Tool], preset: Preset) -> str:
-    """Hermes/Qwen style: one OpenAI function schema per line inside <tools></tools>. The
+def tools_section(
+    tools: Sequence[Tool], preset: Preset, extra: Sequence[dict[str, Any]] = ()
+) -> str:
+    """Hermes/Qwen style: one OpenAI function schema per line inside <tools></tools> (`extra`:
+    schemas that are not registry tools, the structured protocol's final_answer). The
     reference style writes them as Python's json.dumps does by default (ASCII-escaped)."""
     ascii_only = preset.schema_style == "reference"
-    lines = "\n".join(json.dumps(t.schema(), ensure_ascii=ascii_only) for t in tools)
+    schemas = [*(t.schema() for t in tools), *extra]
+    lines = "\n".join(json.dumps(s, ensure_ascii=ascii_only) for s in schemas)
     return render(preset.tools_prompt, tool_lines=lines)
 
 
 def system_prompt(
-    ctx: ToolContext, tools: Sequence[Tool], protocol: str, preset: Preset, prompt: str
+    ctx: ToolContext,
+    tools: Sequence[Tool],
+    protocol: str,
+    preset: Preset,
+    prompt: str,
+    extra: Sequence[dict[str, Any]] = (),
 ) -> str:
     """`prompt` (a file of prompts/, the model's generation profile picks it) with the
-    environment filled in; the text protocol appends the tool section."""
+    environment filled in. The text protocol appends the tool section, and so does the
+    structured one: its tools also go in the request, but a chat template without tool
+    support (SmolLM2's) would never show them to the model."""
     env = (
         reference_env_description(ctx)
         if preset.env_style == "reference"
         else env_description(ctx, tools)
     )
     text = render(prompt, env_desc=env)
-    if protocol == "text":
-        text += "\n\n" + tools_section(tools, preset)
+    if protocol in ("text", "structured"):
+        text += "\n\n" + tools_section(tools, preset, extra)
     return text
 
 

@@ -27,7 +27,7 @@ from playscout.agent.graph import (
     recursion_limit,
 )
 from playscout.agent.ids import new_id
-from playscout.agent.policies.llm import LLMPolicy
+from playscout.agent.policies.llm import FINAL_ANSWER_TOOL, LLMPolicy
 from playscout.agent.policies.workflow import BASELINE_NOTE, run_workflow
 from playscout.agent.trajectory import (
     CallbackRecorder,
@@ -183,7 +183,8 @@ class Agent:
         key = f"{protocol}|{model}"
         if key not in self._prompts:
             prompt = self.preset.profile(model).system_prompt
-            text = prompts.system_prompt(self.ctx, self.tools, protocol, self.preset, prompt)
+            extra = [FINAL_ANSWER_TOOL] if protocol == "structured" else []
+            text = prompts.system_prompt(self.ctx, self.tools, protocol, self.preset, prompt, extra)
             if protocol == "structured":
                 text += "\n\n" + prompts.render("structured_note")
             self._prompts[key] = text

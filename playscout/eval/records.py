@@ -30,6 +30,7 @@ class Outcome(BaseModel):
     forced_final: ForcedFinal | None = None
     turns: int = 0
     tool_calls: dict[str, int] = Field(default_factory=dict)
+    valid_tool_calls: int | None = None  # calls a tool ran without an error observation
     prompt_tokens: int = 0
     completion_tokens: int = 0
     errors: int = 0  # error events in the trajectory

@@ -5,6 +5,7 @@ a report can be rebuilt at any time."""
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -92,9 +93,29 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
             "total": round(sum(r.wall_s for r in rows), 3),
             "per_question": mean([r.wall_s for r in rows]),
         },
+        "episodes": episodes(rows),
         "judge_agreement": agreement,
         "task_metrics": task_metrics,
         "notes": _notes(rows, meta),
+    }
+
+
+def episodes(rows: list[ResultRow]) -> dict[str, Any]:
+    """How the episodes went, whatever the judge says: the share with at least one tool call
+    that ran without error, the share that reached an answer (status answered), median turns,
+    tokens per question."""
+    counted = [r for r in rows if r.valid_tool_calls is not None]
+    n = len(rows)
+    return {
+        "n": n,
+        "with_valid_tool_call": (
+            sum((r.valid_tool_calls or 0) > 0 for r in counted) / len(counted) if counted else None
+        ),
+        "reached_answer": sum(r.status == "answered" for r in rows) / n if n else None,
+        "median_turns": statistics.median(r.turns for r in rows) if rows else None,
+        "tokens_per_question": (
+            sum(r.prompt_tokens + r.completion_tokens for r in rows) / n if n else None
+        ),
     }
 
 
@@ -188,6 +209,15 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
         + " | ".join(f"{s['tokens']['prompt']}/{s['tokens']['completion']}" for s in summaries)
         + " |"
     )
+    for key, label in (
+        ("with_valid_tool_call", "episodes with a valid tool call"),
+        ("reached_answer", "episodes reaching an answer"),
+        ("median_turns", "median turns"),
+        ("tokens_per_question", "tokens per question"),
+    ):
+        lines.append(
+            f"| {label} | " + " | ".join(_fmt(s["episodes"].get(key)) for s in summaries) + " |"
+        )
     lines.append(
         "| wall s total (per question) | "
         + " | ".join(

@@ -143,6 +143,7 @@ async def run_agent(
         forced_final=result.forced_final,
         turns=summary.turns,
         tool_calls=summary.tool_calls,
+        valid_tool_calls=sum(isinstance(e, Observation) and e.error is None for e in result.events),
         prompt_tokens=summary.prompt_tokens,
         completion_tokens=summary.completion_tokens,
         errors=summary.errors,
