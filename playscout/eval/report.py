@@ -79,6 +79,9 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
         "mode": meta["mode"],
         "policy": meta["policy"],
         "preset": preset_label(meta.get("preset")),
+        "protocol": (meta.get("settings") or {}).get("agent", {}).get("tool_protocol")
+        if meta.get("policy") == "llm"
+        else None,
         "models": meta.get("models", {}),
         "judge": chosen,
         "accuracy": by_sport,
@@ -156,7 +159,11 @@ def _fmt(x: Any, pct: bool = False) -> str:
 
 def markdown(summaries: list[dict[str, Any]]) -> str:
     """One table per section; several summaries become side-by-side columns (default vs oracle)."""
-    heads = [f"{s['mode']} ({s['policy']}, preset {s['preset']})" for s in summaries]
+    heads = [
+        f"{s['mode']} ({s['policy']}{', ' + s['protocol'] if s.get('protocol') else ''}, "
+        f"preset {s['preset']})"
+        for s in summaries
+    ]
     presets = ", ".join(dict.fromkeys(s["preset"] for s in summaries))
     lines = [f"# Eval report: {summaries[0]['task']} (preset {presets})", ""]
     for s in summaries:

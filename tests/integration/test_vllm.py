@@ -94,9 +94,12 @@ def test_chat_completion_against_vllm() -> None:
 
 
 @needs_llm
-def test_vllm_rejects_tools_without_parser() -> None:
-    """The served SmolLM2 has no tool parser: the agent must fall back to the text protocol."""
-    assert asyncio.run(_client(URL, MODEL).supports_tools()) is False
+def test_vllm_accepts_tools_only_with_a_parser() -> None:
+    """Without a tool parser vLLM refuses `tools` with tool_choice auto (the agent's `auto`
+    then falls back to the text protocol); run_integration.sh serves SmolLM2 with the hermes
+    parser (PLAYSCOUT_VLLM_TOOL_PARSER), and then it accepts them."""
+    parser = os.environ.get("PLAYSCOUT_VLLM_TOOL_PARSER", "")
+    assert asyncio.run(_client(URL, MODEL).supports_tools()) is bool(parser)
 
 
 # ---------------------------------------------------------------- (b) agent llm policy
