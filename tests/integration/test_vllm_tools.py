@@ -23,16 +23,16 @@ import pytest
 
 from playscout.agent import Agent, read_trajectory
 from playscout.agent.trajectory import ModelCall, Observation, ToolCallEvent
-from playscout.config import AgentSettings, load_preset
+from playscout.config import load_preset
 from playscout.tools import ToolContext
 from tests.integration.test_vllm import (
     FINAL_STATUSES,
-    MAX_MODEL_LEN,
     MODEL,
     URL,
     _client,
-    _endpoint,
     _keep,
+    agent_settings,
+    first_question,
     needs_llm,
 )
 from tests.synthdata import SynthIndex
@@ -42,16 +42,9 @@ PARSER = os.environ.get("PLAYSCOUT_VLLM_TOOL_PARSER", "")
 
 
 def _run(synth_index: SynthIndex, tmp_path: Path, protocol: str) -> list:
-    questions = synth_index.questions()
-    question = questions[0].question if questions else "Which team won the first game?"
+    question = first_question(synth_index)
     ctx = ToolContext(backend=synth_index.backend, sport="basketball", mode="oracle")
-    settings = AgentSettings(
-        max_llm_calls=4,
-        max_context_tokens=MAX_MODEL_LEN * 7 // 8,
-        observation_tokens=512,
-        tool_protocol=protocol,  # type: ignore[arg-type]
-        llm=_endpoint(URL, MODEL, max_tokens=192),
-    )
+    settings = agent_settings(protocol, tmp_path, max_tokens=192)
     agent = Agent(
         ctx,
         client=_client(URL, MODEL, max_tokens=192),

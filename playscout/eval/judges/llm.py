@@ -38,24 +38,11 @@ Return exactly one JSON object on a single line:
 """Figure 42 verbatim (the reference's prompts/eval/judge_prompt.txt): the instrument the paper
 validated, used by the `paper` preset."""
 
-FIG42_QUESTION = """You are grading a Q&A pair about sports (basketball, soccer, or hockey). Interpret domain-specific terms according to their standard meaning in the relevant sport.
-
-Question: {question}
-Ground Truth: {gt_answer}
-Prediction: {pred_answer}
-
-Task: Decide whether the Prediction conveys the same information as the Ground Truth, as an answer to the Question.
-
-Rules:
-- Wording can differ. Focus on semantic meaning, not exact phrasing.
-- Synonyms, paraphrases, and extra context are fine as long as they do not change the meaning.
-- The Prediction must cover the key information in the Ground Truth. If it drops a required detail that changes the meaning, mark Wrong.
-- For numerical answers, the numeric value must match exactly.
-- If the Prediction says "Not found", "I cannot find...", or similar, and the Ground Truth is a specific value, mark Wrong.
-- "0" is a valid numeric answer and is NOT equivalent to "not found".
-
-Return exactly one JSON object on a single line:
-{{"verdict": "Right" | "Wrong", "reason": "<one short sentence>"}}"""
+FIG42_QUESTION = (
+    FIG42.replace("Ground Truth: {gt_answer}", "Question: {question}\nGround Truth: {gt_answer}")
+    .replace("as the Ground Truth.", "as the Ground Truth, as an answer to the Question.")
+    .rstrip("\n")
+)
 """Figure 42 with the question added (the reference left it out, defect 14): a different
 instrument from the one the paper validated, used by the `extended` preset."""
 
