@@ -49,14 +49,9 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
             "unjudged": unjudged,
             "accuracy": 100 * right / len(rs) if rs else None,
         }
-    tools: dict[str, float] = {}
-    names = sorted({SAME_COLUMN.get(t, t) for r in rows for t in r.tool_calls} | set(TOOLS))
-    for name in names:
-        calls = [
-            float(sum(n for t, n in r.tool_calls.items() if SAME_COLUMN.get(t, t) == name))
-            for r in rows
-        ]
-        tools[name] = mean(calls) or 0.0
+    tools = tool_calls_per_question(rows)
+    tools_by_sport = {sport: tool_calls_per_question([r for r in rows if r.sport == sport])
+                      for sport in sorted({r.sport for r in rows})}  # fmt: skip
     outcome = {
         "overall": mean([float(r.turns) for r in rows]),
         "correct": mean([float(r.turns) for r in rows if v.get(r.qid) == "right"]),
@@ -86,6 +81,7 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
         "judge": chosen,
         "accuracy": by_sport,
         "tool_calls_per_question": tools,
+        "tool_calls_by_sport": tools_by_sport,
         "turns_by_outcome": outcome,
         "statuses": dict(Counter(r.status for r in rows)),
         "tokens": {
@@ -140,6 +136,19 @@ def _notes(rows: list[ResultRow], meta: dict[str, Any]) -> list[str]:
     return notes
 
 
+def tool_calls_per_question(rows: list[ResultRow]) -> dict[str, float]:
+    """Mean calls of each tool per question (Table 39; video_qa_oracle counts as video_qa)."""
+    names = sorted({SAME_COLUMN.get(t, t) for r in rows for t in r.tool_calls} | set(TOOLS))
+    out: dict[str, float] = {}
+    for name in names:
+        calls = [
+            float(sum(n for t, n in r.tool_calls.items() if SAME_COLUMN.get(t, t) == name))
+            for r in rows
+        ]
+        out[name] = mean(calls) or 0.0
+    return out
+
+
 def preset_label(record: dict[str, Any] | None) -> str:
     """The preset as report headings show it: its name, marked when the run deviated from it
     (then not comparable to the paper); runs from before presets were `extended`."""
@@ -182,15 +191,19 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
                 else f"{_fmt(a['accuracy'], True)} ({a['correct']}/{a['n']}, unjudged {a['unjudged']})"
             )
         lines.append(f"| {sport} | " + " | ".join(cells) + " |")
-    lines += ["", f"## Tool calls per question (Table 39), preset {presets}", "", "| tool | " + " | ".join(heads) + " |",
-              "|---|" + "---|" * len(heads)]  # fmt: skip
+    lines += ["", f"## Tool calls per question (Table 39), preset {presets}", "",
+              "| sport | tool | " + " | ".join(heads) + " |", "|---|---|" + "---|" * len(heads)]  # fmt: skip
     tools = list(dict.fromkeys(k for s in summaries for k in s["tool_calls_per_question"]))
-    for t in tools:
-        lines.append(
-            f"| {t} | "
-            + " | ".join(_fmt(s["tool_calls_per_question"].get(t)) for s in summaries)
-            + " |"
-        )
+    by_sport = list(dict.fromkeys(k for s in summaries for k in s.get("tool_calls_by_sport", {})))
+    for sport in [*by_sport, "overall"]:
+        for t in tools:
+            cells = [
+                s["tool_calls_per_question"].get(t)
+                if sport == "overall"
+                else s.get("tool_calls_by_sport", {}).get(sport, {}).get(t)
+                for s in summaries
+            ]
+            lines.append(f"| {sport} | {t} | " + " | ".join(_fmt(c) for c in cells) + " |")
     lines += ["", f"## Turns by outcome (Table 40), preset {presets}", "", "| outcome | " + " | ".join(heads) + " |",
               "|---|" + "---|" * len(heads)]  # fmt: skip
     for o in ("overall", "correct", "incorrect"):

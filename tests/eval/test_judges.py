@@ -23,6 +23,7 @@ from tests.doubles import ScriptedChatModel
         ("Who scored?", "Paul Underwood", FALLBACK_ANSWER, "wrong"),
         ("Who scored?", "Not found", FALLBACK_ANSWER, "right"),
         ("What was the score?", "27-20", "20-27", "right"),
+        ("What was the score?", "11-7", "With 5:53 left, the score stood at 11-7.", "right"),
         ("Who led after the run, and by how much?", "27-20", "20-27", "wrong"),
         ("Which play type?", "pick and roll", "pick-and-roll", "right"),
         ("Who scored?", "Paul Underwood", "David Baker", "wrong"),

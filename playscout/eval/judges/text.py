@@ -13,7 +13,9 @@ from playscout.corpus.numbers import ORDINAL_WORDS, TENS, WORD_VALUES
 WORD_NUM = WORD_VALUES
 _ARTICLES = {"a", "an", "the"}
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_SCORE = re.compile(r"\b(\d{1,3})\s*(?:-|–|to|:)\s*(\d{1,3})\b")
+_SCORE = re.compile(
+    r"\b(\d{1,3})\s*(?:-|–|to|:)\s*(\d{1,3})\b(?!\s*(?:left|remaining|to go|into|elapsed))"
+)  # "5:53 left in the 4th quarter" is a game clock, not a score
 _ORDINAL_SUFFIX = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.I)
 NOT_FOUND = re.compile(
     r"\b(not found|cannot find|can't find|could not find|couldn't find|unable to (?:find|determine)"
