@@ -263,7 +263,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
                 "```",
             ]
         for n in s["notes"]:
-            lines.append(f"\n> {s['mode']}: {n}")
+            lines.append(f"\n> {s['mode']}, preset {s['preset']}: {n}")
     lines.append("\nAccuracy counts unjudged answers as not correct; the unjudged count is shown.")
     return "\n".join(lines) + "\n"
 

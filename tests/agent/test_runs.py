@@ -177,3 +177,12 @@ def test_workflow_breaks_rrf_ties_by_score_components_and_reports_full_ties() ->
     order, ties = rank_clips(hits)
     assert order == ["400000_2", "400000_1", "400000_3"]
     assert ties == [["400000_1", "400000_3"]]  # equal on every score: reported, search order kept
+
+
+def test_workflow_under_paper_oracle_reads_captions_with_video_qa_oracle(synth_index: Any) -> None:
+    from playscout.config import load_preset
+
+    agent = Agent(synth_index.ctx("oracle"), policy="workflow", preset=load_preset("paper"))
+    result = agent.run_sync(synth_index.questions()[0].question)
+    names = [e.name for e in result.events if e.type == "tool_call"]
+    assert names == ["search_documents", "search_videos", "video_qa_oracle"], names

@@ -90,14 +90,15 @@ async def run_workflow(
     if not clip_ids:
         writer.emit(ErrorEvent, turn=turn, kind="workflow", message=error or "no clips found")
         return {"answer": None, "status": "no_answer", "evidence": evidence, "turns": turn}
-    if "video_qa" in tools:
+    qa_tool = next((n for n in ("video_qa", "video_qa_oracle") if n in tools), None)
+    if qa_tool is not None:  # the paper preset's oracle runs name it video_qa_oracle
         turn += 1
         _, summary, error = await _step(
             tools,
             ctx,
             writer,
             turn,
-            "video_qa",
+            qa_tool,
             {"video_ids": clip_ids[:QA_CLIPS], "query": question},
         )
         answers = summary.get("answers", [])
@@ -117,7 +118,7 @@ async def run_workflow(
                 "turns": turn,
             }
         writer.emit(
-            ErrorEvent, turn=turn, kind="workflow", message=error or "video_qa gave no answer"
+            ErrorEvent, turn=turn, kind="workflow", message=error or f"{qa_tool} gave no answer"
         )
         return {"answer": None, "status": "no_answer", "evidence": evidence, "turns": turn}
     best = clip_ids[0]
