@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+import orjson
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
@@ -103,15 +104,15 @@ def _observation_message(call: dict[str, Any], text: str, template: str) -> dict
 
 
 def _final_answer(call: ToolCall) -> str | None:
-    """The `answer` argument of a structured-protocol final_answer call."""
-    import orjson
-
+    """The `answer` argument of a structured-protocol final_answer call (None if absent)."""
     try:
         args = orjson.loads(call.arguments or "{}")
     except orjson.JSONDecodeError:
         return None
     answer = args.get("answer") if isinstance(args, dict) else None
-    return str(answer).strip() or None if answer is not None else None
+    if answer is None:
+        return None
+    return str(answer).strip() or None
 
 
 RUN_KEY = "__playscout_run"  # "__" keys of `configurable` stay out of checkpoint metadata
@@ -307,6 +308,8 @@ class AgentGraph:
             if d.protocol == "structured" or (d.protocol == "native" and not final)
             else []
         )
+        if final and native and native[0].name != FINAL_ANSWER_TOOL["function"]["name"]:
+            native = []  # no tool runs after the last call, whatever the server returned
         parsed = parse_tool_calls(content) if not native and not final else None
         assistant: dict[str, Any] = {"role": "assistant", "content": content}
         pending: dict[str, Any] | None = None
