@@ -30,7 +30,7 @@ from playscout.agent.context import (
     message_tokens,
 )
 from playscout.agent.parser import CALL_CLOSE, parse_tool_calls
-from playscout.agent.policies.llm import FINAL_ANSWER_TOOL, LLMPolicy, Protocol
+from playscout.agent.policies.llm import FINAL_ANSWER_TOOL, LLMPolicy, Protocol, strict
 from playscout.agent.tooling import Shown, recorded_call
 from playscout.agent.trajectory import (
     ContextEvent,
@@ -161,7 +161,7 @@ class AgentGraph:
         self.deps = deps
         self.schemas = [t.schema() for t in deps.tools.values()]
         if deps.protocol == "structured":
-            self.schemas.append(FINAL_ANSWER_TOOL)
+            self.schemas = [strict(s) for s in [*self.schemas, FINAL_ANSWER_TOOL]]
         tok = deps.tokenizer
         self.schema_tokens = sum(tok.count(str(s)) for s in self.schemas)
         self.final_message = {"role": "user", "content": prompts.final_message(deps.preset)}
@@ -279,7 +279,7 @@ class AgentGraph:
         protocol = self.deps.protocol
         if protocol == "structured":
             if final:
-                return [FINAL_ANSWER_TOOL], {
+                return [strict(FINAL_ANSWER_TOOL)], {
                     "type": "function",
                     "function": {"name": FINAL_ANSWER_TOOL["function"]["name"]},
                 }

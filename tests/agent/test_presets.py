@@ -189,6 +189,9 @@ def test_structured_protocol_requires_a_call_and_answers_through_final_answer(
                          model.requests[0].params)  # fmt: skip
     assert first["tool_choice"] == "required"
     assert first["tools"][-1]["function"]["name"] == "final_answer"
+    # strict: vLLM then constrains the arguments too, not only the function name
+    assert all(t["function"]["strict"] for t in first["tools"])
+    assert all(t["function"]["parameters"]["additionalProperties"] is False for t in first["tools"])
     assert "call final_answer" in first["messages"][0]["content"]
 
 
