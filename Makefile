@@ -1,7 +1,7 @@
 # playscout: `make demo` runs the main job on the embedded default, `make test` runs what CI runs.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-EXTRAS ?= embed,bge,perception,video,elastic,ray,dev
+EXTRAS ?= embed,bge,perception,video,elastic,ray,telemetry,dev
 APT_PACKAGES := tesseract-ocr tesseract-ocr-eng espeak-ng fonts-dejavu-core chromium chromium-driver
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 

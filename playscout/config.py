@@ -221,10 +221,31 @@ class ServingSettings(BaseModel):
         2.0, gt=0, description="Per-endpoint timeout of the /readyz model probe."
     )
     list_limit: int = Field(200, ge=1, description="Most trajectories one listing returns.")
+    keepalive_s: float = Field(
+        15.0,
+        gt=0,
+        description="Idle seconds before a stream sends an SSE comment, so proxies keep it open.",
+    )
 
     def api_key(self) -> str | None:
         """Read at startup, from the environment only, so the key never sits in a config file."""
         return os.environ.get(self.api_key_env) or None
+
+
+class TelemetrySettings(BaseModel):
+    """Traces of agent runs over OTLP (off by default); Prometheus metrics are always on /metrics."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    otlp_endpoint: str | None = Field(
+        None,
+        description="OTLP/HTTP traces URL (http://collector:4318/v1/traces); None = no tracing. "
+        "Needs the `telemetry` extra.",
+    )
+    service_name: str = Field("playscout", description="`service.name` of the exported spans.")
+    capture_content: bool = Field(
+        False, description="Put questions and answers on the run spans (they may be private)."
+    )
 
 
 class EvalSettings(BaseModel):
@@ -272,6 +293,7 @@ class Settings(BaseSettings):
     perception: PerceptionSettings = Field(default_factory=PerceptionSettings)
     serving: ServingSettings = Field(default_factory=ServingSettings)
     eval: EvalSettings = Field(default_factory=EvalSettings)
+    telemetry: TelemetrySettings = Field(default_factory=TelemetrySettings)
 
     @classmethod
     def load(

@@ -84,6 +84,7 @@ class Runtime:
     tools: tuple[Tool, ...] | None = None
     preset: Preset = field(default_factory=lambda: load_preset(DEFAULT_PRODUCT_PRESET))
     deviations: list[str] = field(default_factory=list)  # explicit settings over the preset
+    tracer: Any = None  # OpenTelemetry tracer for the agents' spans; None = no tracing
 
     @classmethod
     def from_settings(
@@ -97,13 +98,16 @@ class Runtime:
         need_index: bool = True,
         need_llm: bool = True,
         default_preset: str = DEFAULT_PRODUCT_PRESET,
+        tracer: Any = None,
     ) -> Runtime:
         """Anything passed in is used as is (tests, embedding apps); the rest comes from
         `settings`, under its protocol preset (`settings.preset`, else `default_preset`):
         the preset fills every setting the user left unset (generation from the agent
         model's profile), and explicit ones that differ are kept as deviations. The index is
         opened when `need_index`; the agent's model is built when `need_llm` and it is
-        configured (a workflow-policy batch needs neither model)."""
+        configured (a workflow-policy batch needs neither model). The tracer is the OTLP one
+        when `settings.telemetry.otlp_endpoint` is set."""
+        from playscout.agent.tracing import otlp_tracer
         from playscout.tools.qa import models_from_settings
 
         preset = load_preset(settings.preset or default_preset)
@@ -121,6 +125,7 @@ class Runtime:
             tools=tuple(tools) if tools is not None else None,
             preset=preset,
             deviations=deviations,
+            tracer=tracer if tracer is not None else otlp_tracer(settings.telemetry),
         )
 
     def preset_record(self) -> dict[str, Any]:
@@ -178,4 +183,6 @@ class Runtime:
             checkpointer=checkpointer,
             preset=self.preset,
             deviations=self.deviations,
+            tracer=self.tracer,
+            capture_content=self.settings.telemetry.capture_content,
         )

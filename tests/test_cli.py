@@ -30,6 +30,21 @@ def test_validate_ok(tmp_path: Path) -> None:
     assert "is a valid corpus" in result.output
 
 
+def test_validate_warns_of_absent_clip_files_and_strict_fails(tmp_path: Path) -> None:
+    root = write_minicorpus(tmp_path)  # clip_paths lists six mp4s; none is written
+    result = runner.invoke(app, ["corpus", "validate", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "basketball: 6 of 6 clip files in clip_paths are absent" in result.output
+    assert "data/basketball/clips/1001/1001_0.mp4" in result.output and ", ..." in result.output
+    strict = runner.invoke(app, ["corpus", "validate", "--strict", str(root)])
+    assert strict.exit_code == 1 and "1 warnings" in strict.output
+    for listed in (root / "data/basketball/clips").rglob("clip_paths.json"):
+        for name in json.loads(listed.read_text()).values():
+            (listed.parent / name).write_bytes(b"")  # present (validate checks presence only)
+    strict = runner.invoke(app, ["corpus", "validate", "--strict", str(root)])
+    assert strict.exit_code == 0 and "warning" not in strict.output, strict.output
+
+
 def test_missing_corpus_is_one_line(tmp_path: Path) -> None:
     result = runner.invoke(
         app, ["index", "build", "--corpus", str(tmp_path / "nope"), "--out", str(tmp_path / "i")]

@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_import_is_cheap_and_entry_points_resolve() -> None:
     code = (
         "import sys, playscout\n"
-        "heavy = [m for m in ('torch', 'fastapi', 'langgraph', 'tantivy') if m in sys.modules]\n"
+        "heavy = ('torch', 'fastapi', 'langgraph', 'tantivy', 'opentelemetry', 'prometheus_client')\n"
+        "heavy = [m for m in heavy if m in sys.modules]\n"
         "assert not heavy, heavy\n"
         "for name in playscout.__all__: getattr(playscout, name)\n"
         "print(sorted(playscout.__all__))\n"
@@ -59,3 +60,27 @@ def test_no_module_imports_a_higher_layer() -> None:
     assert not upward, upward
     unplaced = {m.split(".")[1] for m in graph.modules if m.count(".") >= 1 and not layer_of(m)}
     assert unplaced <= {"__main__", "_torchvision_hook"}, unplaced
+
+
+def test_agent_and_runtime_work_without_the_telemetry_extra() -> None:
+    """With OpenTelemetry uninstalled (imports of it fail), the agent layer and the runtime
+    import, tracing is off by default, and configuring it names the extra to install."""
+    code = (
+        "import sys, importlib.abc\n"
+        "class NoOtel(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'opentelemetry':\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, NoOtel())\n"
+        "import playscout.agent, playscout.runtime\n"
+        "from playscout.agent.tracing import TelemetryUnavailable, otlp_tracer\n"
+        "from playscout.config import TelemetrySettings\n"
+        "assert otlp_tracer(TelemetrySettings()) is None\n"
+        "try:\n"
+        "    otlp_tracer(TelemetrySettings(otlp_endpoint='http://127.0.0.1:4318/v1/traces'))\n"
+        "except TelemetryUnavailable as e:\n"
+        "    print(e)\n"
+        "assert not [m for m in sys.modules if m.startswith('opentelemetry')]\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "pip install 'playscout[telemetry]'" in out.stdout

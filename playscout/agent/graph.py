@@ -10,6 +10,7 @@ state can be checkpointed (SQLite) and continued by a follow-up question.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
@@ -159,6 +160,7 @@ class AgentGraph:
 
     def __init__(self, deps: RunDeps) -> None:
         self.deps = deps
+        self.failure: Exception | None = None  # what ended the run with status error
         self.schemas = [t.schema() for t in deps.tools.values()]
         if deps.protocol == "structured":
             self.schemas = [strict(s) for s in [*self.schemas, FINAL_ANSWER_TOOL]]
@@ -250,12 +252,13 @@ class AgentGraph:
         final = forced is not None
         sent = [*messages, self.final_message] if final and not notice_sent else messages
         offer, choice = self._offer(final)
+        started = time.perf_counter()
         try:
             reply = await d.policy.step(sent, offer, choice)
         except ModelError as e:
-            return self._fail(update, turn, "model", f"{type(e).__name__}: {e}")
+            return self._fail(update, turn, "model", e, time.perf_counter() - started)
         except Exception as e:  # a client bug must still end the run cleanly, loudly
-            return self._fail(update, turn, "internal", f"{type(e).__name__}: {e}")
+            return self._fail(update, turn, "internal", e, time.perf_counter() - started)
         d.writer.emit(
             ModelCall,
             turn=turn,
@@ -288,8 +291,21 @@ class AgentGraph:
             return None, None
         return self.schemas, None
 
-    def _fail(self, update: dict[str, Any], turn: int, kind: str, message: str) -> dict[str, Any]:
-        self.deps.writer.emit(ErrorEvent, turn=turn, kind=kind, message=message, fatal=True)
+    def _fail(
+        self, update: dict[str, Any], turn: int, kind: str, error: Exception, latency_s: float
+    ) -> dict[str, Any]:
+        """Ends the run with status error; the exception stays on this run object (`failure`,
+        never in the checkpointed state) so that callers can tell a timeout from a refusal."""
+        self.failure = error
+        self.deps.writer.emit(
+            ErrorEvent,
+            turn=turn,
+            kind=kind,
+            message=f"{type(error).__name__}: {error}",
+            fatal=True,
+            cause=type(error).__name__,
+            latency_s=round(latency_s, 4),
+        )
         return {**update, "status": "error", "answer": None, "raw": None}
 
     def _decide(

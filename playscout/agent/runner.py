@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from playscout.agent import prompts
 from playscout.agent.context import Tokenizer, default_tokenizer
@@ -40,7 +40,7 @@ from playscout.agent.trajectory import (
     RunStart,
     TrajectoryWriter,
 )
-from playscout.clients.chat import ChatClient
+from playscout.clients.chat import ChatClient, ModelError
 from playscout.config import (
     DEFAULT_POLICY,
     DEFAULT_PRODUCT_PRESET,
@@ -51,7 +51,7 @@ from playscout.config import (
     package_versions,
     redact_urls,
 )
-from playscout.errors import PlayscoutError
+from playscout.errors import PlayscoutError, one_line
 from playscout.tools.tool import Tool, ToolContext
 
 AGENT_PACKAGES = ("playscout", "langgraph", "langchain-core", "pydantic", "tokenizers")
@@ -63,10 +63,14 @@ class AgentError(PlayscoutError, ValueError):
 
 
 class AgentResult(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
     run_id: str
     question: str
     answer: str | None
     status: str
+    error: str | None = None  # why a run ended with status error, in one line
+    failure: Exception | None = Field(None, exclude=True, repr=False)  # the exception itself
     forced_final: str | None = None
     turns: int = 0
     evidence: dict[str, list[str]] = Field(default_factory=dict)
@@ -100,7 +104,10 @@ class Agent:
         threaded_tools: bool = True,
         preset: Preset | None = None,
         deviations: Sequence[str] = (),
+        tracer: Any = None,
+        capture_content: bool = False,
     ) -> None:
+        """`tracer`: an OpenTelemetry tracer; each run then records its spans (agent/tracing)."""
         if policy not in ("llm", "workflow"):
             raise AgentError(f"unknown policy {policy!r}; use llm or workflow")
         if policy == "llm" and client is None:
@@ -123,6 +130,8 @@ class Agent:
         )
         self.checkpointer = checkpointer
         self.threaded_tools = threaded_tools
+        self.tracer = tracer
+        self.capture_content = capture_content
         self._llm = LLMPolicy(client, self.settings) if client is not None else None
         self._prompts: dict[str, str] = {}
 
@@ -142,6 +151,8 @@ class Agent:
             sinks.append(JsonlRecorder(trajectory))
         if on_event is not None:
             sinks.append(CallbackRecorder(on_event))
+        if self.tracer is not None:
+            sinks.append(self._span_recorder())
         writer = TrajectoryWriter(run_id, sinks)
         start = time.perf_counter()
         try:
@@ -176,6 +187,43 @@ class Agent:
         return asyncio.run(self.run(question, **kwargs))
 
     # ------------------------------------------------------------------ internals
+
+    def _span_recorder(self) -> Recorder:
+        from playscout.agent.tracing import SpanRecorder, server_attributes
+
+        llm = self.settings.llm
+        request: dict[str, Any] = {
+            "gen_ai.request.temperature": llm.temperature,
+            "gen_ai.request.max_tokens": llm.max_tokens,
+        }
+        request.update(server_attributes(getattr(self.client, "base_url", None)))
+        return SpanRecorder(self.tracer, request, capture_content=self.capture_content)
+
+    def _failed(
+        self,
+        run_id: str,
+        question: str,
+        writer: TrajectoryWriter,
+        kind: str,
+        error: Exception,
+        *,
+        recorded: bool = False,
+    ) -> AgentResult:
+        """An error run: the fatal event (unless the graph recorded it) and the exception."""
+        message = f"{type(error).__name__}: {error}"
+        if not recorded:
+            writer.emit(
+                ErrorEvent, kind=kind, message=message, fatal=True, cause=type(error).__name__
+            )
+        return AgentResult(
+            run_id=run_id,
+            question=question,
+            answer=None,
+            status="error",
+            policy=self.policy_name,
+            error=one_line(message),
+            failure=error,
+        )
 
     def _system_prompt(self, protocol: str, model: str) -> str:
         """Built once per Agent, protocol and model: it depends only on the context, the tools
@@ -225,7 +273,11 @@ class Agent:
                 **out,
             )
         assert self._llm is not None
-        protocol = await self._llm.resolve_protocol()
+        try:
+            protocol = await self._llm.resolve_protocol()
+        except ModelError as e:  # the protocol probe is the run's first model call
+            self._run_start(writer, question, model=self._llm.model, session_id=session_id)
+            return self._failed(run_id, question, writer, "model", e)
         self._run_start(
             writer,
             question,
@@ -247,7 +299,8 @@ class Agent:
         )
         use_checkpoints = session_id is not None and self.checkpointer is not None
         graph = compiled_graph(self.checkpointer if use_checkpoints else None)
-        configurable: dict[str, Any] = {RUN_KEY: AgentGraph(deps)}
+        run = AgentGraph(deps)
+        configurable: dict[str, Any] = {RUN_KEY: run}
         if use_checkpoints:
             configurable["thread_id"] = session_id
         config: dict[str, Any] = {
@@ -259,10 +312,9 @@ class Agent:
                 cast(Any, fresh_inputs(question)), config=cast(Any, config)
             )
         except Exception as e:  # recursion limit or a bug in a node: an error run, not a crash
-            writer.emit(ErrorEvent, kind="internal", message=f"{type(e).__name__}: {e}", fatal=True)
-            return AgentResult(
-                run_id=run_id, question=question, answer=None, status="error", policy="llm"
-            )
+            return self._failed(run_id, question, writer, "internal", e)
+        if run.failure is not None:  # the graph ended the run and recorded why
+            return self._failed(run_id, question, writer, "model", run.failure, recorded=True)
         return AgentResult(
             run_id=run_id,
             question=question,

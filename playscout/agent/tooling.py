@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel
@@ -118,6 +118,31 @@ async def recorded_call(
     see it start), then the call (never raising), then an Observation of what the model is
     shown (`show` maps the tool's observation text to that; by default all of it, uncounted)
     with the id summary of the result."""
+    return await recorded_step(
+        writer,
+        turn,
+        name,
+        arguments,
+        lambda: run_tool(tools, ctx, name, arguments, threaded=threaded),
+        call_id=call_id,
+        ignored_calls=ignored_calls,
+        show=show,
+    )
+
+
+async def recorded_step(
+    writer: TrajectoryWriter,
+    turn: int,
+    name: str,
+    arguments: Any,
+    run: Callable[[], Awaitable[tuple[ToolResult, float]]],
+    *,
+    call_id: str | None = None,
+    ignored_calls: int = 0,
+    show: Callable[[str], Shown] = Shown,
+) -> RecordedCall:
+    """`recorded_call` for any awaitable that returns (result, latency): also the eval's
+    direct question about video files, which is no registered tool (the agent never gets it)."""
     writer.emit(
         ToolCallEvent,
         turn=turn,
@@ -126,7 +151,7 @@ async def recorded_call(
         call_id=call_id,
         ignored_calls=ignored_calls,
     )
-    result, latency = await run_tool(tools, ctx, name, arguments, threaded=threaded)
+    result, latency = await run()
     shown = show(result.observation)
     summary = data_summary(result.data)
     writer.emit(

@@ -89,6 +89,8 @@ class ErrorEvent(_Event):
     kind: str  # model | protocol | tool | context | internal
     message: str
     fatal: bool = False
+    cause: str | None = None  # the exception's class (ModelTimeout, ...) when one ended the run
+    latency_s: float | None = None  # how long the failed call took, when it was a call
 
 
 class ContextEvent(_Event):

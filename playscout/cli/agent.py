@@ -85,6 +85,7 @@ def ask(
         title="run",
     )
     if result.status == "error":
+        typer.echo(f"error: {result.error}", err=True)  # why the run failed, not just that
         raise typer.Exit(1)
 
 

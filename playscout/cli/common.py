@@ -14,7 +14,15 @@ from typing import Annotated, Any, TypeVar
 import typer
 import yaml
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TransferSpeedColumn,
+)
 
 from playscout.config import ConfigError, Settings, deep_merge, dotted_overrides
 
@@ -23,12 +31,16 @@ out = Console()
 
 
 @contextmanager
-def progress_bar() -> Iterator[Callable[[str, int, int | None], None]]:
-    """A rich progress bar with one task per label; yields the callback libraries call."""
+def progress_bar(units: str = "items") -> Iterator[Callable[[str, int, int | None], None]]:
+    """A rich progress bar with one task per label; yields the callback libraries call.
+    `units="bytes"` shows sizes and a rate instead of counts."""
+    counts = (
+        (DownloadColumn(), TransferSpeedColumn()) if units == "bytes" else (MofNCompleteColumn(),)
+    )
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
-        MofNCompleteColumn(),
+        *counts,
         TimeElapsedColumn(),
         console=console,
     ) as bar:

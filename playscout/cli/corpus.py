@@ -23,24 +23,37 @@ corpus_app = typer.Typer(no_args_is_help=True, help="Load, validate and generate
 
 @corpus_app.command("validate")
 @user_errors
-def corpus_validate(root: Annotated[Path, typer.Argument(help="Corpus root (T9 layout).")]) -> None:
-    """Check every file of a corpus; list each problem with its file and field."""
+def corpus_validate(
+    root: Annotated[Path, typer.Argument(help="Corpus root (T9 layout).")],
+    strict: Annotated[
+        bool, typer.Option(help="Warnings (absent clip files) fail too (exit 1).")
+    ] = False,
+) -> None:
+    """Check every file of a corpus; list each problem with its file and field, and warn of
+    clip files clip_paths lists but the disk lacks."""
     from playscout.corpus import validate_corpus
 
     with progress_bar() as update:
         report = validate_corpus(root, progress=update)
-    table = Table("sport", "games", "clips", "documents", "questions")
+    columns = ("games", "clips", "clip_files", "documents", "questions")
+    table = Table("sport", *(c.replace("_", " ") for c in columns))
     for sport, c in report.counts.items():
-        table.add_row(sport, *(str(c[k]) for k in ("games", "clips", "documents", "questions")))
+        table.add_row(sport, *(str(c[k]) for k in columns))
     out.print(table)
     for problem in report.problems[:200]:
         out.print(f"[red]problem[/red] {problem}", highlight=False)
     if len(report.problems) > 200:
         out.print(f"... and {len(report.problems) - 200} more problems")
+    for warning in report.warnings:
+        console.print(f"[yellow]warning[/yellow] {warning}", highlight=False, soft_wrap=True)
     if not report.ok:
         console.print(f"[red]{len(report.problems)} problems[/red] in {root}")
         raise typer.Exit(1)
-    out.print(f"[green]ok[/green]: {root} is a valid corpus")
+    if strict and report.warnings:
+        console.print(f"[red]{len(report.warnings)} warnings[/red] in {root} (--strict)")
+        raise typer.Exit(1)
+    warned = f" ({len(report.warnings)} warnings)" if report.warnings else ""
+    out.print(f"[green]ok[/green]: {root} is a valid corpus{warned}")
 
 
 @corpus_app.command("synth")

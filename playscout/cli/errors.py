@@ -1,5 +1,7 @@
 """The CLI's one error policy: a user error (`PlayscoutError` with `user_error`) prints one
-line and exits 2; anything else is a bug and keeps its traceback."""
+line and exits 2; so does an OSError the user caused (disk full, read-only file system,
+permission denied: `storage.user_os_error`) that no layer below turned into one; it names the
+file, or else the command's `out_dir`. Anything else is a bug and keeps its traceback."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import typer
 from rich.console import Console
 
 from playscout.errors import is_user_error, one_line
+from playscout.storage import user_os_error
 
 console = Console(stderr=True)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -28,8 +31,12 @@ def user_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except Exception as e:
-            if not is_user_error(e):
-                raise
-            raise fail(one_line(e)) from None
+            if is_user_error(e):
+                raise fail(one_line(e)) from None
+            # A write error without a file name names the command's output folder instead.
+            unnamed = getattr(e, "filename", None) is None
+            if (disk := user_os_error(e, kwargs.get("out_dir") if unnamed else None)) is not None:
+                raise fail(one_line(disk)) from None
+            raise
 
     return wrapper  # type: ignore[return-value]

@@ -20,11 +20,22 @@ out = Console()
 
 @eval_app.command("run")
 @user_errors
-@configurable("llm", "vlm", "doc-llm", "caption-llm")
+@configurable("llm", "vlm", "doc-llm", "caption-llm", "judge")
 def run_cmd(
     task: Annotated[str, typer.Option(help="Task name (see `playscout eval tasks`).")] = "t9",
+    data: Annotated[
+        Path | None,
+        typer.Option(help="The task's published data file or folder (formats: `eval tasks`)."),
+    ] = None,
+    media: Annotated[
+        Path | None,
+        typer.Option(help="Where --data's videos are [default: the data file's folder]."),
+    ] = None,
     mode: Annotated[str, typer.Option(help="default | oracle")] = DEFAULT_MODE,
-    sport: Annotated[str, typer.Option(help="Comma-separated sports.")] = "basketball",
+    sport: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated sports [default: basketball; with --data: all in it]."),
+    ] = None,
     policy: Annotated[str, typer.Option(help="llm | workflow (offline baseline)")] = DEFAULT_POLICY,
     concurrency: Annotated[int, typer.Option(min=1, help="Questions in flight.")] = 8,
     out_dir: Annotated[
@@ -41,14 +52,24 @@ def run_cmd(
     run_config: RunConfig,
 ) -> None:
     """Run a task; killed runs continue where they stopped when run again with the same --out."""
+    from playscout.eval.errors import RunError
     from playscout.eval.runner import run_eval
     from playscout.eval.spec import RunSpec
+    from playscout.eval.tasks import get_task
     from playscout.runtime import parse_mode, parse_policy
 
+    get_task(task)  # an unknown task is one line before anything else
+    if data is not None and not data.exists():
+        raise RunError(f"{data}: data file not found")
+    if media is not None and not media.is_dir():
+        raise RunError(f"{media}: media folder not found")
+    default_sports = "" if data is not None else "basketball"
     spec = RunSpec(
         task=task,
+        data=data,
+        media=media,
         mode=parse_mode(mode),
-        sports=tuple(split_list(sport)),
+        sports=tuple(split_list(sport if sport is not None else default_sports)),
         policy=parse_policy(policy),
         limit=limit,
         concurrency=concurrency,
@@ -58,17 +79,26 @@ def run_cmd(
     settings = run_config.settings(index=str(index) if index else None, corpus_dir=corpus)
     if no_cache:
         settings.eval.cache_db = None
-    with Progress(
+    bar = Progress(
         "[progress.description]{task.description}",
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         console=out,
-    ) as bar:
-        tid = bar.add_task(f"{spec.task} {spec.mode}", total=None)
-        summary = run_eval(
-            spec, settings, progress=lambda d, t: bar.update(tid, completed=d, total=t)
-        )
+    )
+    tid = bar.add_task(f"{spec.task} {spec.mode}", total=None)
+
+    def progress(done: int, total: int) -> None:
+        """The bar appears with the first answer, so a run refused at its start (bad data,
+        no model) prints its error line alone."""
+        if not bar.live.is_started:
+            bar.start()
+        bar.update(tid, completed=done, total=total)
+
+    try:
+        summary = run_eval(spec, settings, progress=progress)
+    finally:
+        bar.stop()
     out.print(
         f"ran {summary.ran}, skipped {summary.skipped} (already done) of {summary.total}; "
         f"statuses {summary.statuses}; {summary.wall_s:.1f}s; cache hits {summary.cache_hits}"
@@ -116,7 +146,9 @@ def report_cmd(
     from playscout.eval.report import write_report
 
     res = write_report(run_dirs, out_dir, judge)
-    out.print(Path(res["out"], "report.md").read_text(), markup=False, highlight=False)
+    out.print(
+        Path(res["out"], "report.md").read_text(), markup=False, highlight=False, soft_wrap=True
+    )
     out.print(f"wrote {', '.join(res['files'])} to {res['out']}")
 
 
@@ -133,8 +165,23 @@ def compare_cmd(
 
 @eval_app.command("tasks")
 def tasks_cmd() -> None:
-    """List the registered tasks."""
+    """List the tasks: what each runs on the synthetic corpus, the published formats it reads
+    with --data (and where each is documented), and what such a run needs."""
+    from playscout.eval.published import formats_for, published_task
     from playscout.eval.tasks import get_task, task_names
 
+    def line(text: str) -> None:
+        out.print(text, highlight=False, markup=False, soft_wrap=True)
+
     for name in task_names():
-        out.print(f"{name:12s} {get_task(name).description}", highlight=False)
+        task, published = get_task(name), published_task(name)
+        line(f"{name}  {task.description}")
+        line(f"  --data: {published.description}")
+        for fmt in formats_for(name):
+            kind = "folder" if fmt.kind == "folder" else f"{fmt.kind} file"
+            refused = "" if fmt.runnable else " [recognised, refused: nothing to score]"
+            line(f"    {fmt.name} ({kind}){refused}: {fmt.layout}")
+            line(f"      {'written from the paper: ' if fmt.from_paper else ''}{fmt.source}")
+        line("  needs: " + "; ".join(published.needs.lines()))
+        if published.stand_in:
+            line(f"  stand-in: {published.stand_in}")

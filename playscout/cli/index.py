@@ -87,7 +87,52 @@ def index_build(
             progress=update,
             index_options=index_options,
         )
+    swept = getattr(summary, "swept", None)
+    if swept is not None and swept.folders:
+        console.print(f"{swept} (left by killed builds)", highlight=False)
     print_counts(dataclasses.asdict(summary), title=f"index in {out_dir}")
+
+
+@index_app.command("verify")
+@user_errors
+def index_verify(
+    target: Annotated[
+        str, typer.Argument(help="Index directory, or http(s)://host:9200/prefix (Elasticsearch).")
+    ],
+) -> None:
+    """Check an index against what its build recorded: every file's size and checksum
+    (directory), every alias and per-sport count (Elasticsearch). Names each bad part; exits 1
+    when anything is corrupt, 0 when the index is intact."""
+    if not verify_or_report(target):
+        raise typer.Exit(1)
+
+
+def verify_or_report(target: str) -> bool:
+    """Run `index verify` with a progress bar; print each bad part and a summary. True when
+    the index is intact (`serve --verify` uses it too)."""
+    from playscout.search.verify import verify_index
+    from playscout.storage import human_bytes
+
+    with progress_bar(units="bytes") as update:
+        report = verify_index(target, progress=update)
+    for bad in report.bad:
+        console.print(f"bad: {bad}", highlight=False, markup=False, soft_wrap=True)
+    for name in report.unrecorded:
+        console.print(
+            f"note: {name} is not part of the build", highlight=False, markup=False, soft_wrap=True
+        )
+    read = f", {human_bytes(report.bytes_read)} read" if report.bytes_read else ""
+    done = f"{report.checked} checked{read} in {report.seconds:.1f} s"
+    if report.bad:
+        console.print(
+            f"corrupt: {len(report.bad)} bad in {report.target} ({done})",
+            style="red",
+            highlight=False,
+            soft_wrap=True,
+        )
+        return False
+    out.print(f"ok: {report.target} is intact ({done})", highlight=False, soft_wrap=True)
+    return True
 
 
 @index_app.command("videos")

@@ -42,6 +42,10 @@ def serve(
     allow_no_auth: Annotated[
         bool, typer.Option(help="Bind beyond loopback without an API key (containers).")
     ] = False,
+    verify: Annotated[
+        bool,
+        typer.Option(help="Check every index file's checksum before serving (`index verify`)."),
+    ] = False,
     *,
     run_config: RunConfig,
 ) -> None:
@@ -64,6 +68,12 @@ def serve(
             f"refusing to bind {settings.serving.host} without an API key: set {settings.serving.api_key_env} "
             "or pass --allow-no-auth"
         )
+    if verify:
+        from playscout.cli.index import verify_or_report
+
+        if not verify_or_report(str(settings.index)):
+            console.print("not serving a corrupt index: rebuild it", style="red")
+            raise typer.Exit(1)
     from playscout.eval.service import EvalRunService
 
     app = create_app(settings, run_service=EvalRunService(settings, settings.eval))

@@ -92,9 +92,15 @@ class ChatResponse(BaseModel):
 
 class ModelError(PlayscoutError, RuntimeError):
     """A model call that failed. `retryable` says whether trying again can help; messages are
-    one line naming the server and the cause."""
+    one line naming the server and the cause. `status` is the HTTP status the model server
+    answered, when it answered at all (the API picks 502/503/504 from it)."""
 
     retryable: bool = False
+    status: int | None = None
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class ModelUnavailable(ModelError):

@@ -9,6 +9,7 @@ naming the URL and the cause.
 from __future__ import annotations
 
 import asyncio
+import copy
 import os
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -62,8 +63,10 @@ def _error_detail(response: httpx.Response) -> str:
 class ModelBusy(ModelUnavailable):
     """408, 429 or 5xx: retried, waiting at least the server's Retry-After when it sends one."""
 
-    def __init__(self, message: str, retry_after_s: float | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str, retry_after_s: float | None = None, *, status: int | None = None
+    ) -> None:
+        super().__init__(message, status=status)
         self.retry_after_s = retry_after_s
 
 
@@ -138,7 +141,9 @@ class OpenAIChatClient:
                     backoff_s(attempt, self.backoff_base_s, self.backoff_max_s, retry_after)
                 )
         assert last is not None
-        raise type(last)(f"{last} (gave up after {attempts} attempts)")
+        gave_up = copy.copy(last)  # keeps the type, `status` and `retry_after_s`
+        gave_up.args = (f"{last} (gave up after {attempts} attempts)",)
+        raise gave_up
 
     async def _once(self, body: dict[str, Any], timeout_s: float) -> ChatResponse:
         client = shared_client(self.base_url, self._api_key)
@@ -167,8 +172,9 @@ class OpenAIChatClient:
                 raise ModelBadResponse(f"{where}: malformed reply: {e}") from None
         detail = f"{where} failed: HTTP {status}: {_error_detail(response)}"
         if not is_retryable_status(status):
-            raise ModelRejected(detail)
-        raise ModelBusy(detail, parse_retry_after(response.headers.get("retry-after")))
+            raise ModelRejected(detail, status=status)
+        retry_after = parse_retry_after(response.headers.get("retry-after"))
+        raise ModelBusy(detail, retry_after, status=status)
 
     async def supports_tools(self) -> bool:
         """Does the server accept native tool calling? vLLM without --enable-auto-tool-choice

@@ -8,6 +8,7 @@ paths, and no path may leave the corpus root.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -145,7 +146,9 @@ class Corpus:
         return games[game_id]
 
     def game_path(self, sport: str, game_id: str, key: str) -> Path | None:
-        rel = getattr(self.game_files(sport, game_id), key)
+        """A game file's path; None when the game lists none under `key` (the release lists
+        no play_by_play, which only synthetic corpora write)."""
+        rel = getattr(self.game_files(sport, game_id), key, None)
         return self.resolve(self.sport_dir(sport), rel) if rel else None
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019
@@ -159,13 +162,32 @@ class Corpus:
 
     @functools.lru_cache(maxsize=256)  # noqa: B019
     def clip_paths(self, sport: str, game_id: str) -> dict[str, Path]:
+        """clip_id -> video file, from the game's `clip_paths` JSON. A null path means the
+        clip has no video; anything but a path string is a problem, as is a path that leaves
+        the corpus root (every bad entry is reported, not only the first)."""
         path = self.game_path(sport, game_id, "clip_paths")
         if path is None:
             return {}
         raw = self.read_json(path)
+        file = self.rel(path)
         if not isinstance(raw, dict):
-            raise CorpusError(Problem(self.rel(path), "", "expected an object clip_id -> path"))
-        return {str(k): self.resolve(path.parent, str(v)) for k, v in raw.items()}
+            raise CorpusError(Problem(file, "", "expected an object clip_id -> path"))
+        paths: dict[str, Path] = {}
+        problems: list[Problem] = []
+        for clip_id, value in raw.items():
+            if value is None:
+                continue
+            if not isinstance(value, str) or not value.strip():
+                shown = json.dumps(value)[:60]
+                problems.append(Problem(file, clip_id, f"expected a clip file path, not {shown}"))
+                continue
+            try:
+                paths[clip_id] = self.resolve(path.parent, value)
+            except CorpusError:
+                problems.append(Problem(file, clip_id, f"{value}: path leaves the corpus root"))
+        if problems:
+            raise CorpusError(problems)
+        return paths
 
     def clip_path(self, sport: str, clip_id: str) -> Path | None:
         game_id, _ = split_clip_id(clip_id)

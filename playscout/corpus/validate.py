@@ -14,6 +14,24 @@ from playscout.corpus.errors import CorpusError, Problem
 from playscout.corpus.loader import Corpus
 
 MAX_CLIP_SECONDS = 120.0
+SHOWN_ABSENT = 5  # absent clip files named in a warning
+
+
+@dataclass
+class AbsentClips:
+    """Clip files clip_paths.json lists that are not on disk: the corpus still searches and
+    runs in oracle mode, but video_qa cannot look at those clips."""
+
+    listed: int = 0
+    absent: list[str] = field(default_factory=list)  # every absent path, relative to the root
+
+    def warning(self, sport: str) -> str:
+        shown = ", ".join(self.absent[:SHOWN_ABSENT])
+        more = ", ..." if len(self.absent) > SHOWN_ABSENT else ""
+        return (
+            f"{sport}: {len(self.absent)} of {self.listed} clip files in clip_paths are absent "
+            f"(video_qa cannot read them): {shown}{more}"
+        )
 
 
 @dataclass
@@ -21,10 +39,15 @@ class ValidationReport:
     root: str
     problems: list[Problem] = field(default_factory=list)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    absent_clips: dict[str, AbsentClips] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def warnings(self) -> list[str]:
+        return [a.warning(s) for s, a in self.absent_clips.items() if a.absent]
 
 
 def _collect(problems: list[Problem], fn: Callable[[], object]) -> object | None:
@@ -35,8 +58,15 @@ def _collect(problems: list[Problem], fn: Callable[[], object]) -> object | None
         return None
 
 
-def _check_clips(corpus: Corpus, sport: str, game_id: str, problems: list[Problem]) -> int:
+def _check_clips(
+    corpus: Corpus, sport: str, game_id: str, problems: list[Problem], files: AbsentClips
+) -> int:
+    """The clip windows of a game; its clip_paths entries are counted into `files` (listed,
+    and the paths absent from disk)."""
     clips = _collect(problems, lambda: corpus.clips_of_game(sport, game_id))
+    path_problems: list[Problem] = []
+    paths = _collect(path_problems, lambda: corpus.clip_paths(sport, game_id))
+    problems.extend(p for p in path_problems if p not in problems)  # clips_of_game reads them too
     if not isinstance(clips, list):
         return 0
     file = f"clips_metadata of {sport} game {game_id}"
@@ -49,17 +79,19 @@ def _check_clips(corpus: Corpus, sport: str, game_id: str, problems: list[Proble
             problems.append(Problem(file, f"{c.clip_id}.video_window", "needs 0 <= start < end"))
         elif c.video_end - c.video_start > MAX_CLIP_SECONDS:
             problems.append(Problem(file, f"{c.clip_id}.video_window", "longer than 120 s"))
-    paths = _collect(problems, lambda: corpus.clip_paths(sport, game_id))
-    if isinstance(paths, dict):
-        unknown = set(paths) - {c.clip_id for c in clips}
-        if unknown:
-            problems.append(
-                Problem(
-                    f"clip_paths of {sport} game {game_id}",
-                    sorted(unknown)[0],
-                    f"{len(unknown)} clip ids have no clip window",
-                )
+    if not isinstance(paths, dict):
+        return len(clips)
+    unknown = set(paths) - {c.clip_id for c in clips}
+    if unknown:
+        problems.append(
+            Problem(
+                f"clip_paths of {sport} game {game_id}",
+                sorted(unknown)[0],
+                f"{len(unknown)} clip ids have no clip window",
             )
+        )
+    files.listed += len(paths)
+    files.absent += [corpus.rel(p) for _, p in sorted(paths.items()) if not p.is_file()]
     return len(clips)
 
 
@@ -80,11 +112,12 @@ def validate_corpus(
         if not isinstance(games, dict):
             continue
         n_clips = n_docs = 0
+        files = report.absent_clips.setdefault(sport, AbsentClips())
         for i, game_id in enumerate(games):
             _collect(report.problems, lambda s=sport, g=game_id: corpus.game_info(s, g))  # type: ignore[misc]
             docs = _collect(report.problems, lambda s=sport, g=game_id: corpus.game_documents(s, g))  # type: ignore[misc]
             n_docs += len(docs) if isinstance(docs, list) else 0
-            n_clips += _check_clips(corpus, sport, game_id, report.problems)
+            n_clips += _check_clips(corpus, sport, game_id, report.problems, files)
             if progress and (i % 50 == 0 or i == len(games) - 1):
                 progress(sport, i + 1, len(games))
         season = _collect(report.problems, lambda s=sport: list(corpus.season_documents(s)))  # type: ignore[misc]
@@ -99,6 +132,8 @@ def validate_corpus(
         report.counts[sport] = {
             "games": len(games),
             "clips": n_clips,
+            # clip videos that exist (none: search and oracle mode only)
+            "clip_files": files.listed - len(files.absent),
             "documents": n_docs,
             "questions": len(questions) if isinstance(questions, list) else 0,
         }

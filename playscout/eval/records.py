@@ -10,11 +10,15 @@ field it does not know, so a row from another version still loads and judges.
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from playscout.agent.trajectory import ForcedFinal, Status
+
+RowStatus = Status | Literal["missing_input"]
+"""An agent run's status, or `missing_input`: the item could not be asked as its protocol says
+(absent video, game not in the corpus), so it was not asked at all (eval/errors.MissingInput)."""
 
 
 class Outcome(BaseModel):
@@ -26,7 +30,7 @@ class Outcome(BaseModel):
 
     answer: str | None = None  # never the fallback phrase (that is `raw_answer`)
     raw_answer: str | None = None
-    status: Status
+    status: RowStatus
     forced_final: ForcedFinal | None = None
     turns: int = 0
     tool_calls: dict[str, int] = Field(default_factory=dict)
@@ -42,7 +46,7 @@ class Outcome(BaseModel):
     wall_s: float = 0.0
     # task fields
     scores: dict[str, float] | None = None  # t1: 0-5 per axis
-    turn_scores: list[float] | None = None  # starbench: rubric score per turn
+    turn_scores: list[float | None] | None = None  # starbench: rubric score per turn
     score: float | None = None  # t1, t4 (0-5), starbench
     choice: int | None = None  # MCQs (t2, t5, t8, gameplayqa): the option index picked
     confidence: float | None = None  # t5: verbalised confidence
@@ -57,6 +61,11 @@ class Outcome(BaseModel):
     saliency: float | None = None  # t6
     style: float | None = None  # t6: 1-5
     miou: float | None = None  # t7
+    route: str | None = None  # published items: how the item was asked (t4: per question type)
+    candidates: list[str] | None = None  # t4: the k answers of one response, best-of-k
+    candidate_scores: list[float | None] | None = None  # t4: the rubric judge's 0-5 for each
+    criteria: list[list[bool | None]] | None = None  # starbench: per turn, per rubric criterion
+    judge: str | None = None  # t4, t6, starbench: which judge scored the row (model or fallback)
 
     def updated(self, **changes: Any) -> Self:
         """A copy with `changes` set and validated (`model_copy` would not check them)."""

@@ -5,6 +5,7 @@ a report can be rebuilt at any time."""
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -29,10 +30,38 @@ def _verdicts(run_dir: Path) -> dict[str, dict[str, str | None]]:
     return out
 
 
+def _task(meta: dict[str, Any]) -> Any:
+    """The task that scored the run: over its published data file, or over the corpus."""
+    if meta.get("data"):
+        from playscout.eval.published import published_task
+
+        return published_task(meta["task"])
+    return get_task(meta["task"])
+
+
+def missing_inputs(rows: list[ResultRow]) -> dict[str, Any]:
+    """Items not asked (status missing_input): how many, and why, grouped by the reason with
+    its particulars (ids, paths) left out, each with one example."""
+    missing = [r for r in rows if r.status == "missing_input"]
+    kinds: Counter[str] = Counter()
+    example: dict[str, str] = {}
+    for r in missing:
+        reason = str(r.error or "no reason recorded")
+        kind = re.sub(r"'[^']*'|\"[^\"]*\"|\b\d{3,}\b|(?<=under )\S+", "…", reason)
+        kinds[kind] += 1
+        example.setdefault(kind, reason)
+    return {
+        "count": len(missing),
+        "reasons": [{"reason": k, "n": n, "example": example[k]} for k, n in kinds.most_common()],
+    }
+
+
 def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
     run_dir = Path(run_dir)
     meta = orjson.loads((run_dir / RUN_JSON).read_bytes())
-    rows = load_results(run_dir)
+    task = _task(meta)
+    all_rows = load_results(run_dir)
+    rows = [r for r in all_rows if r.status != "missing_input"]  # asked; the rest apart
     verdicts = _verdicts(run_dir)
     chosen = judge or (
         "llm" if "llm" in verdicts else "equivalence" if "equivalence" in verdicts else None
@@ -66,11 +95,14 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
         )
         agreement = {"n": len(common), "kappa": k, "raw_agreement": raw}
     task_metrics: dict[str, Any] = {}
-    if not get_task(meta["task"]).judged:
-        task_metrics = get_task(meta["task"]).score(rows)
+    if not task.judged:
+        task_metrics = task.score(rows)
     return {
         "run_dir": str(run_dir),
         "task": meta["task"],
+        "data": _data_line(meta),
+        "stand_in": getattr(task, "stand_in", None),
+        "missing_input": missing_inputs(all_rows),
         "mode": meta["mode"],
         "policy": meta["policy"],
         "preset": preset_label(meta.get("preset")),
@@ -83,7 +115,7 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
         "tool_calls_per_question": tools,
         "tool_calls_by_sport": tools_by_sport,
         "turns_by_outcome": outcome,
-        "statuses": dict(Counter(r.status for r in rows)),
+        "statuses": dict(Counter(r.status for r in all_rows)),
         "tokens": {
             "prompt": sum(r.prompt_tokens for r in rows),
             "completion": sum(r.completion_tokens for r in rows),
@@ -116,6 +148,21 @@ def episodes(rows: list[ResultRow]) -> dict[str, Any]:
             sum(r.prompt_tokens + r.completion_tokens for r in rows) / n if n else None
         ),
     }
+
+
+def _data_line(meta: dict[str, Any]) -> str | None:
+    """Which data the run answered: the corpus' items, or a published file and its format."""
+    if not meta.get("data"):
+        return None
+    from playscout.eval.published import FORMATS
+
+    fmt = next(
+        (f for f in FORMATS if f.task == meta["task"] and f.name == meta.get("format")), None
+    )
+    line = f"{meta['data']} ({meta.get('format') or 'format not recorded'})"
+    if fmt is not None and fmt.from_paper:
+        line += "; format written from the paper, no public file"
+    return line
 
 
 def _notes(rows: list[ResultRow], meta: dict[str, Any]) -> list[str]:
@@ -175,6 +222,11 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
     ]
     presets = ", ".join(dict.fromkeys(s["preset"] for s in summaries))
     lines = [f"# Eval report: {summaries[0]['task']} (preset {presets})", ""]
+    for stand_in in dict.fromkeys(s["stand_in"] for s in summaries if s.get("stand_in")):
+        lines += [f"> **Stand-in, not the paper's system:** {stand_in}", ""]
+    for s in summaries:
+        if s.get("data"):
+            lines.append(f"- data ({s['mode']}): {s['data']}")
     for s in summaries:
         lines.append(f"- {s['mode']}: `{s['run_dir']}`, judge: {s['judge'] or 'none'}, models: "
                      + (", ".join(f"{k}={v}" for k, v in s["models"].items() if v) or "none (offline)"))  # fmt: skip
@@ -245,6 +297,13 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
         )
         + " |"
     )
+    for s in summaries:
+        gone = s.get("missing_input") or {"count": 0}
+        if gone["count"]:
+            lines += ["", f"## Items not asked: missing_input ({s['mode']}): {gone['count']}", "",
+                      "Counted apart: in no accuracy or score above.", "", "| n | reason (example) |", "|---|---|"]  # fmt: skip
+            for r in gone["reasons"][:10]:
+                lines.append(f"| {r['n']} | {r['example']} |")
     for s in summaries:
         if s["judge_agreement"]:
             a = s["judge_agreement"]

@@ -33,7 +33,7 @@ from playscout.config import (
     redact_urls,
 )
 from playscout.eval.cache import CachingChatClient, ResponseCache
-from playscout.eval.errors import RunError
+from playscout.eval.errors import MissingInput, RunError
 from playscout.eval.records import Outcome, QuestionFields, ResultRow
 from playscout.eval.spec import RunSpec
 from playscout.eval.store import RUN_JSON, TRAJECTORIES, results_store, write_json_atomic
@@ -90,7 +90,7 @@ def build_env(
     model (configured, unless given; only the llm policy needs one), the QA models, all
     behind the response cache when there is one."""
     from playscout.agent.context import default_tokenizer
-    from playscout.runtime import Runtime
+    from playscout.runtime import Runtime, chat_client
 
     runtime = Runtime.from_settings(
         settings,
@@ -117,6 +117,10 @@ def build_env(
             caption_llm=_wrap(models.caption_llm, cache),
         ),
         tokenizer=default_tokenizer(),
+        media=spec.media,
+        judge=_wrap(chat_client(settings.eval.judge), cache)
+        if settings.eval.judge.configured
+        else None,
     )
 
 
@@ -131,6 +135,8 @@ def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, A
         "policy": spec.policy,
         "preset": env.runtime.preset_record(),
         "limit": spec.limit,
+        "data": str(spec.data) if spec.data else None,
+        "media": str(spec.media) if spec.media else None,
         "created_at": datetime.now(UTC).isoformat(),
         "models": {
             "agent": getattr(env.client, "model", None) if spec.policy == "llm" else None,
@@ -151,7 +157,7 @@ def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, A
     }
 
 
-_SAME = ("task", "mode", "policy", "sports", "preset")
+_SAME = ("task", "mode", "policy", "sports", "preset", "data")
 
 
 def _open_run(out_dir: Path, manifest: dict[str, Any]) -> None:
@@ -189,8 +195,16 @@ async def _one(inst: Instance, task: Task, env: TaskEnv, out_dir: Path, attempt:
         trajectory=str(traj.relative_to(out_dir)),
         judgeable=task.judged,
     )
+    if inst.missing:  # not asked at all: nothing to route, nothing to judge, no trajectory
+        unasked = question.model_copy(update={"judgeable": False, "trajectory": ""})
+        return ResultRow.of(unasked, Outcome(status="missing_input", error=inst.missing))
     try:
         out = await task.route(inst, env, traj)
+    except MissingInput as e:
+        question.judgeable = False
+        out = Outcome(
+            status="missing_input", error=str(e), wall_s=round(time.perf_counter() - t0, 4)
+        )
     except Exception as e:  # one broken question must not end the run
         out = Outcome(
             status="error",
@@ -215,13 +229,25 @@ async def run_eval_async(
     settings = settings or Settings.load()
     eval_settings = settings.eval
     out_dir = Path(spec.out_dir)
-    t = get_task(spec.task)
+    t: Task = get_task(spec.task)
+    needs_index = t.needs_index
+    published = None
+    if spec.data is not None:  # the data file first: a wrong one fails before anything opens
+        from playscout.eval.published import published_task, read_data
+
+        published = published_task(spec.task, read_data(spec.task, spec.data))
+        t, needs_index = published, published.index_needed(settings)
     cache = ResponseCache(eval_settings.cache_db) if eval_settings.cache_db else None
     env = build_env(
-        spec, settings, needs_index=t.needs_index, client=client, cache=cache, backend=backend
+        spec, settings, needs_index=needs_index, client=client, cache=cache, backend=backend
     )
+    if published is not None:
+        published.check(env)
     instances = t.load(env, list(spec.sports), spec.limit)
-    _open_run(out_dir, run_manifest(spec, settings, env))
+    manifest = run_manifest(spec, settings, env)
+    if published is not None and published.data is not None:
+        manifest["format"] = published.data.format.name
+    _open_run(out_dir, manifest)
     store = results_store(out_dir)
     previous = store.latest()
     todo: list[tuple[Instance, int]] = []
@@ -229,7 +255,9 @@ async def run_eval_async(
         prev = previous.get(inst.id)
         if prev is None:
             todo.append((inst, 1))
-        elif spec.retry_failed and prev.status == "error":
+        elif (spec.retry_failed and prev.status == "error") or (
+            prev.status == "missing_input" and not inst.missing
+        ):
             todo.append((inst, prev.attempt + 1))
     sem = asyncio.Semaphore(spec.concurrency)
     statuses: dict[str, int] = {}

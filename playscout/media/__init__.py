@@ -9,6 +9,7 @@ from playscout.media.errors import (
     VideoError,
 )
 from playscout.media.frames import IMAGE_SUFFIXES, clip_duration, sample_frames
+from playscout.media.overlay import draw_box
 from playscout.media.probe import VideoInfo, probe_video
 from playscout.media.timed_frames import TimedFrame, even_times, frames_at
 
@@ -24,6 +25,7 @@ __all__ = [
     "VideoInfo",
     "clip_duration",
     "decode_reason",
+    "draw_box",
     "even_times",
     "frames_at",
     "load_audio",

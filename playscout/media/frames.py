@@ -56,9 +56,11 @@ def _image(path: Path, long_side: int, quality: int) -> list[bytes]:
         raise MediaError(f"{path.name}: cannot read image ({type(e).__name__}: {e})") from None
 
 
-def _targets(stream: Any, container: Any, n: int) -> list[float] | None:
-    """Times (seconds) of n frames spread from the first to the last frame, or None when
-    the file does not say how long it is."""
+def _targets(
+    stream: Any, container: Any, n: int, window: tuple[float, float] | None = None
+) -> list[float] | None:
+    """Times (seconds) of n frames spread from the first to the last frame (of `window`, in
+    seconds from the start, when given), or None when the file does not say how long it is."""
     tb = stream.time_base
     start = float(stream.start_time * tb) if stream.start_time is not None and tb else 0.0
     if stream.duration and tb:
@@ -69,8 +71,10 @@ def _targets(stream: Any, container: Any, n: int) -> list[float] | None:
         return None
     rate = stream.average_rate or stream.guessed_rate
     frame_s = 1.0 / float(rate) if rate else 0.0
-    last = start + max(duration - frame_s, 0.0)
-    return [float(t) for t in np.linspace(start, last, n)]
+    first, last = start, start + max(duration - frame_s, 0.0)
+    if window is not None:
+        first, last = min(start + window[0], last), min(start + window[1], last)
+    return [float(t) for t in np.linspace(first, last, n)]
 
 
 def _frame_time(frame: Any, index: int, fallback_rate: float) -> float:
@@ -114,11 +118,18 @@ def _by_index(container: Any, stream: Any, n: int) -> list[Any]:
 
 
 def sample_frames(
-    path: Path | str, n: int = 16, long_side: int = 336, quality: int = 90
+    path: Path | str,
+    n: int = 16,
+    long_side: int = 336,
+    quality: int = 90,
+    window: tuple[float, float] | None = None,
 ) -> list[bytes]:
-    """JPEG bytes of n frames evenly spaced over the clip; an image file gives one image."""
+    """JPEG bytes of n frames evenly spaced over the clip (over `window`, seconds from its
+    start, when given: the span a question is about); an image file gives one image."""
     if n < 1 or long_side < 1 or not 1 <= quality <= 100:
         raise ValueError("sample_frames: need n >= 1, long_side >= 1 and 1 <= quality <= 100")
+    if window is not None and not 0 <= window[0] <= window[1]:
+        raise ValueError(f"sample_frames: window {window} needs 0 <= start <= end")
     path = Path(path)
     if not path.is_file():
         raise MediaError(f"{path.name}: file not found")
@@ -132,7 +143,7 @@ def sample_frames(
                 raise MediaError(f"{path.name}: no video stream")
             stream = container.streams.video[0]
             stream.thread_type = "AUTO"
-            targets = _targets(stream, container, n)
+            targets = _targets(stream, container, n, window)
             frames = (
                 _by_time(container, stream, targets)
                 if targets is not None

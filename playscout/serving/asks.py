@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -18,26 +20,32 @@ from playscout.agent.trajectory import (
     Event,
     FinalAnswer,
     JsonlRecorder,
+    ModelCall,
     Observation,
+    RunStart,
     TrajectoryWriter,
 )
 from playscout.errors import PlayscoutError
+from playscout.serving.errors import RequestError, RunFailed
 from playscout.serving.schemas import (
     AskRequest,
     AskResponse,
     ClipEvidence,
     DocumentEvidence,
     Evidence,
+    TokenUsage,
 )
 from playscout.serving.state import ServingState
 from playscout.serving.trajectories import CANCELLED, INTERRUPTED
 
+log = logging.getLogger(__name__)
 EVIDENCE_LIMIT = 20
 CLIENT_GONE = "client disconnected"
+TRAJECTORY_HEADER = "X-Playscout-Trajectory"  # a streamed ask's trajectory id, known at once
 SHUTDOWN = "server shutdown"
 
 
-class AskRejected(PlayscoutError, ValueError):
+class AskRejected(RequestError):
     """A request this server cannot run (unknown sport, no LLM for the llm policy): 400."""
 
 
@@ -48,7 +56,9 @@ class AskCancelled(PlayscoutError):
     def __init__(self, reason: str) -> None:
         super().__init__(f"run cancelled: {reason}")
         self.reason = reason
-        self.status_code = 499 if reason == CLIENT_GONE else 503
+        gone = reason == CLIENT_GONE
+        self.status_code = 499 if gone else 503
+        self.code = "client_closed_request" if gone else "server_shutting_down"
 
 
 class _Tracker:
@@ -73,15 +83,17 @@ def check_request(state: ServingState, req: AskRequest) -> None:
     if len(req.question) > limit:
         raise AskRejected(f"question is {len(req.question)} characters; the limit is {limit}")
     if not req.question.strip():
-        raise AskRejected("question is blank")
+        raise AskRejected("question is blank", "blank_question")
     if req.sport not in state.sports:
         raise AskRejected(
-            f"unknown sport {req.sport!r}; this index has: {', '.join(state.sports) or 'none'}"
+            f"unknown sport {req.sport!r}; this index has: {', '.join(state.sports) or 'none'}",
+            "unknown_sport",
         )
     if req.policy == "llm" and state.llm_client is None:
         raise AskRejected(
             "policy llm is not available: no agent model is configured on this server "
-            "(set PLAYSCOUT_AGENT__LLM__BASE_URL and __MODEL), or use policy workflow"
+            "(set PLAYSCOUT_AGENT__LLM__BASE_URL and __MODEL), or use policy workflow",
+            "policy_unavailable",
         )
 
 
@@ -91,12 +103,20 @@ def make_agent(state: ServingState, req: AskRequest) -> Agent:
     return runtime.agent(ctx, req.policy, checkpointer=state.checkpointer)
 
 
-def _mark_stopped(path: Path, tracker: _Tracker, reason: str) -> None:
-    if tracker.run_id is None or tracker.finished:
+def _mark_stopped(path: Path, tracker: _Tracker, req: AskRequest, reason: str) -> None:
+    """Appends why the run stopped. A run stopped before it recorded its start (cancelled
+    before its task ran, or during the model probe) gets a run_start from the request first,
+    so every admitted ask leaves a trajectory that says what happened to it."""
+    if tracker.finished:
         return
     kind = CANCELLED if reason == CLIENT_GONE else INTERRUPTED
-    writer = TrajectoryWriter(tracker.run_id, [JsonlRecorder(path)])
-    writer.seq = tracker.seq
+    writer = TrajectoryWriter(tracker.run_id or new_id(), [JsonlRecorder(path)])
+    if tracker.run_id is None:
+        writer.emit(
+            RunStart, question=req.question, sport=req.sport, mode=req.mode, policy=req.policy
+        )
+    else:
+        writer.seq = tracker.seq
     writer.emit(ErrorEvent, kind=kind, message=f"{kind}: {reason}", fatal=True)
     writer.close()
 
@@ -104,25 +124,39 @@ def _mark_stopped(path: Path, tracker: _Tracker, reason: str) -> None:
 async def run_ask(
     state: ServingState,
     req: AskRequest,
+    trajectory_id: str,
     on_event: Callable[[Event], None] | None = None,
     stop_reason: Callable[[], str] = lambda: SHUTDOWN,
 ) -> AskResponse:
-    """Runs as a limiter task (see `AskRun`); `stop_reason` says why, if it is cancelled."""
-    trajectory_id = new_id(random_hex=12)
+    """Runs as a limiter task (see `AskRun`); `stop_reason` says why, if it is cancelled.
+    A run that ended with status error raises `RunFailed` (a 5xx, never a 200)."""
     path = state.settings.agent.trajectory_dir / f"{trajectory_id}.jsonl"
     tracker = _Tracker()
     agent = make_agent(state, req)
+    started, outcome = time.perf_counter(), "failed"
     try:
         result = await agent.run(
             req.question,
             session_id=req.session_id,
             trajectory=path,
-            recorders=[tracker],
+            recorders=[tracker, state.metrics.recorder()],
             on_event=on_event,
         )
+        outcome = result.status
     except asyncio.CancelledError:
-        _mark_stopped(path, tracker, stop_reason())
+        outcome = "cancelled"
+        _mark_stopped(path, tracker, req, stop_reason())
         raise
+    finally:
+        elapsed = time.perf_counter() - started
+        state.metrics.ask_seconds.labels(req.policy, outcome).observe(elapsed)
+    if result.status == "error":
+        log.warning("ask %s failed: %s", trajectory_id, result.error)
+        raise RunFailed(
+            f"the agent run failed: {result.error} (trajectory {trajectory_id})",
+            trajectory_id,
+            result.failure,
+        )
     return to_response(state, req, trajectory_id, result)
 
 
@@ -147,9 +181,25 @@ class AskRun:
         on_event: Callable[[Event], None] | None = None,
     ) -> None:
         self.reason = SHUTDOWN  # what the limiter's drain at shutdown means
-        self.task = state.limiter.start(
-            lambda: run_ask(state, req, on_event, stop_reason=lambda: self.reason)
-        )
+        self.trajectory_id = new_id(random_hex=12)  # known before the run starts (stream ids)
+        self.started = False
+        self.path = state.settings.agent.trajectory_dir / f"{self.trajectory_id}.jsonl"
+        self.req = req
+
+        async def run() -> AskResponse:
+            self.started = True
+            return await run_ask(
+                state, req, self.trajectory_id, on_event, stop_reason=lambda: self.reason
+            )
+
+        self.task = state.limiter.start(run)
+        self.task.add_done_callback(self._record_if_never_started)
+
+    def _record_if_never_started(self, task: asyncio.Task[AskResponse]) -> None:
+        """A task cancelled before its first step never ran `run_ask`, which would have
+        recorded the cancellation (a client gone before the server got to the run)."""
+        if task.cancelled() and not self.started:
+            _mark_stopped(self.path, _Tracker(), self.req, self.reason)
 
     def cancel(self, reason: str) -> None:
         if not self.task.done():
@@ -223,6 +273,7 @@ def evidence(state: ServingState, sport: str, ids: dict[str, list[str]]) -> Evid
 def to_response(
     state: ServingState, req: AskRequest, trajectory_id: str, result: AgentResult
 ) -> AskResponse:
+    calls = [e for e in result.events if isinstance(e, ModelCall)]
     return AskResponse(
         trajectory_id=trajectory_id,
         run_id=result.run_id,
@@ -236,6 +287,10 @@ def to_response(
         evidence=evidence(state, req.sport, result.evidence),
         turns=result.turns,
         wall_s=round(result.wall_s, 4),
+        usage=TokenUsage(
+            prompt_tokens=sum(e.prompt_tokens for e in calls),
+            completion_tokens=sum(e.completion_tokens for e in calls),
+        ),
         note=result.note,
     )
 

@@ -13,9 +13,15 @@ T = TypeVar("T")
 
 
 class Overloaded(PlayscoutError):
+    """429 with Retry-After."""
+
+    status_code = 429
+    code = "too_many_asks"
+
     def __init__(self, retry_after_s: int) -> None:
         super().__init__(f"server busy: too many asks in flight; retry in {retry_after_s} s")
         self.retry_after_s = retry_after_s
+        self.headers = {"Retry-After": str(retry_after_s)}
 
 
 class AskLimiter:

@@ -50,6 +50,11 @@ class Evidence(BaseModel):
     qa: list[str] = Field(default_factory=list)
 
 
+class TokenUsage(BaseModel):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
 class AskResponse(BaseModel):
     trajectory_id: str
     run_id: str
@@ -63,6 +68,9 @@ class AskResponse(BaseModel):
     evidence: Evidence
     turns: int
     wall_s: float
+    usage: TokenUsage = Field(
+        default_factory=TokenUsage, description="Tokens of the agent's model calls, summed."
+    )
     note: str | None = None
 
 
@@ -87,5 +95,15 @@ class TrajectoryDetail(BaseModel):
     events: list[dict[str, Any]]
 
 
+class ErrorObject(BaseModel):
+    message: str = Field(description="One line: what went wrong and what to do.")
+    type: str = Field(description="invalid_request_error, rate_limit_error, model_error, ...")
+    code: str = Field(description="Machine-readable cause: unknown_sport, model_timeout, ...")
+    param: str | None = Field(None, description="The request field at fault, when one is.")
+
+
 class ErrorBody(BaseModel):
-    error: str
+    """Every error response, the native stream's `error` event and a chat stream's error chunk
+    (the OpenAI error shape)."""
+
+    error: ErrorObject

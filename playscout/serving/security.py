@@ -12,6 +12,8 @@ from typing import Any
 
 import orjson
 
+from playscout.serving.errors import api_error
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -25,9 +27,11 @@ PUBLIC_PREFIXES = ("/healthz", "/readyz", "/docs", "/redoc", "/openapi.json", "/
 
 
 async def send_error(send: Send, status: int, message: str, headers: dict[str, str] | None = None):
-    body = orjson.dumps({"error": message})
+    """The API's error body (serving/errors.py), sent before any route runs."""
+    error = api_error(status, message, headers=headers)
+    body = orjson.dumps(error.body())
     raw = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    raw += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+    raw += [(k.lower().encode(), v.encode()) for k, v in error.headers.items()]
     await send({"type": "http.response.start", "status": status, "headers": raw})
     await send({"type": "http.response.body", "body": body})
 

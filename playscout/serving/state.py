@@ -1,5 +1,6 @@
-"""What the app shares across requests: one Runtime (backend, model clients, corpus, tools) and
-the limiter. Each ask still gets its own ToolContext (fresh SessionMemory), see `asks.py`."""
+"""What the app shares across requests: one Runtime (backend, model clients, corpus, tools), the
+limiter and the metrics. Each ask still gets its own ToolContext (fresh SessionMemory), see
+`asks.py`."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from playscout.eval.run_service import RunService
 from playscout.runtime import Runtime
 from playscout.search import SearchBackend
 from playscout.serving.limits import AskLimiter
+from playscout.serving.metrics import Metrics
 
 
 @dataclass
@@ -22,6 +24,10 @@ class ServingState:
     run_service: RunService | None = None
     checkpointer: Any = None
     sports: list[str] = field(default_factory=list)
+    metrics: Metrics = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.metrics = Metrics(in_flight=lambda: self.limiter.in_use)
 
     @property
     def backend(self) -> SearchBackend:

@@ -17,6 +17,7 @@ from playscout.agent.trajectory import (
     read_trajectory,
     summarise,
 )
+from playscout.errors import PlayscoutError
 from playscout.serving.schemas import TrajectoryDetail, TrajectoryListItem
 
 ANNOTATION_KEYS = ("gold_answer", "verdict", "judge", "correct")
@@ -25,8 +26,9 @@ CANCELLED = "cancelled"  # the client went away, or someone cancelled the run
 STOPPED_KINDS = (INTERRUPTED, CANCELLED)
 
 
-class UnknownTrajectory(LookupError):
-    pass
+class UnknownTrajectory(PlayscoutError, LookupError):
+    status_code = 404
+    code = "trajectory_not_found"
 
 
 def trajectory_path(directory: Path, trajectory_id: str) -> Path:

@@ -14,12 +14,14 @@ import asyncio
 import base64
 import functools
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field, field_validator
 
-from playscout.clients.answers import UNPARSEABLE, ParsedAnswer, parse_answer
+from playscout.clients.answers import UNPARSEABLE, ParsedAnswer, parse_answer, strip_reasoning
 from playscout.clients.chat import (
     ChatClient,
     ChatMessage,
@@ -161,8 +163,15 @@ def _check_ids(ids: list[str], limit: int, kind: str, query: str) -> tuple[list[
 
 
 async def _ask(
-    client: ChatClient, messages: list[ChatMessage], ep: ModelEndpoint, item: QAItem
+    client: ChatClient,
+    messages: list[ChatMessage],
+    ep: ModelEndpoint,
+    item: QAItem,
+    *,
+    parse: bool = True,
 ) -> QAItem:
+    """`parse=False`: the reply is the answer as written (reasoning dropped), for prompts that
+    fix their own answer format (a benchmark's MCQ prompt), not the JSON the tools ask for."""
     t0 = time.perf_counter()
     deadline = _deadline_s(ep)
     try:
@@ -175,6 +184,9 @@ async def _ask(
         return item
     finally:
         item.latency_s = round(time.perf_counter() - t0, 4)
+    if not parse:
+        raw = ParsedAnswer(answer=strip_reasoning(resp.content or "").strip())
+        return _fill(item, raw, resp.usage, resp.finish_reason)
     return _fill(item, parse_answer(resp.content), resp.usage, resp.finish_reason)
 
 
@@ -446,3 +458,65 @@ async def video_qa_oracle_async(ctx: ToolContext, args: VideoQAArgs) -> ToolResu
 
 def video_qa_oracle(ctx: ToolContext, args: VideoQAArgs) -> ToolResult:
     return run_sync(video_qa_oracle_async(ctx, args))
+
+
+# ---------------------------------------------------------------- video files (eval only)
+
+
+@dataclass(frozen=True)
+class VideoFile:
+    """A video file a published benchmark item is about. `window`: the seconds the question is
+    about (frames come from that span only); `box`: a normalised x1, y1, x2, y2 drawn in red
+    on the first frame (T8's evaluator marks the target player that way)."""
+
+    path: Path
+    window: tuple[float, float] | None = None
+    box: tuple[float, float, float, float] | None = None
+
+
+def _file_frames(video: VideoFile, qa: QASettings) -> list[bytes]:
+    from playscout.media import draw_box, sample_frames
+
+    frames = sample_frames(
+        video.path, qa.frames_per_clip, qa.frame_long_side, qa.jpeg_quality, video.window
+    )
+    if video.box is not None and frames:
+        frames[0] = draw_box(frames[0], video.box, quality=qa.jpeg_quality)
+    return frames
+
+
+async def video_files_qa(
+    client: ChatClient, qa: QASettings, videos: Sequence[VideoFile], prompt: str
+) -> ToolResult:
+    """One question about one or more video files, all in one request (GameplayQA asks about
+    up to five videos at once: every video goes, each after a "Video i:" label). The prompt is
+    the benchmark's own and its reply is taken as written. Never offered to the agent: the
+    paths come from a data file the operator passed (`eval run --data`), not from a model."""
+    from playscout.media import MediaError
+
+    t0 = time.perf_counter()
+    item = QAItem(id=",".join(v.path.name for v in videos))
+    parts: list[TextPart | ImagePart] = [TextPart(text=prompt)]
+    for i, video in enumerate(videos, 1):
+        try:
+            frames = await asyncio.to_thread(_file_frames, video, qa)
+        except MediaError as e:
+            return ToolResult.failure("video_file_qa", f"cannot read {video.path.name}: {e}")
+        if len(videos) > 1:
+            parts.append(TextPart(text=f"Video {i}:"))
+        parts += [ImagePart(url=_data_uri(f)) for f in frames]
+        if len(frames) < qa.frames_per_clip:
+            item.notes.append(f"only {len(frames)} frames could be read from {video.path.name}")
+    await _ask(client, [ChatMessage(role="user", content=parts)], qa.vlm, item, parse=False)
+    result = QAResult(
+        tool="video_file_qa",
+        query=prompt,
+        mode="default",
+        source=f"model {client.model} ({qa.frames_per_clip} frames per video)",
+        items=[item],
+        latency_s=round(time.perf_counter() - t0, 4),
+        usage=item.usage or Usage(),
+    )
+    return ToolResult(
+        tool="video_file_qa", observation=render_qa(result), data=result, error=item.error
+    )

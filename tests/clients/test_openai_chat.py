@@ -215,7 +215,7 @@ def test_hanging_server_times_out_and_retries(server: FakeOpenAIServer) -> None:
         asyncio.run(c.chat(USER))
     elapsed = time.perf_counter() - t0
     assert len(server.requests) == 2
-    assert 0.55 <= elapsed < 3.0
+    assert 0.55 <= elapsed < 10.0  # two 0.3 s timeouts, not a hang (wide: CI is loaded)
     assert "timed out after 0.3s" in str(info.value) and c.url in str(info.value)
 
 
@@ -225,7 +225,7 @@ def test_explicit_params_timeout_overrides_client_default(server: FakeOpenAIServ
     t0 = time.perf_counter()
     with pytest.raises(ModelTimeout):
         asyncio.run(c.chat(USER, params=ChatParams(timeout_s=0.2)))
-    assert time.perf_counter() - t0 < 2.0
+    assert time.perf_counter() - t0 < 10.0  # the 30 s default did not apply
 
 
 def test_garbage_body_is_retried_then_reported(server: FakeOpenAIServer) -> None:

@@ -86,7 +86,46 @@ def test_questions_accept_reference_shapes(corpus: Corpus) -> None:
 def test_valid_corpus_validates(corpus: Corpus) -> None:
     report = validate_corpus(corpus.root)
     assert report.ok, report.problems
-    assert report.counts["basketball"] == {"games": 2, "clips": 6, "documents": 8, "questions": 1}
+    assert report.counts["basketball"] == {
+        "games": 2,
+        "clips": 6,
+        "clip_files": 0,  # the mini corpus lists clip paths but writes no videos
+        "documents": 8,
+        "questions": 1,
+    }
+
+
+def test_validate_reads_clip_paths_and_reports_every_bad_entry(tmp_path: Path) -> None:
+    root = write_minicorpus(tmp_path / "c")
+    paths = root / "data/basketball/clips/1001/clip_paths.json"
+    (paths.parent / "1001_0.mp4").write_bytes(b"\0")
+    paths.write_text(
+        json.dumps(
+            {
+                "1001_0": "1001_0.mp4",
+                "1001_1": None,  # no video for this clip: allowed
+                "1001_2": 5,
+                "9999_1": [],
+                "1001_9": "",
+                "1002_0": "../../../../../outside.mp4",
+            }
+        )
+    )
+    report = validate_corpus(root)
+    problems = sorted(str(p) for p in report.problems)
+    file = "data/basketball/clips/1001/clip_paths.json"
+    assert problems == [
+        f"{file}: 1001_2: expected a clip file path, not 5",
+        f'{file}: 1001_9: expected a clip file path, not ""',
+        f"{file}: 1002_0: ../../../../../outside.mp4: path leaves the corpus root",
+        f"{file}: 9999_1: expected a clip file path, not []",
+    ]
+    paths.write_text(json.dumps({"1001_0": "1001_0.mp4", "1001_1": None, "1009_4": "x.mp4"}))
+    report = validate_corpus(root)
+    assert [str(p) for p in report.problems] == [
+        "clip_paths of basketball game 1001: 1009_4: 1 clip ids have no clip window"
+    ]
+    assert report.counts["basketball"]["clip_files"] == 1
 
 
 def test_validate_reports_every_problem_with_file_and_field(tmp_path: Path) -> None:

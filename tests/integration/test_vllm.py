@@ -208,3 +208,47 @@ def test_video_qa_sends_16_frames_to_vlm(synth_index: SynthIndex, tmp_path: Path
     # 16 images of at least 4 merged patches each, plus the prompt text.
     assert item.usage.prompt_tokens >= 16 * 4, item.usage
     print(f"[vllm vlm] latency_s={item.latency_s} usage={item.usage} (answer is noise)")
+
+
+# ---------------------------------------------------------------- published data, real VLM
+
+
+@needs_vlm
+def test_published_t2_and_gameplayqa_through_real_vlm(tmp_path: Path) -> None:
+    """`eval run --data` on published samples with the real vLLM VLM: the T2 README item and
+    GameplayQA's qa.csv (a two-video item: both videos in one request). The tiny random model's
+    letters are noise; that every asked item comes back answered is what is checked."""
+    from collections import Counter
+
+    from playscout.config import EvalSettings, Settings
+    from playscout.eval import RunSpec, run_eval
+    from playscout.eval.report import summarise_run
+    from playscout.eval.store import load_results
+    from tests.media.videos import write_video
+
+    published = Path(__file__).parents[1] / "eval" / "published"
+    media = tmp_path / "media"
+    for rel in ("basketball/val/85290206.mp4", "videos/s_i000_v0_apex_m2oaUiUe83U.mp4",
+                "q-written-multi-1-v0.mp4", "q-written-multi-1-v2.mp4"):  # fmt: skip
+        (media / rel).parent.mkdir(parents=True, exist_ok=True)
+        write_video(media / rel, seconds=2.0, fps=8, size=(320, 180))
+    settings = Settings(
+        qa=QASettings(frames_per_clip=4, vlm=_endpoint(VLM_URL, VLM_MODEL, max_tokens=8)),
+        eval=EvalSettings(cache_db=None),
+    )
+    runs = {
+        "t2": published / "svi_t2_basketball_qa_val.example.json",
+        "gameplayqa": published / "written" / "gameplayqa_qa.csv",
+    }
+    for task, data in runs.items():
+        out = tmp_path / task
+        t0 = time.perf_counter()
+        spec = RunSpec(task=task, data=data, media=media, out_dir=out, sports=(), concurrency=1)
+        run_eval(spec, settings)
+        rows = load_results(out)
+        summary = summarise_run(out)
+        print(f"\n[vllm published] {task}: {dict(Counter(r.status for r in rows))} "
+              f"answers={[r.answer for r in rows]} wall_s={time.perf_counter() - t0:.1f} "
+              f"metrics={summary['task_metrics']}")  # fmt: skip
+        assert rows and all(r.status == "answered" for r in rows), [r.error for r in rows]
+        assert all(r.prompt_tokens > 0 and r.completion_tokens > 0 for r in rows)

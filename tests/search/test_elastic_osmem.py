@@ -243,3 +243,28 @@ def test_heard_text_is_the_visual_channel_bm25(es: Elasticsearch, osmem: Any) ->
         b.search_clips("basketball", "buzzer", mode="dense")
     got = b.get_clips("basketball", ["401003_8"])[0]
     assert got is not None and got.transcript == "buzzer sounds for the timeout"
+
+
+def test_verify_compares_aliases_and_counts_with_the_manifest(
+    es: Elasticsearch, osmem: Any
+) -> None:
+    """`index verify` on Elasticsearch: ES checks its own segments; playscout checks that each
+    alias points at the build's index and holds the counts the manifest records."""
+    from playscout.search.elastic.verify import verify_elasticsearch
+
+    url, p = osmem.url, "verified"
+    build = build_elasticsearch(url, _tiny(), None, None, prefix=p, client=es)
+    progress: list[tuple[str, int, int | None]] = []
+    report = verify_elasticsearch(es, url, p, lambda *a: progress.append(a))
+    assert report.ok and report.checked == 3 and progress == [("verify sports", 1, 1)]
+
+    clips = build.indices[f"{p}-basketball-clips"]
+    es.delete(index=clips, id=corpus.clips("basketball")[0].clip_id, refresh=True)
+    es.indices.delete_alias(
+        index=build.indices[f"{p}-basketball-docs"], name=f"{p}-basketball-docs"
+    )
+    bad = {b.name: b.reason for b in verify_elasticsearch(es, url, p).bad}
+    assert bad == {
+        f"{p}-basketball-clips": "holds 9 clips, the build wrote 10",
+        f"{p}-basketball-docs": "alias is missing",
+    }

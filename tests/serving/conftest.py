@@ -35,6 +35,24 @@ def make_settings(tmp_path: Path, index: SynthIndex, **overrides: Any) -> Settin
     return Settings.model_validate(data)
 
 
+def api_error(r: httpx.Response, status: int, code: str | None = None) -> dict[str, Any]:
+    """The response is `status` with the API's one error shape (OpenAI's): returns the object."""
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert set(body) == {"error"}, body
+    return error_object(body, code)
+
+
+def error_object(body: dict[str, Any], code: str | None = None) -> dict[str, Any]:
+    error = body["error"]
+    assert set(error) == {"message", "type", "code", "param"}, error
+    assert error["message"] and "\n" not in error["message"], error
+    assert error["type"] and error["code"], error
+    if code is not None:
+        assert error["code"] == code, error
+    return dict(error)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import api_error
+
 ASK = {"policy": "workflow", "mode": "oracle"}
 
 
 def one_line_error(r, status: int) -> str:
-    assert r.status_code == status, r.text
-    body = r.json()
-    assert set(body) == {"error"} and "\n" not in body["error"] and body["error"]
-    return body["error"]
+    return str(api_error(r, status)["message"])
 
 
 def test_ask_workflow_answers_with_evidence(client, synth_index):
@@ -114,7 +113,7 @@ def test_search_returns_typed_results(client, synth_index):
 def test_bad_trajectory_ids_are_404(client, tid):
     r = client.get(f"/v1/trajectories/{tid}")
     assert r.status_code in (404, 422)
-    assert "error" in r.json()
+    api_error(r, r.status_code)
     v = client.get(f"/viewer/{tid}")
     assert v.status_code in (404, 422)
 
@@ -216,6 +215,7 @@ def test_health_and_ready(client):
     ready = client.get("/readyz")
     assert ready.status_code == 200 and ready.json()["index"]["sports"] == ["basketball"]
     assert ready.json()["models"]["agent"]["status"] == "not configured"
+    assert ready.json()["asks"] == {"in_flight": 0, "running": 0, "limit": 4}
 
 
 def test_ready_fails_when_a_model_is_down(app_factory):

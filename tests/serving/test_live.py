@@ -14,7 +14,7 @@ from playscout.agent.trajectory import ErrorEvent
 from playscout.tools import ALL_TOOLS
 from playscout.tools.tool import Tool
 
-from .conftest import live_server
+from .conftest import api_error, live_server
 
 ASK = {"policy": "workflow", "mode": "oracle"}
 
@@ -32,10 +32,13 @@ def delayed_tools(seconds: float) -> tuple[Tool, ...]:
 
 
 def parse_sse(text: str) -> list[tuple[str, dict]]:
+    """Events in order; SSE comments (keep-alives) are skipped, as clients do."""
     out = []
     for chunk in text.strip().split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in chunk.splitlines() if ": " in line)
-        out.append((fields["event"], json.loads(fields["data"])))
+        lines = [line for line in chunk.splitlines() if not line.startswith(":")]
+        if lines:
+            fields = dict(line.split(": ", 1) for line in lines if ": " in line)
+            out.append((fields["event"], json.loads(fields["data"])))
     return out
 
 
@@ -58,6 +61,16 @@ def test_live_ask_and_stream_order(app_factory, synth_index):
         seqs = [d["seq"] for e, d in events[:-1]]
         assert seqs == sorted(seqs)
         assert c.get(f"/v1/trajectories/{result['trajectory_id']}").status_code == 200
+
+
+def test_stream_sends_keepalives_while_a_tool_is_busy(app_factory, synth_index):
+    app = app_factory(tools=delayed_tools(1.0), settings={"keepalive_s": 0.2})
+    with live_server(app) as srv, httpx.Client(base_url=srv.url, timeout=60) as c:
+        r = c.post("/v1/ask/stream", json={"question": synth_index.question, **ASK})
+    assert r.status_code == 200 and r.headers["x-playscout-trajectory"]
+    head = r.text.partition("event: observation")[0]
+    assert head.count(": keep-alive\n\n") >= 3  # ~1 s of search at one per 0.2 s
+    assert parse_sse(r.text)[-1][0] == "result"
 
 
 def test_stream_reports_events_before_the_run_ends(app_factory, synth_index):
@@ -91,7 +104,7 @@ def test_429_with_retry_after_under_limit_1(app_factory, synth_index):
         time.sleep(0.5)
         busy = c.post("/v1/ask", json={"question": synth_index.question, **ASK})
         assert busy.status_code == 429 and busy.headers["retry-after"] == "5"
-        assert "busy" in busy.json()["error"]
+        assert "busy" in api_error(busy, 429, "too_many_asks")["message"]
         assert c.post("/v1/ask/stream", json={"question": "q", **ASK}).status_code == 429
         t.join()
         assert slow["r"].status_code == 200
@@ -101,7 +114,7 @@ def test_429_with_retry_after_under_limit_1(app_factory, synth_index):
 def test_auth_and_body_limit_live(app_factory, synth_index):
     app = app_factory(api_key="k3y", settings={"max_body_bytes": 2048})
     with live_server(app) as srv, httpx.Client(base_url=srv.url, timeout=60) as c:
-        assert c.get("/v1/trajectories").status_code == 401
+        api_error(c.get("/v1/trajectories"), 401, "invalid_api_key")
         ok = c.get("/v1/trajectories", headers={"Authorization": "Bearer k3y"})
         assert ok.status_code == 200
         big = c.post(
@@ -122,7 +135,7 @@ def test_auth_and_body_limit_live(app_factory, synth_index):
             headers={"Authorization": "Bearer k3y", "content-type": "application/json"},
             content=chunks(),
         )
-        assert chunked.status_code == 413 and "over 2048" in chunked.json()["error"]
+        assert "over 2048" in api_error(chunked, 413, "request_too_large")["message"]
 
 
 def test_shutdown_finishes_in_flight_asks(app_factory, synth_index):

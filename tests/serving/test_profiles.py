@@ -142,9 +142,9 @@ def test_wait_ready_after_n_polls():
 def test_wait_ready_times_out_with_a_message():
     server, handler, url = _serve(ready_after=10**9)
     try:
-        with pytest.raises(ServerNotReady, match=r"vlm not ready after 0.5 s .*last: HTTP 503"):
-            wait_ready(url, timeout_s=0.5, interval_s=0.05, name="vlm")
-        assert handler.polls >= 3
+        with pytest.raises(ServerNotReady, match=r"vlm not ready after 1.5 s .*last: HTTP 503"):
+            wait_ready(url, timeout_s=1.5, interval_s=0.05, name="vlm")
+        assert handler.polls >= 2
     finally:
         server.shutdown()
 

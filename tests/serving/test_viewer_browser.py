@@ -25,8 +25,8 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def browser():
+def chromium(*extra_args: str):
+    """Headless Chromium under selenium; the caller quits it."""
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
 
@@ -39,10 +39,17 @@ def browser():
         "--window-size=1200,700",
         "--disable-dev-shm-usage",
         "--force-device-scale-factor=1",
+        *extra_args,
     ):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     driver.set_page_load_timeout(30)
+    return driver
+
+
+@pytest.fixture
+def browser():
+    driver = chromium()
     yield driver
     driver.quit()
 

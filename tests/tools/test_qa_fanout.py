@@ -102,5 +102,5 @@ def test_default_mode_frames_over_http(
     content = body["messages"][0]["content"]
     assert content[0]["type"] == "text" and len(content) == 17
     assert all(p["image_url"]["url"].startswith("data:image/jpeg;base64,") for p in content[1:])
-    # Decoding 16 clips is CPU work (2 cores here); the 16 model calls overlap. Serial would be 16x.
-    assert many < 16 * one / 2
+    # The 16 model calls overlap (serial would be 16x one call); timings are printed, not asserted.
+    assert slow_server.max_in_flight > 1

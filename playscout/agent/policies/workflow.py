@@ -1,6 +1,7 @@
 """The `workflow` policy: an offline, deterministic retrieve-then-read BASELINE. No LLM.
 
-search_documents(question) -> the top hit's game -> search_videos(question, that game) ->
+search_documents(question) -> the top hit's game -> search_videos(question, that game) (when
+the tool set has no search_documents, search_videos(question) over what it offers) ->
 video_qa(top 3 clips) when the tool set has it, else the best clip's metadata (its ground-truth
 caption in oracle mode) -> the highest-confidence QA answer. It exists so the demo and the tests
 run end to end without a model server; it is a baseline and says so in its output, never an
@@ -71,19 +72,22 @@ async def run_workflow(
     """Returns {answer, status, evidence, turns}; every step is a trajectory event."""
     evidence: dict[str, list[str]] = {"doc_ids": [], "clip_ids": [], "qa": []}
     turn = 1
-    docs, summary, error = await _step(
-        tools, ctx, writer, turn, "search_documents", {"query": question}
-    )
-    evidence["doc_ids"] = summary.get("doc_ids", [])
-    game = next((h.record.game_id for h in getattr(docs, "hits", []) if h.record.game_id), None)
-    if game is None:
-        writer.emit(ErrorEvent, turn=turn, kind="workflow", message=error or "no game found")
-        return {"answer": None, "status": "no_answer", "evidence": evidence, "turns": turn}
-    turn += 1
-    clips, summary, error = await _step(
-        tools, ctx, writer, turn, "search_videos", {"query": question, "game_ids": [game]}
-    )
-    clip_ids, tied = rank_clips(getattr(clips, "hits", []))
+    video_args: dict[str, Any] = {"query": question}
+    if "search_documents" in tools:  # else the clips are searched as offered (one game's, T4)
+        docs, summary, error = await _step(
+            tools, ctx, writer, turn, "search_documents", {"query": question}
+        )
+        evidence["doc_ids"] = summary.get("doc_ids", [])
+        hits = getattr(docs, "hits", [])
+        game = next((h.record.game_id for h in hits if h.record.game_id), None)
+        if game is None:
+            writer.emit(ErrorEvent, turn=turn, kind="workflow", message=error or "no game found")
+            return {"answer": None, "status": "no_answer", "evidence": evidence, "turns": turn}
+        video_args["game_ids"] = [game]
+        turn += 1
+    clips, summary, error = await _step(tools, ctx, writer, turn, "search_videos", video_args)
+    clip_hits = getattr(clips, "hits", None)
+    clip_ids, tied = rank_clips(clip_hits) if clip_hits else (list(summary.get("clip_ids", [])), [])
     evidence["clip_ids"] = clip_ids
     if tied:
         evidence["ties"] = [" = ".join(g) for g in tied]

@@ -25,7 +25,7 @@ from playscout.eval.metrics.classification import (
     mean_abs_error,
 )
 from playscout.eval.metrics.retrieval import retrieval_metrics, zero_based_rank
-from playscout.eval.metrics.rubric import RubricItem, rubric_score
+from playscout.eval.metrics.rubric import RubricItem, judged_rubric_score, rubric_score
 
 __all__ = [
     "Box",
@@ -41,6 +41,7 @@ __all__ = [
     "greedy_match",
     "grouped_accuracy",
     "iou",
+    "judged_rubric_score",
     "mean",
     "mean_abs_error",
     "mean_video_miou",

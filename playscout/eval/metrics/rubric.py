@@ -31,3 +31,17 @@ def rubric_score(items: Sequence[RubricItem], hits: Sequence[bool]) -> float:
         if h
     )
     return max(0.0, min(1.0, got / attainable))
+
+
+def judged_rubric_score(
+    items: Sequence[RubricItem], verdicts: Sequence[bool | None]
+) -> tuple[float | None, int]:
+    """`rubric_score` when a judge may abstain (None): (score, penalties left unchecked). The
+    score is known only if every positive criterion was judged; an unchecked penalty counts
+    as not applied, and the count says how many were (the score is then an upper bound)."""
+    if len(items) != len(verdicts):
+        raise ValueError("one verdict per rubric item")
+    if any(v is None for i, v in zip(items, verdicts, strict=True) if not i.is_penalty):
+        return None, sum(v is None for i, v in zip(items, verdicts, strict=True) if i.is_penalty)
+    unchecked = sum(v is None for i, v in zip(items, verdicts, strict=True) if i.is_penalty)
+    return rubric_score(items, [bool(v) for v in verdicts]), unchecked

@@ -1,4 +1,4 @@
-"""Clip-level tasks T1-T3 on synthetic instances (and the published formats via formats.py).
+"""Clip-level tasks T1-T3 on synthetic instances (their published files: eval/published).
 
 T1 routes one video_qa call per clip and is scored on six axes 0-5 by a deterministic rubric
 over the clip's structured events (the LLM caption judge replaces it when configured). In

@@ -1,24 +1,27 @@
 """GameplayQA-, STARBench- and LCric-style tasks on synthetic sports data (their published
-formats load through formats.py). Each keeps its paper's metric: GameplayQA accuracy per
+formats: eval/published). Each keeps its paper's metric: GameplayQA accuracy per
 distractor and entity type (multi-video items included), STARBench weighted rubrics with
-penalties over a multi-turn ideal history, LCric binary / multiple-choice accuracy and
+penalties over a multi-turn ideal history, each criterion judged on its own, LCric binary / multiple-choice accuracy and
 regression L1."""
 
 from __future__ import annotations
 
+import asyncio
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from playscout.eval.judges.text import normalise, numbers
+from playscout.eval.judges.criteria import CriteriaJudge
+from playscout.eval.judges.text import numbers
 from playscout.eval.metrics import (
     RubricItem,
     accuracy,
     grouped_accuracy,
+    judged_rubric_score,
     mean,
     mean_abs_error,
-    rubric_score,
 )
 from playscout.eval.records import Outcome, ResultRow
 from playscout.eval.tasks.gamefacts import games
@@ -94,11 +97,54 @@ class GameplayQATask:
         }
 
 
-def rubric_hits(text: str | None, items: list[RubricItem]) -> list[bool]:
-    """Deterministic check: a criterion's `description` is the literal it needs (a penalty's,
-    the literal that must not appear)."""
-    norm = f" {normalise(text or '')} "
-    return [f" {normalise(i.description)} " in norm for i in items]
+async def rubric_turns(
+    env: TaskEnv, inst: Instance, ask: Callable[[str], Awaitable[Outcome]]
+) -> Outcome:
+    """STARBench's protocol over any way of asking (`ask(prompt)`): each turn asked after the
+    ideal history (the reference answers, never the model's own), each answer checked
+    criterion by criterion (judges/criteria.py), the item's score the mean of its turns'."""
+    judge = CriteriaJudge(env.judge)
+    history = ""
+    rec: Outcome | None = None
+    answers: list[str | None] = []
+    scores: list[float | None] = []
+    verdicts: list[list[bool | None]] = []
+    for turn in inst.gold:
+        rec = await ask(f"{history}{turn['question']}")
+        checks = await asyncio.gather(
+            *(judge.criterion(turn["question"], rec.answer, c) for c in turn["rubric"])
+        )
+        score, _ = judged_rubric_score([RubricItem(**c) for c in turn["rubric"]], checks)
+        answers.append(rec.answer)
+        scores.append(score)
+        verdicts.append(list(checks))
+        history += f"Q: {turn['question']}\nA: {turn['ideal']}\n"
+    assert rec is not None, "a STARBench item has at least one turn"
+    return rec.updated(
+        answer=" | ".join(a or "-" for a in answers),
+        turn_scores=scores,
+        criteria=verdicts,
+        score=None if None in scores else mean([s for s in scores if s is not None]),
+        judge=judge.name,
+    )
+
+
+def rubric_summary(records: list[ResultRow]) -> dict[str, Any]:
+    """Mean rubric score (%) over judged items, with what the judge left open."""
+    scored = [r.score for r in records if r.score is not None]
+    unchecked = sum(
+        v is None
+        for r in records
+        for turn, checks in zip(r.gold or [], r.criteria or [], strict=False)
+        for c, v in zip(turn["rubric"], checks, strict=False)
+        if c.get("is_penalty")
+    )
+    return {
+        "rubric_score_pct": None if not scored else 100 * (mean(scored) or 0.0),
+        "unjudged_items": len(records) - len(scored),
+        "penalties_unchecked": unchecked,
+        "judges": dict(Counter(r.judge or "none" for r in records)),
+    }
 
 
 class STARBenchTask:
@@ -129,31 +175,30 @@ class STARBenchTask:
         return out
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
-        history = ""
-        scores: list[float] = []
-        answers: list[str | None] = []
-        rec: Outcome | None = None
-        for turn in inst.gold:
-            prompt = f"{history}{turn['question']}"
-            rec = await run_agent(env, env.ctx(inst.sport), prompt, trajectory)
-            items = [RubricItem(**r) for r in turn["rubric"]]
-            scores.append(rubric_score(items, rubric_hits(rec.answer, items)))
-            answers.append(rec.answer)
-            history += f"Q: {turn['question']}\nA: {turn['ideal']}\n"  # ideal, not the model's
-        assert rec is not None, "a STARBench instance has at least one turn"
-        return rec.updated(
-            answer=" | ".join(a or "-" for a in answers), turn_scores=scores, score=mean(scores)
-        )
+        async def ask(prompt: str) -> Outcome:
+            return await run_agent(env, env.ctx(inst.sport), prompt, trajectory)
+
+        return await rubric_turns(env, inst, ask)
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
-        return {
-            "rubric_score_pct": 100
-            * (mean([r.score for r in records if r.score is not None]) or 0.0)
-        }
+        return rubric_summary(records)
 
 
 _YES = re.compile(r"\b(yes|true)\b", re.I)
 _NO = re.compile(r"\b(no|false)\b", re.I)
+
+
+def lcric_prediction(kind: str, answer: str | None, prompt: str) -> bool | int | float | None:
+    """What an answer says: yes/no (binary), a count, as an option letter when the prompt lists
+    options (multiple), or a total (regression); None when it says none."""
+    ans = answer or ""
+    if kind == "binary":
+        return True if _YES.search(ans) else False if _NO.search(ans) else None
+    nums = numbers(ans)
+    if kind == "multiple":
+        letter = pick_option(ans, [str(i) for i in range(5)]) if "A:" in prompt else None
+        return letter if letter is not None else (int(nums[0]) if nums else None)
+    return nums[0] if nums else None
 
 
 class LCricTask:
@@ -202,18 +247,7 @@ class LCricTask:
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         rec = await run_agent(env, env.ctx(inst.sport), inst.prompt, trajectory)
-        ans = rec.answer or ""
-        kind = inst.meta["kind"]
-        pred: Any
-        if kind == "binary":
-            pred = True if _YES.search(ans) else False if _NO.search(ans) else None
-        elif kind == "multiple":
-            letter = pick_option(ans, [str(i) for i in range(5)]) if "A:" in inst.prompt else None
-            nums = numbers(ans)
-            pred = letter if letter is not None else (int(nums[0]) if nums else None)
-        else:
-            nums = numbers(ans)
-            pred = nums[0] if nums else None
+        pred = lcric_prediction(inst.meta["kind"], rec.answer, inst.prompt)
         return rec.updated(pred=pred, correct=pred == inst.gold)
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:

@@ -1,28 +1,38 @@
 """Game-level tasks T4-T6, routed through the agent with a prompt template and leakage guards.
 
-T4 hides the target game's report (questions derive from it); T5 hides everything after the
+T4 hides the target game's report (questions derive from it) and asks for up to k answers in
+one response, each scored 0-5 by the rubric judge (judges/rubric.py: the paper's prompt with a
+judge model, a text fallback without), the best counting. T5 hides everything after the
 forecast cutoff (the game's documents, its later clips, and every later game); T6 hides the
-target report. Scoring is deterministic (equivalence / fact checks against the box score);
-an LLM judge can replace it when configured.
+target report. T5 and T6 score deterministically (option choice; fact checks against the box
+score).
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from playscout.clients.chat import ChatParams
 from playscout.eval.guard import BackendView
-from playscout.eval.judges.equivalence import judge_equivalence
+from playscout.eval.judges.rubric import (
+    ANSWER_PROMPT,
+    FallbackScoreJudge,
+    LLMScoreJudge,
+    ScoreJudge,
+    best_of_k,
+    parse_answers,
+)
 from playscout.eval.judges.text import normalise
 from playscout.eval.metrics import accuracy, calibration_error, chosen_option_probs, mean
 from playscout.eval.records import Outcome, ResultRow
 from playscout.eval.tasks.gamefacts import LEAD_STAT, MARGIN, GameFacts, games, load_game
 from playscout.eval.tasks.synthetic import pick_option, render_options
 from playscout.eval.tasks.task import Instance, TaskEnv, run_agent
-
-T4_PROMPT = "{question} Answer in at most 50 words."
 
 
 class T4Task:
@@ -47,22 +57,58 @@ class T4Task:
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         view = BackendView(hide_doc_ids={f"{inst.meta['game_id']}_espn_report"})
-        ctx_prompt = T4_PROMPT.format(question=inst.prompt)
-        best: Outcome | None = None
-        for _ in range(env.eval.best_of_k):
-            rec = await run_agent(env, env.ctx(inst.sport, view), ctx_prompt, trajectory)
-            v = judge_equivalence(inst.prompt, inst.gold, rec.answer)
-            rec = rec.updated(
-                score=None if v.verdict is None else (5.0 if v.verdict == "right" else 0.0)
-            )
-            if best is None or (rec.score or 0) > (best.score or 0):
-                best = rec
-        assert best is not None
-        return best
+        prompt = ANSWER_PROMPT.format(question=inst.prompt, k=env.eval.best_of_k)
+        rec = await run_agent(env, env.ctx(inst.sport, view), prompt, trajectory)
+        return await best_of_k_answers(env, inst.prompt, str(inst.gold), rec)
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
-        scored = [r.score for r in records if r.score is not None]
-        return {"avg_score": mean(scored), "unscored": len(records) - len(scored), "scale": "0-5"}
+        return t4_scores(records)
+
+
+def score_judge(env: TaskEnv) -> ScoreJudge:
+    """Fig. 32 over the run's judge model (eval.judge), else the text fallback."""
+    if env.judge is None:
+        return FallbackScoreJudge()
+    params = ChatParams(temperature=env.settings.eval.judge.temperature,
+                        max_tokens=env.eval.judge_max_tokens)  # fmt: skip
+    return LLMScoreJudge(env.judge, params)
+
+
+async def best_of_k_answers(env: TaskEnv, question: str, gold: str, rec: Outcome) -> Outcome:
+    """T4's protocol after the answer: its numbered answers (at most k) each scored 0-5, the
+    best counting (rubric.best_of_k)."""
+    k = env.eval.best_of_k
+    candidates = parse_answers(rec.answer, k)
+    note = rec.note
+    if not candidates and rec.answer:
+        candidates = [rec.answer]
+        note = (
+            "no 'Answer i:' lines: the whole answer is the one candidate (the reference scores 0)"
+        )
+    judge = score_judge(env)
+    verdicts = await asyncio.gather(*(judge.score(question, gold, c) for c in candidates))
+    scores = [v.score for v in verdicts]
+    return rec.updated(candidates=candidates, candidate_scores=scores, score=best_of_k(scores),
+                       judge=judge.name, note=note)  # fmt: skip
+
+
+def t4_scores(records: list[ResultRow]) -> dict[str, Any]:
+    """The reference's summary (the mean best score per sport and overall, unscored rows
+    apart), per question type too, and which judges scored."""
+    scored = [(r, float(r.score)) for r in records if r.score is not None]
+
+    def mean_by(key: Any) -> dict[str, float | None]:
+        groups = sorted({str(key(r)) for r, _ in scored})
+        return {g: mean([s for r, s in scored if str(key(r)) == g]) for g in groups}
+
+    return {
+        "avg_score": mean([s for _, s in scored]),
+        "per_sport": mean_by(lambda r: r.sport),
+        "per_question_type": mean_by(lambda r: r.meta.get("question_type")),
+        "unscored": len(records) - len(scored),
+        "judges": dict(Counter(r.judge or "none" for r in records)),
+        "scale": "0-5, best of k",
+    }
 
 
 def _cutoff(sport: str) -> int:

@@ -62,6 +62,7 @@ def linear_prediction(gold: dict[str, dict[int, Box]]) -> dict[str, dict[int, Bo
 
 class T7Task:
     name = "t7"
+    stand_in = SYNTHETIC  # said in every report's heading
     description = "Motion-conditioned generation metric: video mIoU of box tracks (synthetic)."
     needs_index = False
     judged = False
@@ -98,6 +99,7 @@ class T7Task:
 
 class T8Task:
     name = "t8"
+    stand_in = "the real clip stands in for a generated one (no video generator in this stack)"
     description = (
         "Goal accuracy: the T8 evaluator's MCQ via video_qa on the clip (real clip as stand-in)."
     )

@@ -34,7 +34,11 @@ def rng_for(*parts: str) -> random.Random:
 def game_events(corpus: Corpus, sport: str, game_id: str) -> dict[str, Any]:
     path = corpus.game_path(sport, game_id, "play_by_play")
     if path is None or not path.is_file():
-        raise RunError(f"{sport} game {game_id} has no play_by_play.json (synthetic corpora do)")
+        raise RunError(
+            f"{sport} game {game_id} has no play_by_play.json: without --data the task's items "
+            "are made from a synthetic corpus' play-by-play; for a released corpus pass the "
+            "task's published data (--data, see `playscout eval tasks`)"
+        )
     data: dict[str, Any] = corpus.read_json(path)
     return data
 

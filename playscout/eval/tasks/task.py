@@ -8,7 +8,7 @@ back typed."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from playscout.agent.answer import is_fallback
 from playscout.agent.runner import AGENT_PACKAGES
 from playscout.agent.tooling import recorded_call
+from playscout.agent.tracing import otlp_tracer
 from playscout.agent.trajectory import (
     FinalAnswer,
     JsonlRecorder,
@@ -48,13 +49,16 @@ from playscout.tools.tool import ModelSet, Tool, ToolContext, ToolResult
 @dataclass
 class Instance:
     """One item to answer. `gold` is whatever the task's metric needs; `meta` is kept in the
-    record for slicing (question type, distractor type, ...)."""
+    record for slicing (question type, distractor type, ...). `missing` says why the item
+    cannot be asked as its protocol says (absent video, unknown game): the runner records it as
+    `missing_input` instead of routing it."""
 
     id: str
     sport: str
     prompt: str
     gold: Any
     meta: dict[str, Any] = field(default_factory=dict)
+    missing: str | None = None
 
 
 @dataclass
@@ -72,6 +76,8 @@ class TaskEnv:
     tokenizer: Any = None
     preset: Preset = field(default_factory=lambda: load_preset(DEFAULT_EVAL_PRESET))
     deviations: list[str] = field(default_factory=list)
+    media: Path | None = None  # where a published data file's videos are (`eval run --media`)
+    judge: ChatClient | None = None  # eval.judge: rubric judges of T4/T6/STARBench (else fallbacks)
 
     @functools.cached_property
     def runtime(self) -> Runtime:
@@ -83,6 +89,7 @@ class TaskEnv:
             corpus=self.corpus,
             preset=self.preset,
             deviations=self.deviations,
+            tracer=otlp_tracer(self.settings.telemetry),
         )
 
     def ctx(self, sport: str, view: BackendView | None = None, **search: Any) -> ToolContext:
@@ -161,6 +168,25 @@ async def direct_call(
 ) -> tuple[ToolResult, Outcome]:
     """One tool call recorded as a trajectory (so timelines and tool counts cover direct routes
     too) -> (the tool's result, the common row fields without an answer)."""
+    tools = {t.name: t for t in tool_subset([tool])}
+
+    async def call(writer: TrajectoryWriter) -> ToolResult:
+        return (await recorded_call(writer, tools, ctx, 1, tool, args)).result
+
+    question = str(args.get("query", ""))
+    return await record_direct(trajectory, question, ctx.sport, ctx.mode, tool, call)
+
+
+async def record_direct(
+    trajectory: Path,
+    question: str,
+    sport: str,
+    mode: str,
+    tool: str,
+    call: Callable[[TrajectoryWriter], Awaitable[ToolResult]],
+) -> tuple[ToolResult, Outcome]:
+    """A direct route's one recorded step (`call` emits its events on the writer) framed as a
+    run: RunStart, the step, FinalAnswer -> (its result, the common row fields)."""
     import time
 
     from playscout.agent.trajectory import Event
@@ -170,13 +196,10 @@ async def direct_call(
     t0 = time.perf_counter()
     try:
         writer.emit(
-            RunStart, question=str(args.get("query", "")), sport=ctx.sport, mode=ctx.mode,
-            policy="direct", tools=[tool], versions=package_versions(AGENT_PACKAGES),
+            RunStart, question=question, sport=sport, mode=mode, policy="direct",
+            tools=[tool], versions=package_versions(AGENT_PACKAGES),
         )  # fmt: skip
-        step = await recorded_call(
-            writer, {t.name: t for t in tool_subset([tool])}, ctx, 1, tool, args
-        )
-        result = step.result
+        result = await call(writer)
         status = "error" if result.error else "answered"
         wall = time.perf_counter() - t0
         writer.emit(FinalAnswer, answer=None, status=status, turns=1, wall_s=wall)

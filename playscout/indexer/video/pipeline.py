@@ -41,10 +41,12 @@ from playscout.media.cut import Window, cut_clips
 from playscout.media.errors import BrokenVideoError, VideoError
 from playscout.media.probe import probe_video
 from playscout.media.shots import detect_shots
+from playscout.storage import OutputLock
 
 VIDEO_SUFFIXES = (".mp4", ".mkv", ".mov", ".webm", ".avi", ".ts", ".m4v")
 
 Progress = Callable[[str], None]
+STAGING = "staging"  # .CORPUS.staging-XXXXXXXX beside the corpus: games being indexed
 
 
 class VideoIndexOptions(BaseModel):
@@ -128,9 +130,29 @@ def index_videos(
     perception: Any = None,
     progress: Progress | None = None,
 ) -> VideoIndexSummary:
-    """Index every game of `pbp_file` whose video is in `videos_dir` into `corpus_dir`."""
-    opts = options or VideoIndexOptions()
+    """Index every game of `pbp_file` whose video is in `videos_dir` into `corpus_dir`. Holds
+    the corpus's lock throughout (a second run into the same corpus fails at once) and first
+    removes the staging folders killed runs left beside it."""
     say = progress or (lambda _msg: None)
+    with OutputLock(corpus_dir, "video indexing run") as lock:
+        swept = lock.sweep(STAGING)
+        if swept.folders:
+            say(f"{swept} (left by killed runs)")
+        return _index_videos(
+            videos_dir, pbp_file, corpus_dir, options, perception=perception, say=say
+        )
+
+
+def _index_videos(
+    videos_dir: Path,
+    pbp_file: Path,
+    corpus_dir: Path,
+    options: VideoIndexOptions | None,
+    *,
+    perception: Any,
+    say: Progress,
+) -> VideoIndexSummary:
+    opts = options or VideoIndexOptions()
     t0 = time.perf_counter()
     if not videos_dir.is_dir():
         raise VideoError(f"{videos_dir}: videos directory not found")
@@ -143,7 +165,7 @@ def index_videos(
         )
     embedder = _visual_embedder(opts)
     check_visual_spec(corpus_dir, embedder.spec() if embedder else None)
-    staging = corpus_dir.parent / f".{corpus_dir.name}.staging-{uuid.uuid4().hex[:8]}"
+    staging = corpus_dir.parent / f".{corpus_dir.name}.{STAGING}-{uuid.uuid4().hex[:8]}"
     summaries: list[GameSummary] = []
     try:
         for game in games:

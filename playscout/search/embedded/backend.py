@@ -22,6 +22,7 @@ from playscout.search.core.spec import QueryEmbedder
 from playscout.search.embedded.clips import ClipIndex
 from playscout.search.embedded.columns import Vocab
 from playscout.search.embedded.docs import DocIndex
+from playscout.search.embedded.integrity import check_sizes
 from playscout.search.embedded.layout import read_manifest
 from playscout.search.embedded.vectors import RowSet
 
@@ -40,6 +41,7 @@ class EmbeddedBackend(BackendCore):
     def __init__(self, path: Path, embedders: Mapping[str, QueryEmbedder] | None = None) -> None:
         self.path = Path(path)
         super().__init__(read_manifest(self.path), embedders)
+        check_sizes(self.path, self.manifest)
         self._sports: dict[str, _Sport] = {}
         for sport in self.manifest["sports"]:
             try:

@@ -10,6 +10,8 @@ from typing import Any, BinaryIO
 import numpy as np
 import orjson
 
+from playscout.storage import ensure_free
+
 
 class BlobWriter:
     """Writes `<name>.bin` (concatenated JSON) and `<name>.off.npy` (n+1 int64 offsets)."""
@@ -50,6 +52,10 @@ class BlobReader:
     def __len__(self) -> int:
         return len(self._off) - 1
 
+    @property
+    def nbytes(self) -> int:
+        return int(self._off[-1])
+
     def raw(self, i: int) -> bytes:
         return self._data[int(self._off[i]) : int(self._off[i + 1])].tobytes()
 
@@ -63,6 +69,7 @@ class BlobReader:
 def reorder_blob(directory: Path, src: str, dst: str, perm: np.ndarray) -> None:
     """Rewrite blob `src` as `dst` with record i of dst = record perm[i] of src."""
     reader = BlobReader(directory, src)
+    ensure_free(directory, reader.nbytes + 8 * (len(reader) + 1) + 128, "records")
     writer = BlobWriter(directory, dst)
     for i in perm:
         writer.append_bytes(reader.raw(int(i)))

@@ -3,15 +3,23 @@
 The index is written into a temp directory next to `out_dir` and renamed into place only when
 everything succeeded, so a failed build never leaves a half-written index where a reader looks,
 and an existing index is replaced (atomically, via a rename) only with overwrite=True.
+
+A build holds the output's lock (playscout.storage.OutputLock) from start to commit: a second
+build to the same output fails at once, naming the first one's pid. Its first act is to remove
+what killed builds left beside the output. The manifest records every file's size and checksum
+(integrity.py) and the commit never replaces an index that appeared meanwhile.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import shutil
 import tempfile
 import time
+import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -31,6 +39,7 @@ from playscout.search.core.build import (
 from playscout.search.core.spec import DocumentEmbedder
 from playscout.search.embedded.backend import EmbeddedBackend, open_index
 from playscout.search.embedded.columns import Vocab
+from playscout.search.embedded.integrity import FILES_KEY, record_files, seal
 from playscout.search.embedded.layout import (
     FORMAT,
     MANIFEST,
@@ -38,6 +47,19 @@ from playscout.search.embedded.layout import (
     package_versions,
 )
 from playscout.search.embedded.writers import ClipWriter, DocWriter, write_entities
+from playscout.storage import (
+    OutputLock,
+    StorageError,
+    Swept,
+    exchange,
+    rename_noreplace,
+    tree_size,
+    user_os_error,
+)
+
+log = logging.getLogger(__name__)
+STAGING = "building"  # .NAME.building-XXXXXXXX: the index being written
+RETIRED = "old"  # .NAME.old-XXXXXXXX: the replaced index, where an atomic exchange is unsupported
 
 __all__ = [
     "BuildSummary",
@@ -47,6 +69,7 @@ __all__ = [
     "SportSource",
     "VisualVectorSource",
     "build_index",
+    "claim_output",
     "open_index",
 ]
 
@@ -57,10 +80,17 @@ class BuildSummary:
     seconds: float
     sports: dict[str, dict[str, Any]] = field(default_factory=dict)
     size_bytes: int = 0
+    swept: Swept = field(default_factory=Swept)  # what killed builds had left beside the output
 
 
-def _dir_size(path: Path) -> int:
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+def claim_output(out_dir: Path, overwrite: bool) -> OutputLock:
+    """Take the output's lock and check the output may be written: before any slow work, so
+    a second build fails at once. Release the lock (or use it as a context manager) when done."""
+    lock = OutputLock(Path(out_dir), "index build").acquire()
+    if Path(out_dir).exists() and not overwrite:
+        lock.release()
+        raise IndexExistsError(f"{out_dir} exists; pass overwrite=True to replace it")
+    return lock
 
 
 def build_index(
@@ -71,13 +101,35 @@ def build_index(
     visual_vectors: VisualVectorSource | None = None,
     progress: Progress | None = None,
     overwrite: bool = False,
+    lock: OutputLock | None = None,
 ) -> BuildSummary:
+    """`lock`: the output's lock from claim_output, when the caller took it earlier."""
     out_dir = Path(out_dir)
-    if out_dir.exists() and not overwrite:
-        raise IndexExistsError(f"{out_dir} exists; pass overwrite=True to replace it")
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.ExitStack() as stack:
+        if lock is None:
+            lock = stack.enter_context(claim_output(out_dir, overwrite))
+        restored = _restore_interrupted_swap(lock, out_dir)
+        swept = lock.sweep(STAGING, RETIRED)
+        if restored and not overwrite:
+            raise IndexExistsError(f"{out_dir} exists; pass overwrite=True to replace it")
+        summary = _build_locked(
+            out_dir, sources, doc_embedder, caption_embedder, visual_vectors, progress, overwrite
+        )
+    summary.swept = swept
+    return summary
+
+
+def _build_locked(
+    out_dir: Path,
+    sources: Iterable[SportSource],
+    doc_embedder: DocumentEmbedder | None,
+    caption_embedder: DocumentEmbedder | None,
+    visual_vectors: VisualVectorSource | None,
+    progress: Progress | None,
+    overwrite: bool,
+) -> BuildSummary:
     started = time.perf_counter()
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.building-", dir=out_dir.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.{STAGING}-", dir=out_dir.parent))
     try:
         sports = _build_into(tmp, sources, doc_embedder, caption_embedder, visual_vectors, progress)
         seconds = time.perf_counter() - started
@@ -89,20 +141,40 @@ def build_index(
             "packages": package_versions(),
             "sports": sports,
         }
-        (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2))
-        _swap_into_place(tmp, out_dir)
-    except BaseException:
+        manifest[FILES_KEY] = record_files(tmp)
+        (tmp / MANIFEST).write_text(json.dumps(seal(manifest), indent=2))
+        _commit(tmp, out_dir, overwrite)
+    except BaseException as exc:
+        # The traceback's frames hold the writers (open files, memory maps, tantivy writers):
+        # clear them so their files close now and the removal really frees the disk.
+        traceback.clear_frames(exc.__traceback__)
+        written = tree_size(tmp)
         shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return BuildSummary(out_dir, seconds, sports, _dir_size(out_dir))
+        error = user_os_error(exc, out_dir, written, at_least=True)
+        if error is None:
+            raise
+        # Name where the index was going, not the staging folder that is gone now.
+        raise StorageError(str(error).replace(str(tmp), str(out_dir)), error.errno) from exc
+    return BuildSummary(out_dir, seconds, sports, tree_size(out_dir))
 
 
-def _swap_into_place(tmp: Path, out_dir: Path) -> None:
-    """rename() is atomic; an old index is first moved aside, then removed after the swap."""
-    if not out_dir.exists():
-        os.rename(tmp, out_dir)
+def _commit(tmp: Path, out_dir: Path, overwrite: bool) -> None:
+    """Put the built index at `out_dir`. Without overwrite, an index that appeared meanwhile
+    (not by a playscout build: they hold the lock) is kept and this build fails. With it, the
+    two directories are exchanged atomically, so readers see the old index or the new one,
+    never none; where the file system cannot exchange, the old index is first moved aside."""
+    if not overwrite or not out_dir.exists():
+        try:
+            rename_noreplace(tmp, out_dir)
+        except FileExistsError:
+            raise IndexExistsError(
+                f"{out_dir} appeared while this build ran; it was kept and this build dropped"
+            ) from None
         return
-    old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
+    if exchange(tmp, out_dir):
+        shutil.rmtree(tmp, ignore_errors=True)  # tmp now holds the old index
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.{RETIRED}-", dir=out_dir.parent))
     os.rename(out_dir, old / "index")
     try:
         os.rename(tmp, out_dir)
@@ -110,6 +182,21 @@ def _swap_into_place(tmp: Path, out_dir: Path) -> None:
         os.rename(old / "index", out_dir)
         raise
     shutil.rmtree(old, ignore_errors=True)
+
+
+def _restore_interrupted_swap(lock: OutputLock, out_dir: Path) -> bool:
+    """A build killed between the two renames of the non-atomic swap leaves no index at
+    `out_dir` and the old one in `.NAME.old-*/index`: put it back (before the sweep would
+    remove it). True when it did."""
+    if out_dir.exists():
+        return False
+    retired = lock.staging(RETIRED)
+    for folder in sorted(out_dir.parent.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True):
+        if retired.fullmatch(folder.name) and (folder / "index" / MANIFEST).is_file():
+            os.rename(folder / "index", out_dir)
+            log.warning("%s: restored the index an interrupted build had moved aside", out_dir)
+            return True
+    return False
 
 
 def _build_into(

@@ -13,6 +13,7 @@ import numpy as np
 
 from playscout.search.core.rules import check_date
 from playscout.search.embedded.vectors import RowRange, RowSet
+from playscout.storage import ensure_free
 
 
 def date_to_int(value: str | None, what: str = "date") -> int:
@@ -73,6 +74,7 @@ def permute_csr(
 
 def save_columns(directory: Path, **arrays: np.ndarray) -> None:
     directory.mkdir(parents=True, exist_ok=True)
+    ensure_free(directory, sum(a.nbytes + 128 for a in arrays.values()), "filter columns")
     for name, arr in arrays.items():
         np.save(directory / f"{name}.npy", arr)
 

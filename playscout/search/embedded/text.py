@@ -49,7 +49,14 @@ def query_text(query: str) -> str:
 
 class TextIndex:
     def __init__(self, directory: Path) -> None:
-        self.index = tantivy.Index.open(str(directory))
+        try:
+            self.index = tantivy.Index.open(str(directory))
+        except BaseException as exc:
+            # A corrupt segment file makes tantivy panic, and pyo3 raises its panics as a
+            # BaseException (PanicException) that would pass every `except Exception`.
+            if type(exc).__name__ != "PanicException":
+                raise
+            raise ValueError(f"tantivy cannot read {directory.name}/ ({exc})") from None
         self.schema = self.index.schema
         self.searcher = self.index.searcher()
 

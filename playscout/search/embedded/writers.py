@@ -34,7 +34,8 @@ from playscout.search.embedded.columns import (
     save_columns,
 )
 from playscout.search.embedded.text import build_text_index
-from playscout.search.embedded.vectors import VectorWriter, build_ann
+from playscout.search.embedded.vectors import HEADER_BYTES, VectorWriter, build_ann
+from playscout.storage import ensure_free
 
 BATCH = 512
 
@@ -50,6 +51,7 @@ def reorder_vectors(src: Path, dst_dir: Path, perm: np.ndarray | None, dim: int)
         src.rename(dst_dir / "vectors.npy")
         return
     matrix = np.load(src, mmap_mode="r")
+    ensure_free(dst_dir, matrix.nbytes + HEADER_BYTES, "vectors")
     writer = VectorWriter(dst_dir / "vectors.npy", dim)
     for s in range(0, len(perm), 65_536):
         writer.append(

@@ -1,5 +1,6 @@
 """`/healthz` (the process answers) and `/readyz` (the index is open and every configured model
-endpoint answers `/models`; unconfigured endpoints are reported as such, not as failures)."""
+endpoint answers `/models`; unconfigured endpoints are reported as such, not as failures). The
+readiness body also counts asks: slots in use, runs in flight, and the limit."""
 
 from __future__ import annotations
 
@@ -56,5 +57,7 @@ async def readyz(state: State) -> JSONResponse:
     ready = index["status"] == "ok" and all(
         m["status"] in ("ok", "not configured") for m in models.values()
     )
-    body = {"ready": ready, "index": index, "models": models}
+    limiter = state.limiter  # slots in use with no ask running would be a leak
+    asks = {"in_flight": limiter.in_use, "running": len(limiter.tasks), "limit": limiter.limit}
+    body = {"ready": ready, "index": index, "models": models, "asks": asks}
     return JSONResponse(body, status_code=200 if ready else 503)

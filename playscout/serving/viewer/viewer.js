@@ -41,7 +41,7 @@ async function api(path) {
   const r = await fetch(path, { headers: headers() });
   if (r.status === 401) { askForKey(); throw new Error("this server needs an API key"); }
   const body = await r.json();
-  if (!r.ok) throw new Error(body.error || ("HTTP " + r.status));
+  if (!r.ok) throw new Error((body.error && body.error.message) || ("HTTP " + r.status));
   return body;
 }
 

@@ -1,0 +1,407 @@
+"""Soak: the API server (`playscout serve`, its own process, on 127.0.0.1) under N minutes of
+mixed load with faults mixed in, then a count of what went wrong.
+
+    .venv/bin/python benchmarks/soak.py [--minutes 10] [--workers 4] [--work var/soak]
+                                        [--json var/soak/report.json]
+
+The load, per worker, until the time is up (each worker also stops after --max-requests):
+searches (documents and clips), blocking asks and full streams (workflow policy, oracle mode:
+no model server needed), streams dropped at random points (a raw socket closed before the
+first byte, an SSE stream closed after 1-6 events, a blocking ask abandoned mid-run), hostile
+requests that must get a 4xx (malformed JSON, a 5 MB body, path traversal, NUL bytes in an id,
+wrong types, unknown fields and parameters) and odd-but-valid ones that must get a 200 (query
+syntax, NUL bytes and emoji in a query). Halfway, `playscout index verify` runs on the served
+index. 429s are admission control doing its job and are counted, not failed.
+
+It reports requests served, 5xx (must be 0), hostile requests not answered 4xx (must be 0),
+slots still held once the load stops (must be 0; read from /readyz), server RSS at start and
+end, p50/p99 per route, and the p50 of each route against an idle baseline measured in the
+same run before the load. The corpus is the tests' (3 synthetic games, seed 1; basketball
+index with MiniLM vectors), built once into --work. Exit status 1 when a must-be-0 is not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+SPORT = "basketball"
+ASK = {"policy": "workflow", "mode": "oracle", "sport": SPORT}
+
+
+def prepare(work: Path) -> tuple[Path, Path]:
+    """The tests' corpus and its basketball index (built once, reused by later runs)."""
+    from playscout.indexer.build import build_from_corpus
+    from playscout.synthetic import generate_corpus, generate_questions
+
+    corpus, index = work / "corpus", work / "index"
+    if not (corpus / "questions").is_dir():
+        generate_corpus(corpus, games=3, seed=1, workers=1)
+        generate_questions(corpus, per_sport=3, seed=1)
+    if not (index / "manifest.json").is_file():
+        build_from_corpus(corpus, index, sports=[SPORT], overwrite=index.exists())
+    return corpus, index
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+@dataclass
+class Tally:
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    statuses: Counter[tuple[str, int]] = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)  # 5xx and wrong answers to hostile input
+    dropped: Counter[str] = field(default_factory=Counter)
+    transport_errors: Counter[str] = field(default_factory=Counter)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def record(self, route: str, status: int, seconds: float, expect: str = "ok") -> None:
+        with self.lock:
+            self.statuses[(route, status)] += 1
+            if status != 429:
+                self.latencies[route].append(seconds)
+            if status >= 500:
+                self.failures.append(f"{route}: HTTP {status}")
+            elif expect == "4xx" and not 400 <= status < 500:
+                self.failures.append(f"{route}: HTTP {status}, expected a 4xx")
+            elif expect == "ok" and status not in (200, 429):
+                self.failures.append(f"{route}: HTTP {status}, expected 200")
+
+
+class Load:
+    def __init__(self, url: str, questions: list[str], tally: Tally, seed: int) -> None:
+        self.url, self.questions, self.tally = url, questions, tally
+        self.rng = random.Random(seed)
+        self.client = httpx.Client(base_url=url, timeout=120)
+        self.host, port = url.removeprefix("http://").split(":")
+        self.port = int(port)
+
+    def timed(self, route: str, send: Callable[[], httpx.Response], expect: str = "ok") -> None:
+        start = time.perf_counter()
+        try:
+            r = send()
+        except httpx.HTTPError as e:
+            with self.tally.lock:
+                self.tally.transport_errors[f"{route}: {type(e).__name__}"] += 1
+            return
+        self.tally.record(route, r.status_code, time.perf_counter() - start, expect)
+
+    def question(self) -> str:
+        return self.rng.choice(self.questions)
+
+    # -- traffic ----------------------------------------------------------------------------
+    def search_documents(self) -> None:
+        q = self.rng.choice(["points rebounds", "three pointer", "overtime win", "season stats"])
+        self.timed(
+            "GET /v1/search/documents",
+            lambda: self.client.get("/v1/search/documents", params={"sport": SPORT, "query": q}),
+        )
+
+    def search_videos(self) -> None:
+        q = self.rng.choice(["dunk", "layup in transition", "turnover steal", "free throw"])
+        params = {"sport": SPORT, "query": q, "mode": "oracle"}
+        self.timed(
+            "GET /v1/search/videos", lambda: self.client.get("/v1/search/videos", params=params)
+        )
+
+    def ask(self) -> None:
+        body = {"question": self.question(), **ASK}
+        self.timed("POST /v1/ask", lambda: self.client.post("/v1/ask", json=body))
+
+    def stream(self) -> None:
+        body = {"question": self.question(), **ASK}
+
+        def send() -> httpx.Response:
+            with self.client.stream("POST", "/v1/ask/stream", json=body) as s:
+                s.read()
+                return s
+
+        self.timed("POST /v1/ask/stream", send)
+
+    def dropped(self) -> None:
+        kind = self.rng.choice(["before first byte", "after k events", "blocking abandoned"])
+        body = json.dumps({"question": self.question(), **ASK}).encode()
+        if kind == "after k events":
+            k = self.rng.randint(1, 6)
+            try:
+                with self.client.stream("POST", "/v1/ask/stream", content=body) as s:
+                    for n, _ in enumerate(s.iter_lines(), start=1):
+                        if n >= 2 * k:  # an SSE event is two lines (event, data)
+                            break
+            except httpx.HTTPError as e:
+                with self.tally.lock:
+                    self.tally.transport_errors[f"dropped: {type(e).__name__}"] += 1
+        else:
+            path = "/v1/ask/stream" if kind == "before first byte" else "/v1/ask"
+            linger = (
+                self.rng.uniform(0, 0.05)
+                if path.endswith("stream")
+                else self.rng.uniform(0.05, 0.5)
+            )
+            head = (
+                f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n"
+            ).encode()
+            with socket.create_connection((self.host, self.port), timeout=10) as sock:
+                sock.sendall(head + body)
+                time.sleep(linger)
+        with self.tally.lock:
+            self.tally.dropped[kind] += 1
+
+    def hostile(self) -> None:
+        c = self.client
+        cases: list[tuple[str, Callable[[], httpx.Response], str]] = [
+            ("malformed JSON", lambda: c.post("/v1/ask", content=b'{"question": "x",', headers={"content-type": "application/json"}), "4xx"),
+            ("5 MB body", lambda: c.post("/v1/ask", content=b"x" * 5_000_000, headers={"content-type": "application/json"}), "4xx"),
+            ("path traversal", lambda: c.get("/v1/trajectories/..%2F..%2F..%2Fetc%2Fpasswd"), "4xx"),
+            ("viewer traversal", lambda: c.get("/viewer/static/..%2F..%2Fapp.py"), "4xx"),
+            ("NUL in id", lambda: c.get("/v1/trajectories/abc%00def"), "4xx"),
+            ("wrong types", lambda: c.post("/v1/ask", json={"question": 5, "mode": []}), "4xx"),
+            ("unknown field", lambda: c.post("/v1/ask", json={"question": "q", "k": 9}), "4xx"),
+            ("unknown parameter", lambda: c.get("/v1/search/documents", params={"query": "q", "k": 100000000}), "4xx"),
+            ("unknown sport", lambda: c.get("/v1/search/videos", params={"sport": "curling", "query": "q"}), "4xx"),
+            ("bad mode", lambda: c.post("/v1/ask", json={"question": "q", "mode": "x"}), "4xx"),
+            ("unknown task", lambda: c.post("/v1/runs", json={"task": "t99"}), "4xx"),
+            ("query syntax", lambda: c.get("/v1/search/documents", params={"sport": SPORT, "query": 'title:(a OR b) AND -c* "x'}), "ok"),
+            ("NUL and emoji in query", lambda: c.get("/v1/search/videos", params={"sport": SPORT, "mode": "oracle", "query": "dunk\x00 🏀"}), "ok"),
+        ]  # fmt: skip
+        name, send, expect = self.rng.choice(cases)
+        self.timed(f"hostile: {name}", send, expect)
+
+    def run(self, deadline: float, max_requests: int) -> None:
+        actions = [
+            (self.search_documents, 4),
+            (self.search_videos, 4),
+            (self.ask, 2),
+            (self.stream, 1),
+            (self.dropped, 2),
+            (self.hostile, 2),
+        ]
+        funcs, weights = zip(*actions, strict=True)
+        for _ in range(max_requests):
+            if time.monotonic() >= deadline:
+                break
+            self.rng.choices(funcs, weights)[0]()
+        self.client.close()
+
+
+def start_server(index: Path, work: Path, port: int) -> tuple[subprocess.Popen[bytes], Path]:
+    env = {
+        **os.environ,
+        "PLAYSCOUT_AGENT__TRAJECTORY_DIR": str(work / "trajectories"),
+        "PLAYSCOUT_AGENT__SESSION_DB": str(work / "sessions.sqlite"),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+    }
+    log = work / "server.log"
+    cmd = [sys.executable, "-m", "playscout", "serve", "--index", str(index)]
+    cmd += ["--host", "127.0.0.1", "--port", str(port)]
+    with log.open("wb") as fh:
+        proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, env=env)
+    return proc, log
+
+
+def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout_s: float = 300) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        try:
+            if httpx.get(f"{url}/readyz", timeout=5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError("server not ready in time")
+
+
+def percentiles(values: list[float]) -> tuple[float, float]:
+    arr = np.asarray(values) * 1000
+    return float(np.percentile(arr, 50)), float(np.percentile(arr, 99))
+
+
+def baseline(url: str, questions: list[str], rounds: int) -> dict[str, float]:
+    """p50 per route with nothing else running: the reference the soak's p50s are read against."""
+    tally = Tally()
+    load = Load(url, questions, tally, seed=1)
+    for _ in range(rounds):
+        load.search_documents()
+        load.search_videos()
+        load.ask()
+    load.client.close()
+    return {route: percentiles(v)[0] for route, v in tally.latencies.items()}
+
+
+def leaked_slots(url: str, timeout_s: float = 15) -> dict[str, int]:
+    """Slots and runs still held once every client is gone (waits for in-flight runs)."""
+    deadline = time.monotonic() + timeout_s
+    asks: dict[str, int] = {}
+    while time.monotonic() < deadline:
+        asks = httpx.get(f"{url}/readyz", timeout=10).json()["asks"]
+        if asks["in_flight"] == 0 and asks["running"] == 0:
+            break
+        time.sleep(0.2)
+    return asks
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--minutes", type=float, default=10.0)
+    ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--max-requests", type=int, default=200_000, help="per worker")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--work", type=Path, default=None, help="default: a temp folder")
+    ap.add_argument("--json", type=Path, default=None)
+    args = ap.parse_args()
+    work = args.work or Path(tempfile.mkdtemp(prefix="playscout-soak-"))
+    work.mkdir(parents=True, exist_ok=True)
+    load_start = os.getloadavg()
+    corpus, index = prepare(work)
+    from playscout.corpus import Corpus
+
+    questions = [q.question for q in Corpus(corpus).questions(SPORT)]
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc, log = start_server(index, work, port)
+    try:
+        wait_ready(url, proc)
+        idle = baseline(url, questions, rounds=10)
+        rss_start = rss_mb(proc.pid)
+        tally = Tally()
+        deadline = time.monotonic() + args.minutes * 60
+        verify: dict[str, Any] = {}
+
+        def run_verify() -> None:
+            time.sleep(args.minutes * 30)
+            t0 = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-m", "playscout", "index", "verify", str(index)],
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            verify.update(exit=done.returncode, seconds=round(time.perf_counter() - t0, 1))
+
+        threads = [threading.Thread(target=run_verify)]
+        threads += [
+            threading.Thread(
+                target=Load(url, questions, tally, args.seed + i).run,
+                args=(deadline, args.max_requests),
+            )
+            for i in range(args.workers)
+        ]
+        rss_peak = rss_start
+        for t in threads:
+            t.start()
+        while any(t.is_alive() for t in threads[1:]):
+            rss_peak = max(rss_peak, rss_mb(proc.pid))
+            time.sleep(1)
+        threads[0].join()
+        asks = leaked_slots(url)
+        rss_end = rss_mb(proc.pid)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    server_log = log.read_text(errors="replace")
+    tracebacks = server_log.count("Traceback (most recent call last)")
+    served = sum(n for (_, status), n in tally.statuses.items())
+    five_xx = sum(n for (_, status), n in tally.statuses.items() if status >= 500)
+    routes = {}
+    for route in sorted(tally.latencies):
+        p50, p99 = percentiles(tally.latencies[route])
+        by_status = {s: n for (r, s), n in tally.statuses.items() if r == route}
+        routes[route] = {
+            "requests": sum(by_status.values()),
+            "statuses": dict(sorted(by_status.items())),
+            "p50_ms": round(p50, 1),
+            "p99_ms": round(p99, 1),
+            "p50_vs_idle": round(p50 / idle[route], 2) if route in idle else None,
+        }
+    report = {
+        "minutes": args.minutes,
+        "workers": args.workers,
+        "load_1min_start_end": [round(load_start[0], 2), round(os.getloadavg()[0], 2)],
+        "cpus": os.cpu_count(),
+        "requests_served": served,
+        "http_5xx": five_xx,
+        "failures": tally.failures[:20],
+        "failure_count": len(tally.failures),
+        "dropped_clients": dict(tally.dropped),
+        "transport_errors": dict(tally.transport_errors),
+        "asks_after_load": asks,
+        "leaked_slots": asks.get("in_flight", -1),
+        "rss_mb": {
+            "start": round(rss_start, 1),
+            "peak": round(rss_peak, 1),
+            "end": round(rss_end, 1),
+        },
+        "index_verify": verify,
+        "server_exit": proc.returncode,
+        "server_tracebacks": tracebacks,
+        "idle_p50_ms": {k: round(v, 1) for k, v in idle.items()},
+        "routes": routes,
+    }
+    print_report(report)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(report, indent=2))
+    bad = five_xx or tally.failures or report["leaked_slots"] or verify.get("exit") != 0
+    return 1 if bad else 0
+
+
+def print_report(r: dict[str, Any]) -> None:
+    print(f"soak: {r['minutes']} min, {r['workers']} workers, {r['cpus']} CPUs, "
+          f"load {r['load_1min_start_end'][0]} -> {r['load_1min_start_end'][1]}")  # fmt: skip
+    print(f"requests served {r['requests_served']}; 5xx {r['http_5xx']}; "
+          f"wrong answers {r['failure_count']}; leaked slots {r['leaked_slots']} "
+          f"(asks after load: {r['asks_after_load']})")  # fmt: skip
+    print(f"dropped clients: {r['dropped_clients']}; transport errors: {r['transport_errors']}")
+    rss = r["rss_mb"]
+    print(f"server RSS MB: start {rss['start']}, peak {rss['peak']}, end {rss['end']} "
+          f"(growth {rss['end'] - rss['start']:+.1f})")  # fmt: skip
+    print(f"index verify during load: {r['index_verify']}; server exit {r['server_exit']}, "
+          f"tracebacks in its log {r['server_tracebacks']}")  # fmt: skip
+    print(f"{'route':42} {'n':>7} {'p50 ms':>8} {'p99 ms':>8} {'p50/idle':>9}  statuses")
+    for route, x in r["routes"].items():
+        ratio = "" if x["p50_vs_idle"] is None else f"{x['p50_vs_idle']:.2f}"
+        print(f"{route:42} {x['requests']:7d} {x['p50_ms']:8.1f} {x['p99_ms']:8.1f} "
+              f"{ratio:>9}  {x['statuses']}")  # fmt: skip
+    for failure in r["failures"]:
+        print(f"FAIL {failure}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,262 @@
+"""The OpenAI-compatible facade: `POST /v1/chat/completions` with model `playscout-agent`
+runs one ask, so any OpenAI client (the official SDK, chat UIs, LangChain) can ask the agent.
+
+The last user message is the question; earlier messages are not sent to the agent (continue
+a conversation with `session_id`). playscout's own choices are extra body fields: `sport`,
+`mode`, `policy`, `session_id` (the SDK's `extra_body`). Generation settings (`temperature`,
+`max_tokens`, ...) are accepted so that stock clients work, but the agent's model settings are
+the server's: the response names the ones it ignored in `X-Playscout-Ignored-Params`. Fields
+that would change what the answer is (`tools`, `response_format`, `n` > 1, ...) are 422s.
+
+A streamed completion sends the agent's progress as `reasoning_content` deltas (one line per
+tool call and observation; the convention reasoning-aware clients show as "thinking"), then
+the answer as `content`, a last chunk with the finish reason and the native ask body under
+`playscout`, and `data: [DONE]`. A failure ends the stream with `data: {"error": {...}}` (the
+object the blocking call answers with, which the OpenAI SDK raises as `APIError`), then
+`[DONE]`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from playscout.agent.ids import ID_PATTERN
+from playscout.agent.trajectory import ErrorEvent, Event, Observation, ToolCallEvent
+from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Mode, Policy
+from playscout.serving.asks import AskRejected, AskRun
+from playscout.serving.schemas import AskRequest, AskResponse
+from playscout.serving.streaming import KEEPALIVE, Items, Render, error_object, sse
+
+AGENT_MODEL = "playscout-agent"
+STARTED = int(time.time())
+IGNORED_PARAMS = (
+    "temperature",
+    "top_p",
+    "max_tokens",
+    "max_completion_tokens",
+    "seed",
+    "stop",
+    "presence_penalty",
+    "frequency_penalty",
+    "user",
+    "metadata",
+    "store",
+    "parallel_tool_calls",
+    "reasoning_effort",
+)
+IGNORED_HEADER = "X-Playscout-Ignored-Params"
+DONE = b"data: [DONE]\n\n"
+
+
+class UnknownModel(AskRejected):
+    status_code = 404
+
+
+class ChatMessageIn(BaseModel):
+    """Any message an OpenAI client sends; only user messages' text is read."""
+
+    model_config = ConfigDict(extra="allow")
+
+    role: Literal["system", "developer", "user", "assistant", "tool", "function"]
+    content: str | list[dict[str, Any]] | None = None
+
+
+class StreamOptions(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    include_usage: bool = False
+
+
+class ChatCompletionRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    model: str = Field(description=f"`{AGENT_MODEL}` (GET /v1/models).")
+    messages: list[ChatMessageIn] = Field(
+        min_length=1, max_length=200, description="The last user message is the question."
+    )
+    stream: bool = False
+    stream_options: StreamOptions | None = None
+    n: int | None = Field(None, ge=1, le=1, description="One answer per request.")
+    sport: str = Field("basketball", description="playscout: a sport present in the index.")
+    mode: Mode = Field(DEFAULT_MODE, description="playscout: default or oracle.")
+    policy: Policy = Field(DEFAULT_POLICY, description="playscout: llm or workflow.")
+    session_id: str | None = Field(
+        None, pattern=ID_PATTERN, description="playscout: continue an earlier conversation."
+    )
+    temperature: float | None = None
+    top_p: float | None = None
+    max_tokens: int | None = None
+    max_completion_tokens: int | None = None
+    seed: int | None = None
+    stop: str | list[str] | None = None
+    presence_penalty: float | None = None
+    frequency_penalty: float | None = None
+    user: str | None = None
+    metadata: dict[str, str] | None = None
+    store: bool | None = None
+    parallel_tool_calls: bool | None = None
+    reasoning_effort: str | None = None
+
+
+class AssistantMessage(BaseModel):
+    role: Literal["assistant"] = "assistant"
+    content: str | None
+
+
+class Choice(BaseModel):
+    index: int = 0
+    message: AssistantMessage
+    finish_reason: Literal["stop", "length"]
+    logprobs: None = None
+
+
+class CompletionUsage(BaseModel):
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+
+
+class ChatCompletion(BaseModel):
+    id: str
+    object: Literal["chat.completion"] = "chat.completion"
+    created: int
+    model: str = AGENT_MODEL
+    choices: list[Choice]
+    usage: CompletionUsage
+    playscout: AskResponse = Field(description="The native /v1/ask body: evidence, status, ids.")
+
+
+class ModelCard(BaseModel):
+    id: str = AGENT_MODEL
+    object: Literal["model"] = "model"
+    created: int = STARTED
+    owned_by: str = "playscout"
+
+
+class ModelList(BaseModel):
+    object: Literal["list"] = "list"
+    data: list[ModelCard]
+
+
+def _text(message: ChatMessageIn, index: int) -> str:
+    if message.content is None or isinstance(message.content, str):
+        return message.content or ""
+    parts = []
+    for part in message.content:
+        if part.get("type") != "text":
+            raise AskRejected(
+                f"messages[{index}].content: only text parts are supported, "
+                f"not {part.get('type')!r}",
+                "unsupported_content",
+            )
+        parts.append(str(part.get("text", "")))
+    return "\n".join(parts)
+
+
+def ask_request(body: ChatCompletionRequest) -> tuple[AskRequest, list[str]]:
+    """The native ask this completion runs, and the generation fields it ignores."""
+    if body.model != AGENT_MODEL:
+        raise UnknownModel(
+            f"the model {body.model!r} does not exist; this server serves {AGENT_MODEL!r}",
+            "model_not_found",
+        )
+    users = [i for i, m in enumerate(body.messages) if m.role == "user"]
+    if not users:
+        raise AskRejected("messages: no user message (the last one is the question)", "no_question")
+    question = _text(body.messages[users[-1]], users[-1])
+    ignored = sorted(set(IGNORED_PARAMS) & body.model_fields_set)
+    ask = AskRequest(
+        question=question,
+        sport=body.sport,
+        mode=body.mode,
+        policy=body.policy,
+        session_id=body.session_id,
+    )
+    return ask, ignored
+
+
+def _finish_reason(status: str) -> Literal["stop", "length"]:
+    return "length" if status == "budget_exhausted" else "stop"
+
+
+def _usage(resp: AskResponse) -> CompletionUsage:
+    u = resp.usage
+    return CompletionUsage(
+        prompt_tokens=u.prompt_tokens,
+        completion_tokens=u.completion_tokens,
+        total_tokens=u.prompt_tokens + u.completion_tokens,
+    )
+
+
+def completion(resp: AskResponse) -> ChatCompletion:
+    return ChatCompletion(
+        id=f"chatcmpl-{resp.trajectory_id}",
+        created=int(time.time()),
+        choices=[
+            Choice(
+                message=AssistantMessage(content=resp.answer),
+                finish_reason=_finish_reason(resp.status),
+            )
+        ],
+        usage=_usage(resp),
+        playscout=resp,
+    )
+
+
+def progress_line(event: Event) -> str | None:
+    """One human line per step, for the `reasoning_content` delta; None for other events."""
+    if isinstance(event, ToolCallEvent):
+        args = event.arguments if isinstance(event.arguments, str) else json.dumps(event.arguments)
+        return f"[turn {event.turn}] {event.name} {args}\n"
+    if isinstance(event, Observation):
+        found = {"docs": "doc_ids", "clips": "clip_ids", "answers": "answers"}
+        counts = [f"{len(event.data[k])} {what}" for what, k in found.items() if event.data.get(k)]
+        outcome = f"error: {event.error}" if event.error else ", ".join(counts) or "done"
+        return f"[turn {event.turn}] {event.name} -> {outcome} ({event.latency_s:.2f} s)\n"
+    if isinstance(event, ErrorEvent):
+        return f"[error] {event.message}\n"
+    return None
+
+
+def chat_chunks(include_usage: bool) -> Render:
+    """The renderer of a streamed completion (see the module docstring)."""
+
+    async def render(run: AskRun, items: Items) -> AsyncIterator[bytes]:
+        created = int(time.time())
+        head = {
+            "id": f"chatcmpl-{run.trajectory_id}",
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": AGENT_MODEL,
+        }
+
+        def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
+            choice = {"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}
+            return sse(None, {**head, "choices": [choice], **extra})
+
+        yield chunk({"role": "assistant", "content": ""})
+        async for event in items:
+            if event is None:
+                yield KEEPALIVE
+            elif (line := progress_line(event)) is not None:
+                yield chunk({"reasoning_content": line})
+        try:
+            resp = await run.result()
+        except Exception as e:
+            yield sse(None, error_object(e))
+            yield DONE
+            return
+        if resp.answer:
+            yield chunk({"content": resp.answer})
+        yield chunk({}, _finish_reason(resp.status), playscout=resp.model_dump(mode="json"))
+        if include_usage:
+            usage = _usage(resp).model_dump()
+            yield sse(None, {**head, "choices": [], "usage": usage})
+        yield DONE
+
+    return render

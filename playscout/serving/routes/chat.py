@@ -1,0 +1,67 @@
+"""`POST /v1/chat/completions` and `GET /v1/models`: the OpenAI-compatible facade
+(serving/chat.py says what maps to what)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Request
+from fastapi.responses import JSONResponse, Response
+
+from playscout.serving.asks import TRAJECTORY_HEADER, AskRun, check_request
+from playscout.serving.chat import (
+    AGENT_MODEL,
+    IGNORED_HEADER,
+    ChatCompletion,
+    ChatCompletionRequest,
+    ModelCard,
+    ModelList,
+    UnknownModel,
+    ask_request,
+    chat_chunks,
+    completion,
+)
+from playscout.serving.query import reject_unknown_query
+from playscout.serving.routes import get_state
+from playscout.serving.schemas import ErrorBody
+from playscout.serving.state import ServingState
+from playscout.serving.streaming import start_stream
+
+router = APIRouter(prefix="/v1", tags=["openai"], dependencies=[Depends(reject_unknown_query)])
+State = Annotated[ServingState, Depends(get_state)]
+ERRORS: dict[int | str, dict[str, Any]] = {
+    c: {"model": ErrorBody} for c in (400, 401, 404, 413, 422, 429, 500, 502, 503, 504)
+}
+
+
+@router.get("/models", response_model=ModelList, responses=ERRORS)
+def models() -> ModelList:
+    """The one model this server serves: the agent."""
+    return ModelList(data=[ModelCard()])
+
+
+@router.get("/models/{model}", response_model=ModelCard, responses=ERRORS)
+def model(name: Annotated[str, Path(alias="model", max_length=200)]) -> ModelCard:
+    if name != AGENT_MODEL:
+        raise UnknownModel(f"the model {name!r} does not exist", "model_not_found")
+    return ModelCard()
+
+
+@router.post(
+    "/chat/completions",
+    response_model=ChatCompletion,
+    responses={200: {"content": {"text/event-stream": {}}}, **ERRORS},
+)
+async def chat_completions(body: ChatCompletionRequest, request: Request, state: State) -> Response:
+    """One ask as an OpenAI chat completion; `stream: true` sends the agent's progress as
+    chunks and ends with `data: [DONE]`."""
+    req, ignored = ask_request(body)
+    check_request(state, req)
+    headers = {IGNORED_HEADER: ", ".join(ignored)} if ignored else {}
+    if body.stream:
+        include_usage = body.stream_options is not None and body.stream_options.include_usage
+        return start_stream(state, req, chat_chunks(include_usage), headers)
+    run = AskRun(state, req)
+    headers[TRAJECTORY_HEADER] = run.trajectory_id
+    resp = await run.result_unless_disconnected(request.receive)
+    return JSONResponse(completion(resp).model_dump(mode="json"), headers=headers)

@@ -1,0 +1,88 @@
+"""Spans of agent runs made from trajectory events (agent/tracing.py), with the OpenTelemetry
+SDK's in-memory exporter: a workflow run (tools only, no model), a run cancelled mid-tool,
+and an llm run whose model fails (ScriptedChatModel raising the client's ModelTimeout)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from typing import Any
+
+import pytest
+
+from playscout.agent import Agent
+from playscout.clients.chat import ModelTimeout
+from playscout.tools.registry import ALL_TOOLS
+from tests.doubles import ScriptedChatModel
+
+sdk_trace = pytest.importorskip("opentelemetry.sdk.trace")
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import (  # noqa: E402
+    InMemorySpanExporter,
+)
+from opentelemetry.trace import StatusCode  # noqa: E402
+
+
+@pytest.fixture
+def traced() -> Any:
+    exporter = InMemorySpanExporter()
+    provider = sdk_trace.TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    yield provider.get_tracer("test"), exporter
+    provider.shutdown()
+
+
+def test_workflow_run_has_one_tool_span_per_call(synth_index: Any, traced: Any) -> None:
+    tracer, exporter = traced
+    agent = Agent(synth_index.ctx("oracle"), tools=ALL_TOOLS, policy="workflow", tracer=tracer)
+    result = asyncio.run(agent.run(synth_index.question))
+    spans = exporter.get_finished_spans()
+    [run] = [s for s in spans if s.parent is None]
+    tools = sorted((s for s in spans if s.parent), key=lambda s: s.start_time)
+    assert result.status == "answered" and run.attributes["playscout.status"] == "answered"
+    assert "gen_ai.request.model" not in run.attributes  # no model in the workflow
+    assert [s.attributes["gen_ai.tool.name"] for s in tools] == [
+        "search_documents", "search_videos", "video_qa",
+    ]  # fmt: skip
+    assert all(s.status.status_code == StatusCode.UNSET for s in spans)
+
+
+def test_cancelled_run_still_ends_its_spans(synth_index: Any, traced: Any) -> None:
+    tracer, exporter = traced
+
+    def slow(ctx: Any, args: Any, _run: Any = ALL_TOOLS[0].run) -> Any:
+        time.sleep(0.5)
+        return _run(ctx, args)
+
+    tools = (dataclasses.replace(ALL_TOOLS[0], run=slow), *ALL_TOOLS[1:])
+    agent = Agent(synth_index.ctx("oracle"), tools=tools, policy="workflow", tracer=tracer)
+
+    async def cancel_mid_tool() -> None:
+        task = asyncio.create_task(agent.run(synth_index.question))
+        await asyncio.sleep(0.2)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(cancel_mid_tool())
+    spans = exporter.get_finished_spans()
+    assert sorted(s.name for s in spans) == [
+        "execute_tool search_documents", "invoke_agent playscout-agent",
+    ]  # fmt: skip
+    assert all(s.attributes["error.type"] == "cancelled" for s in spans)
+
+
+def test_model_failure_marks_the_chat_and_run_spans(synth_index: Any, traced: Any) -> None:
+    tracer, exporter = traced
+    model = ScriptedChatModel([ModelTimeout("chat request timed out after 1s")], delay_s=0.05)
+    agent = Agent(synth_index.ctx("oracle"), client=model, tools=ALL_TOOLS, tracer=tracer)
+    result = asyncio.run(agent.run("who?"))
+    assert result.status == "error" and isinstance(result.failure, ModelTimeout)
+    assert result.error == "ModelTimeout: chat request timed out after 1s"
+    assert "failure" not in result.model_dump()  # never serialised
+    spans = {s.name: s for s in exporter.get_finished_spans()}
+    chat, run = spans["chat scripted"], spans["invoke_agent playscout-agent"]
+    assert chat.attributes["error.type"] == run.attributes["error.type"] == "ModelTimeout"
+    assert chat.status.status_code == run.status.status_code == StatusCode.ERROR
+    assert (chat.end_time - chat.start_time) / 1e9 >= 0.05  # the failed call's own latency
