@@ -244,7 +244,7 @@ async def run_eval_async(
     if published is not None:
         published.check(env)
     instances = t.load(env, list(spec.sports), spec.limit)
-    manifest = run_manifest(spec, settings, env)
+    manifest = run_manifest(spec, env.settings, env)  # as run: the preset applied
     if published is not None and published.data is not None:
         manifest["format"] = published.data.format.name
     _open_run(out_dir, manifest)

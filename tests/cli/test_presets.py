@@ -61,6 +61,9 @@ def test_eval_run_records_the_preset_and_the_report_names_it(
     assert result.exit_code == 0, result.output
     meta = orjson.loads((run / "run.json").read_bytes())
     assert meta["preset"]["name"] == "paper" and meta["preset"]["deviations"] == []
+    # the settings the run used, the preset applied (not the unset defaults)
+    assert meta["settings"]["search"]["caption_search"] == "dense"
+    assert meta["settings"]["agent"]["prune_context"] is False
     assert runner.invoke(app, ["eval", "judge", str(run)]).exit_code == 0
     report = runner.invoke(app, ["eval", "report", str(run)]).output
     headings = [line for line in report.splitlines() if line.startswith("#")]
