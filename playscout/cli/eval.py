@@ -121,10 +121,13 @@ def judge_cmd(
     from playscout.config import load_preset
     from playscout.eval.judges import judge_run, make_judge
     from playscout.eval.judges.run import run_aliases, run_preset
+    from playscout.tools.offer import check_preset_tools
 
     settings = run_config.settings()
     ev = settings.eval
-    preset = load_preset(settings.preset or run_preset(run_dir))
+    recorded = run_preset(run_dir)  # first: a folder that is not a run is one line
+    preset = load_preset(settings.preset or recorded)
+    check_preset_tools(preset, settings.search, settings.qa)
     kind = judge or ("llm" if ev.judge.configured else "equivalence")
     aliases = run_aliases(run_dir) if kind == "equivalence" else None
     stats = judge_run(

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from importlib import resources
 
-from playscout.config import Mode, QASettings, SearchSettings, ToolSpec
+from playscout.config import Mode, Preset, QASettings, SearchSettings, ToolSpec
 from playscout.tools.errors import ToolSpecError
 from playscout.tools.prompts import placeholders
 from playscout.tools.tool import SchemaStyle, Tool
@@ -84,3 +84,11 @@ def offered_tools(
         made.schema()  # a parameter the argument model lacks fails here, at setup
         out.append(made)
     return without_media(out, mode)
+
+
+def check_preset_tools(preset: Preset, search: SearchSettings, qa: QASettings) -> None:
+    """Sets up the preset's tools for both modes and throws them away: a command that never
+    offers tools (`eval judge`) still refuses a preset file naming a tool, a parameter or a
+    description the registry lacks, with the same one line `ask` and `eval run` give."""
+    for mode in ("default", "oracle"):
+        offered_tools(preset.offered(mode), mode, search, qa, preset.schema_style)

@@ -49,6 +49,14 @@ def test_preset_naming_a_tool_not_in_the_registry(synth_index: SynthIndex, tmp_p
     bad.write_text(EXTENDED.read_text().replace("{name: calculator}", "{name: abacus}"))
     line = _error_line(_ask(synth_index, str(bad)))
     assert line.startswith("error: tool 'abacus' is not in the registry; known: calculator, ")
+    # eval judge offers no tools, yet refuses the same file with the same line
+    run = tmp_path / "run"
+    assert _error_line(["eval", "judge", str(run), "--preset", "paper"]) == (
+        f"error: {run} is not a run directory (no run.json)"
+    )
+    run.mkdir()
+    (run / "run.json").write_bytes(orjson.dumps({"task": "t9", "preset": {"name": "paper"}}))
+    assert _error_line(["eval", "judge", str(run), "--preset", str(bad)]) == line
 
 
 def test_eval_run_records_the_preset_and_the_report_names_it(
