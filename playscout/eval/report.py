@@ -7,27 +7,21 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from playscout.config import preset_label
 from playscout.eval.metrics import cohen_kappa, mean
 from playscout.eval.records import ResultRow
-from playscout.eval.store import RUN_JSON, judgements_store, load_results, write_json_atomic
+from playscout.eval.store import RUN_JSON, load_results, write_json_atomic
 from playscout.eval.tasks import get_task
+from playscout.eval.verdicts import judgements, pick_judge
 
 TOOLS = ("search_documents", "search_videos", "document_qa", "video_qa")
 SAME_COLUMN = {"video_qa_oracle": "video_qa"}  # Table 39: "video_qa maps to video_qa_oracle"
-
-
-def _verdicts(run_dir: Path) -> dict[str, dict[str, str | None]]:
-    """judge -> qid -> verdict (latest)."""
-    out: dict[str, dict[str, str | None]] = defaultdict(dict)
-    for (qid, judge), row in judgements_store(run_dir).latest().items():
-        out[judge][qid] = row.get("verdict")
-    return out
 
 
 def _task(meta: dict[str, Any]) -> Any:
@@ -62,10 +56,9 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
     task = _task(meta)
     all_rows = load_results(run_dir)
     rows = [r for r in all_rows if r.status != "missing_input"]  # asked; the rest apart
-    verdicts = _verdicts(run_dir)
-    chosen = judge or (
-        "llm" if "llm" in verdicts else "equivalence" if "equivalence" in verdicts else None
-    )
+    found = judgements(run_dir)
+    verdicts = {j: {q: r.get("verdict") for q, r in by_q.items()} for j, by_q in found.items()}
+    chosen = pick_judge(found, judge)
     v = verdicts.get(chosen or "", {})
     by_sport: dict[str, dict[str, Any]] = {}
     for sport in [*sorted({r.sport for r in rows}), "overall"]:
@@ -194,15 +187,6 @@ def tool_calls_per_question(rows: list[ResultRow]) -> dict[str, float]:
         ]
         out[name] = mean(calls) or 0.0
     return out
-
-
-def preset_label(record: dict[str, Any] | None) -> str:
-    """The preset as report headings show it: its name, marked when the run deviated from it
-    (then not comparable to the paper); runs from before presets were `extended`."""
-    if not record:
-        return "extended"
-    n = len(record.get("deviations") or [])
-    return record["name"] + (f" +{n} deviation{'s' if n > 1 else ''}" if n else "")
 
 
 def _fmt(x: Any, pct: bool = False) -> str:

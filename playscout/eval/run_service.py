@@ -1,18 +1,19 @@
-"""What the HTTP API needs from a batch runner (`RunService`), with its request and status
-bodies. `EvalRunService` implements it; a server without one answers 501 instead of pretending
-to run anything."""
+"""What the HTTP API needs from a batch runner (`RunService`), with its request body.
+`EvalRunService` implements it; a server without one answers 501 to submit and cancel instead
+of pretending to run anything. Reading runs (list, status, questions) needs no service: the
+catalog reads the run directories (eval/catalog.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from playscout.agent.ids import ID_PATTERN
 from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Mode, Policy
 from playscout.corpus.models import SPORTS
 from playscout.eval.spec import RunSpec
+from playscout.eval.status import RunStatus
 
 NOT_AVAILABLE = "batch runs are not available: no RunService is configured in this server"
 
@@ -56,20 +57,13 @@ class RunRequest(BaseModel):
         )
 
 
-class RunStatus(BaseModel):
-    id: str = Field(pattern=ID_PATTERN)
-    state: Literal["queued", "running", "done", "failed", "cancelled"]
-    done: int = 0
-    total: int | None = None
-    created: float
-    message: str | None = None
-    results: dict[str, object] | None = None
-
-
 @runtime_checkable
 class RunService(Protocol):
-    """What the API needs from a batch runner: start one (returns at once), look one up."""
+    """What the API needs from a batch runner: where its runs live, start one (returns at
+    once, the run `queued` on disk), cancel one it runs (UnknownRun, RunConflict)."""
+
+    runs_dir: Path
 
     def submit(self, request: RunRequest) -> RunStatus: ...
 
-    def get(self, run_id: str) -> RunStatus | None: ...
+    def cancel(self, run_id: str) -> RunStatus: ...

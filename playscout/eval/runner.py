@@ -23,6 +23,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, Field
 
+from playscout.agent.ids import valid_id
 from playscout.clients.chat import ChatClient
 from playscout.config import (
     DEFAULT_EVAL_PRESET,
@@ -36,6 +37,7 @@ from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import MissingInput, RunError
 from playscout.eval.records import Outcome, QuestionFields, ResultRow
 from playscout.eval.spec import RunSpec
+from playscout.eval.status import StatusTracker
 from playscout.eval.store import RUN_JSON, TRAJECTORIES, results_store, write_json_atomic
 from playscout.eval.tasks import get_task
 from playscout.eval.tasks.task import Instance, Task, TaskEnv
@@ -43,6 +45,10 @@ from playscout.search.backend_api import SearchBackend
 from playscout.tools.tool import ModelSet
 
 Progress = Callable[[int, int], None]
+CANCELLED = (
+    "cancelled before it finished; questions without a result are run when the run is resumed "
+    "(`playscout eval run --out <run dir>` with the same options)"
+)
 EVAL_PACKAGES = (
     "playscout",
     "langgraph",
@@ -227,7 +233,22 @@ async def run_eval_async(
     replace the configured agent model and index (tests, benchmarks, a server that has them
     open already); `progress(done, total)` is called after each question."""
     settings = settings or Settings.load()
-    eval_settings = settings.eval
+    cache = ResponseCache(settings.eval.cache_db) if settings.eval.cache_db else None
+    try:
+        return await _run(spec, settings, client, backend, progress, cache)
+    finally:  # however the run ends (a failed start included), the cache closes
+        if cache is not None:
+            cache.close()
+
+
+async def _run(
+    spec: RunSpec,
+    settings: Settings,
+    client: ChatClient | None,
+    backend: SearchBackend | None,
+    progress: Progress | None,
+    cache: ResponseCache | None,
+) -> RunSummary:
     out_dir = Path(spec.out_dir)
     t: Task = get_task(spec.task)
     needs_index = t.needs_index
@@ -237,7 +258,6 @@ async def run_eval_async(
 
         published = published_task(spec.task, read_data(spec.task, spec.data))
         t, needs_index = published, published.index_needed(settings)
-    cache = ResponseCache(eval_settings.cache_db) if eval_settings.cache_db else None
     env = build_env(
         spec, settings, needs_index=needs_index, client=client, cache=cache, backend=backend
     )
@@ -263,6 +283,13 @@ async def run_eval_async(
     statuses: dict[str, int] = {}
     done = 0
     t0 = time.perf_counter()
+    skipped = len(instances) - len(todo)
+    # A directory whose name is not an id is not listed by the API, so it gets no status.
+    tracker = (
+        StatusTracker(out_dir, total=len(instances), done=skipped)
+        if valid_id(out_dir.name)
+        else None
+    )
 
     async def worker(inst: Instance, attempt: int) -> None:
         nonlocal done
@@ -271,26 +298,37 @@ async def run_eval_async(
         store.append(row)
         statuses[row.status] = statuses.get(row.status, 0) + 1
         done += 1
+        if tracker:
+            tracker.progress(skipped + done)
         if progress:
             progress(done, len(todo))
 
     try:
         await asyncio.gather(*(worker(i, a) for i, a in todo))
-    finally:
-        if cache is not None:
-            cache.close()
-    return RunSummary(
+    except asyncio.CancelledError:
+        if tracker:
+            tracker.finish("cancelled", CANCELLED)
+        raise
+    except Exception as e:
+        if tracker:
+            tracker.finish("failed", f"{type(e).__name__}: {e}")
+        raise
+    summary = RunSummary(
         run_dir=str(out_dir),
         task=spec.task,
         mode=spec.mode,
         total=len(instances),
-        skipped=len(instances) - len(todo),
+        skipped=skipped,
         ran=len(todo),
         statuses=statuses,
         wall_s=round(time.perf_counter() - t0, 3),
         cache_hits=cache.hits if cache else 0,
         cache_misses=cache.misses if cache else 0,
     )
+    if tracker:
+        tracker.progress(skipped + done)
+        tracker.finish("done", results=summary.model_dump(mode="json"))
+    return summary
 
 
 def run_eval(

@@ -1,19 +1,59 @@
-"""The eval runner behind the HTTP API's `RunService` protocol (playscout/eval/run_service.py):
-`submit` starts a run on a background thread and returns at once; `get` reports progress and,
-when done, the summary. Runs live in `runs_dir/<id>` like CLI runs, so the CLI can judge and
-report them too."""
+"""The eval runner behind the HTTP API's `RunService` protocol (playscout/eval/run_service.py).
+
+`submit` names the run directory like the CLI does (time, task, mode, model), writes it
+`queued` and starts the run on a thread with its own event loop; the runner then keeps
+status.json current, so the status outlives this process (catalog.py reads it, and reports a
+run whose process died as `interrupted`). `cancel` cancels the run's task on that loop: the
+agents stop between steps (no further model calls; a tool call already running finishes) and
+the run ends `cancelled`, resumable like a killed one.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from playscout.agent.ids import new_id
+from playscout.clients.pool import close_shared_clients
 from playscout.config import EvalSettings, Settings
-from playscout.eval.run_service import RunRequest, RunStatus
-from playscout.eval.runner import run_eval
+from playscout.eval.catalog import run_dir as find_run_dir
+from playscout.eval.errors import RunConflict
+from playscout.eval.run_service import RunRequest
+from playscout.eval.runner import CANCELLED, run_eval_async
+from playscout.eval.spec import default_run_dir, model_label
+from playscout.eval.status import ACTIVE, RunOwner, RunStatus, read_status, write_status
+
+T = TypeVar("T")
+CANCEL_REQUESTED = "cancel requested; stopping after the steps in flight"
+
+
+class _Active:
+    """One run this service is running: its thread, and its task on its own loop."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.task: asyncio.Task[Any] | None = None
+        self.cancel_requested = False
+        self.thread: threading.Thread | None = None
+
+    async def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        self.task, self.loop = asyncio.current_task(), asyncio.get_running_loop()
+        try:
+            if self.cancel_requested:  # cancelled before the loop existed
+                coro.close()
+                raise asyncio.CancelledError
+            return await coro
+        finally:  # this loop ends with the run: release its pooled model connections now
+            await close_shared_clients()
+
+    def cancel(self) -> None:
+        self.cancel_requested = True  # set first: `run` checks it after publishing its task
+        loop, task = self.loop, self.task
+        if loop is not None and task is not None:
+            loop.call_soon_threadsafe(task.cancel)
 
 
 class EvalRunService:
@@ -26,39 +66,84 @@ class EvalRunService:
         settings = settings or Settings.load()
         self.eval = eval_settings or settings.eval
         self.settings = settings.model_copy(update={"eval": self.eval})
+        self.runs_dir = Path(self.eval.runs_dir)
         self.backend = backend
-        self._runs: dict[str, dict[str, Any]] = {}
+        self._active: dict[str, _Active] = {}
         self._lock = threading.Lock()
 
     def submit(self, request: RunRequest) -> RunStatus:
-        run_id = new_id()
-        state = {"id": run_id, "state": "queued", "done": 0, "total": None, "created": time.time()}
+        with self._lock:  # two submits in one second get distinct directories
+            out = default_run_dir(
+                self.runs_dir,
+                request.task,
+                request.mode,
+                model_label(request.policy, self.settings),
+            )
+            status = RunStatus(id=out.name, state="queued", created=time.time())
+            write_status(out, status, RunOwner.me(), request.model_dump(mode="json"))
+            active = _Active()
+            self._active[status.id] = active
+        active.thread = threading.Thread(
+            target=self._work, args=(status.id, out, request, active), daemon=True
+        )
+        active.thread.name = f"playscout-run-{status.id}"
+        active.thread.start()
+        return status
+
+    def cancel(self, run_id: str) -> RunStatus:
+        path = find_run_dir(self.runs_dir, run_id)  # UnknownRun
         with self._lock:
-            self._runs[run_id] = state
-        threading.Thread(target=self._work, args=(run_id, request), daemon=True).start()
-        return self._status(state)
+            active = self._active.get(run_id)
+        status = read_status(path)
+        if active is None or status is None:
+            state = status.state if status else "unknown"
+            if status is not None and status.state in ACTIVE and status.owner is not None:
+                raise RunConflict(
+                    f"run {run_id!r} is run by another process (pid {status.owner.pid} on "
+                    f"{status.owner.host}), not this server; stop it there"
+                )
+            raise RunConflict(f"run {run_id!r} is {state}: nothing to cancel")
+        active.cancel()
+        status.message = CANCEL_REQUESTED
+        return RunStatus.model_validate(status.model_dump(include=set(RunStatus.model_fields)))
 
-    def get(self, run_id: str) -> RunStatus | None:
+    def running(self) -> list[str]:
+        """Ids of the runs this service has in flight."""
         with self._lock:
-            state = self._runs.get(run_id)
-        return self._status(state) if state else None
+            return list(self._active)
 
-    def _work(self, run_id: str, req: RunRequest) -> None:
-        state = self._runs[run_id]
-        state["state"] = "running"
+    def wait(self, run_id: str, timeout_s: float | None = None) -> bool:
+        """Block until the run's thread ended (tests, shutdown); False on timeout."""
+        with self._lock:
+            active = self._active.get(run_id)
+        if active is None or active.thread is None:
+            return True
+        active.thread.join(timeout_s)
+        return not active.thread.is_alive()
 
-        def progress(done: int, total: int) -> None:
-            state["done"], state["total"] = done, total
-
+    def _work(self, run_id: str, out: Path, req: RunRequest, active: _Active) -> None:
+        error: BaseException | None = None
         try:
-            spec = req.spec(Path(self.eval.runs_dir) / run_id, self.eval.concurrency)
-            summary = run_eval(spec, self.settings, backend=self.backend, progress=progress)
-            state["results"] = summary.model_dump(mode="json")
-            state["state"] = "done"
-        except Exception as e:  # reported through get(), never raised into the API thread
-            state["state"] = "failed"
-            state["message"] = f"{type(e).__name__}: {e}"
+            spec = req.spec(out, self.eval.concurrency)
+            asyncio.run(active.run(run_eval_async(spec, self.settings, backend=self.backend)))
+        except BaseException as e:  # reported through status.json, never raised into nothing
+            error = e
+        finally:
+            self._settle(out, active, error)
+            with self._lock:
+                self._active.pop(run_id, None)
 
     @staticmethod
-    def _status(state: dict[str, Any]) -> RunStatus:
-        return RunStatus(**state)
+    def _settle(out: Path, active: _Active, error: BaseException | None) -> None:
+        """The runner records how its run ended once it has started; a run that failed or
+        was cancelled before that is still `queued` on disk, and is finished here."""
+        status = read_status(out)
+        if status is None or status.state not in ACTIVE:
+            return
+        if active.cancel_requested:
+            status.state, status.message = "cancelled", CANCELLED
+        else:
+            why = f"{type(error).__name__}: {error}" if error else "ended without a result"
+            status.state, status.message = "failed", why
+        status.finished = time.time()
+        write_status(out, status, status.owner, status.request)

@@ -9,11 +9,13 @@ attempts.
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Mode, Policy
+from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Mode, Policy, Settings
 
 
 class RunSpec(BaseModel):
@@ -37,3 +39,31 @@ class RunSpec(BaseModel):
     media: Path | None = Field(
         None, description="Where the data's videos are (default: the data file's folder)."
     )
+
+
+def _slug(text: str, limit: int = 48) -> str:
+    """A model name as a directory-name part: `Qwen/Qwen3-8B` -> `Qwen-Qwen3-8B`."""
+    slug = re.sub(r"[^A-Za-z0-9_]+", "-", text).strip("-_")
+    return slug[:limit].rstrip("-_") or "model"
+
+
+def default_run_dir(
+    runs_dir: Path, task: str, mode: str, model: str, when: float | None = None
+) -> Path:
+    """`runs_dir/20260131T142501-t9-default-Qwen-Qwen3-8B`: when, what and with which model,
+    readable in a listing and sortable by time. The name is a valid run id (the API lists it);
+    a second run in the same second gets `-2`, `-3`, ..."""
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.localtime(when))
+    base = f"{stamp}-{_slug(task, 24)}-{_slug(mode, 16)}-{_slug(model)}"
+    path, n = Path(runs_dir) / base, 1
+    while path.exists():
+        n += 1
+        path = Path(runs_dir) / f"{base}-{n}"
+    return path
+
+
+def model_label(policy: Policy, settings: Settings) -> str:
+    """What answered the questions, for a run's name: the agent model, or the baseline."""
+    if policy == "workflow":
+        return "workflow"
+    return settings.agent.llm.model or "no-model"

@@ -8,10 +8,16 @@ from playscout.media.errors import (
     NoAudioStreamError,
     VideoError,
 )
-from playscout.media.frames import IMAGE_SUFFIXES, clip_duration, sample_frames
+from playscout.media.frames import (
+    IMAGE_SUFFIXES,
+    SampledFrame,
+    clip_duration,
+    sample_frames,
+    sample_frames_timed,
+)
 from playscout.media.overlay import draw_box
 from playscout.media.probe import VideoInfo, probe_video
-from playscout.media.timed_frames import TimedFrame, even_times, frames_at
+from playscout.media.timed_frames import TimedFrame, even_times, frames_at, jpeg_at, thumbnail
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -20,6 +26,7 @@ __all__ = [
     "BrokenVideoError",
     "MediaError",
     "NoAudioStreamError",
+    "SampledFrame",
     "TimedFrame",
     "VideoError",
     "VideoInfo",
@@ -28,7 +35,10 @@ __all__ = [
     "draw_box",
     "even_times",
     "frames_at",
+    "jpeg_at",
     "load_audio",
     "probe_video",
     "sample_frames",
+    "sample_frames_timed",
+    "thumbnail",
 ]

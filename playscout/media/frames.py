@@ -8,6 +8,7 @@ Seeks land on keyframes, so after each seek frames are decoded forward to the ta
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,16 @@ def clip_duration(container: Any) -> float:
     return 0.0
 
 
-def _jpeg(image: Any, long_side: int, quality: int) -> bytes:
+@dataclass(frozen=True)
+class SampledFrame:
+    """A frame as a VLM is sent it: its time in the clip (seconds, as decoded) and its JPEG."""
+
+    time: float
+    jpeg: bytes
+
+
+def encode_jpeg(image: Any, long_side: int, quality: int) -> bytes:
+    """RGB, scaled down (never up) so the long side is `long_side`, bicubic, JPEG."""
     from PIL import Image
 
     image = image.convert("RGB")
@@ -51,7 +61,7 @@ def _image(path: Path, long_side: int, quality: int) -> list[bytes]:
     try:
         with Image.open(path) as img:
             img.load()
-            return [_jpeg(img, long_side, quality)]
+            return [encode_jpeg(img, long_side, quality)]
     except (UnidentifiedImageError, OSError, ValueError) as e:
         raise MediaError(f"{path.name}: cannot read image ({type(e).__name__}: {e})") from None
 
@@ -126,6 +136,18 @@ def sample_frames(
 ) -> list[bytes]:
     """JPEG bytes of n frames evenly spaced over the clip (over `window`, seconds from its
     start, when given: the span a question is about); an image file gives one image."""
+    return [f.jpeg for f in sample_frames_timed(path, n, long_side, quality, window)]
+
+
+def sample_frames_timed(
+    path: Path | str,
+    n: int = 16,
+    long_side: int = 336,
+    quality: int = 90,
+    window: tuple[float, float] | None = None,
+) -> list[SampledFrame]:
+    """`sample_frames` with each frame's time, so a trajectory can record which frames were
+    sent (by time, never the pixels) and `media.timed_frames.jpeg_at` can show them again."""
     if n < 1 or long_side < 1 or not 1 <= quality <= 100:
         raise ValueError("sample_frames: need n >= 1, long_side >= 1 and 1 <= quality <= 100")
     if window is not None and not 0 <= window[0] <= window[1]:
@@ -134,7 +156,7 @@ def sample_frames(
     if not path.is_file():
         raise MediaError(f"{path.name}: file not found")
     if path.suffix.lower() in IMAGE_SUFFIXES:
-        return _image(path, long_side, quality)
+        return [SampledFrame(0.0, j) for j in _image(path, long_side, quality)]
     import av
 
     try:
@@ -151,7 +173,13 @@ def sample_frames(
             )
             if not frames:
                 raise MediaError(f"{path.name}: no decodable video frames")
-            return [_jpeg(f.to_image(), long_side, quality) for f in frames]
+            rate = float(stream.average_rate or stream.guessed_rate or 25)
+            return [
+                SampledFrame(
+                    round(_frame_time(f, i, rate), 3), encode_jpeg(f.to_image(), long_side, quality)
+                )
+                for i, f in enumerate(frames)
+            ]
     except MediaError:
         raise
     except (av.FFmpegError, OSError, ValueError) as e:

@@ -12,8 +12,15 @@ from typing import Any
 
 from playscout.media.audio import decode_reason
 from playscout.media.errors import VideoError
-from playscout.media.frames import clip_duration
+from playscout.media.frames import (
+    IMAGE_SUFFIXES,
+    SampledFrame,
+    clip_duration,
+    encode_jpeg,
+    sample_frames_timed,
+)
 
+_UNSCALED = 1 << 30  # a long side no frame reaches: frames_at leaves the pixels as decoded
 SEEK_GAP_S = 8.0  # decode forward for shorter gaps; seek (to the previous keyframe) for longer
 
 
@@ -93,3 +100,20 @@ def _scaled(image: Any, long_side: int) -> Any:
     if scale >= 1.0:
         return image.convert("RGB")
     return image.convert("RGB").resize((max(1, round(w * scale)), max(1, round(h * scale))))
+
+
+def jpeg_at(path: Path, time: float, long_side: int, quality: int) -> SampledFrame:
+    """The frame that `sample_frames_timed` recorded at `time`, encoded as it was sent (same
+    frame, same scaling and JPEG settings): what the run browser shows of a video_qa call."""
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return sample_frames_timed(path, 1, long_side, quality)[0]
+    frames, _ = frames_at(path, [time], 1, _UNSCALED)
+    return SampledFrame(frames[0].time, encode_jpeg(frames[0].image, long_side, quality))
+
+
+def thumbnail(path: Path, long_side: int, quality: int = 80) -> SampledFrame:
+    """The middle frame of a clip, small."""
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return sample_frames_timed(path, 1, long_side, quality)[0]
+    frames, _ = frames_at(path, None, 1, _UNSCALED)
+    return SampledFrame(frames[0].time, encode_jpeg(frames[0].image, long_side, quality))

@@ -30,6 +30,7 @@ from playscout.serving.metrics import ErrorCountMiddleware
 from playscout.serving.routes import (
     ask,
     chat,
+    clips,
     docs,
     health,
     metrics,
@@ -127,7 +128,7 @@ def create_app(
     )
     settings.agent.trajectory_dir.mkdir(parents=True, exist_ok=True)
     install_error_handlers(app)
-    for module in (ask, chat, search, trajectories, runs, health, metrics, viewer, docs):
+    for module in (ask, chat, search, trajectories, runs, clips, health, metrics, viewer, docs):
         app.include_router(module.router)
     key = api_key if api_key is not None else settings.serving.api_key()
     app.add_middleware(BearerAuthMiddleware, api_key=key)

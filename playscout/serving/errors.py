@@ -39,6 +39,7 @@ CODES = {
     401: "invalid_api_key",
     404: "not_found",
     405: "method_not_allowed",
+    409: "conflict",
     413: "request_too_large",
     422: "invalid_value",
     429: "too_many_asks",

@@ -82,8 +82,10 @@ class TrajectoryListItem(BaseModel):
     turns: int
     created: float | None
     policy: str | None = None
+    sport: str | None = None
+    mode: str | None = None
     tool_calls: dict[str, int] = Field(default_factory=dict)
-    error: str | None = None
+    error: str | None = Field(None, description="Why it did not answer (or why unreadable).")
 
 
 class TrajectoryDetail(BaseModel):

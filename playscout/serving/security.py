@@ -9,6 +9,7 @@ from __future__ import annotations
 import hmac
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 import orjson
 
@@ -23,6 +24,11 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 # Paths that carry no corpus data and must answer without a key (health checks, docs, viewer
 # shell; the viewer's data calls go through the API and need the key).
+# Clip media may also carry the key in this cookie (the viewer sets it, SameSite=Strict, for
+# this path only): a <video> or <img> element cannot send an Authorization header. It opens
+# GET/HEAD of media and nothing else.
+MEDIA_PREFIX = "/v1/clips/"
+MEDIA_COOKIE = b"playscout_media_key"
 PUBLIC_PREFIXES = ("/healthz", "/readyz", "/docs", "/redoc", "/openapi.json", "/viewer")
 
 
@@ -100,10 +106,30 @@ class BearerAuthMiddleware:
         headers = dict(scope.get("headers") or [])
         given = headers.get(b"authorization", b"")
         scheme, _, token = given.partition(b" ")
-        if scheme.lower() != b"bearer" or not hmac.compare_digest(token.strip(), self.expected):
-            await send_error(send, 401, "missing or wrong API key", {"WWW-Authenticate": "Bearer"})
+        if scheme.lower() == b"bearer" and hmac.compare_digest(token.strip(), self.expected):
+            await self.app(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        if _media_read(scope) and hmac.compare_digest(
+            _cookie(headers.get(b"cookie", b""), MEDIA_COOKIE), self.expected
+        ):
+            await self.app(scope, receive, send)
+            return
+        await send_error(send, 401, "missing or wrong API key", {"WWW-Authenticate": "Bearer"})
+
+
+def _media_read(scope: Scope) -> bool:
+    """A GET/HEAD of clip media: what `<video>` and `<img>` fetch, which cannot send headers."""
+    return scope.get("method") in ("GET", "HEAD") and str(scope.get("path", "")).startswith(
+        MEDIA_PREFIX
+    )
+
+
+def _cookie(header: bytes, name: bytes) -> bytes:
+    for part in header.split(b";"):
+        key, _, value = part.strip().partition(b"=")
+        if key == name:
+            return unquote_to_bytes(value)  # the viewer sets encodeURIComponent(key)
+    return b""
 
 
 def _public(path: str) -> bool:

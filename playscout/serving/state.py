@@ -5,6 +5,7 @@ limiter and the metrics. Each ask still gets its own ToolContext (fresh SessionM
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from playscout.clients.chat import ChatClient
@@ -32,6 +33,14 @@ class ServingState:
     @property
     def backend(self) -> SearchBackend:
         return self.runtime.require_backend()
+
+    @property
+    def runs_dir(self) -> Path:
+        """Where runs live: the run service's directory, else the configured one (a server
+        without a run service still lists and reads runs)."""
+        if self.run_service is not None:
+            return Path(self.run_service.runs_dir)
+        return Path(self.settings.eval.runs_dir)
 
     @property
     def llm_client(self) -> ChatClient | None:

@@ -1,12 +1,18 @@
-"""Trajectory files as the API sees them: `{trajectory_dir}/{id}.jsonl`, the id checked against
-a strict pattern before any path is built, so no request names a file outside the directory."""
+"""Trajectory files as the API sees them: `{trajectory_dir}/{id}.jsonl` for ad-hoc asks (the
+id checked against a strict pattern before any path is built, so no request names a file
+outside the directory), and an eval question's file found through its run (eval/catalog.py).
+
+Listings summarise every file once and keep the summary while the file's size and mtime stay
+the same, so filtering and paging thousands of asks stays cheap."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
 import orjson
+from pydantic import BaseModel, Field
 
 from playscout.agent.ids import valid_id
 from playscout.agent.trajectory import (
@@ -17,7 +23,8 @@ from playscout.agent.trajectory import (
     read_trajectory,
     summarise,
 )
-from playscout.errors import PlayscoutError
+from playscout.errors import NotFound
+from playscout.eval.catalog import Page, paginate
 from playscout.serving.schemas import TrajectoryDetail, TrajectoryListItem
 
 ANNOTATION_KEYS = ("gold_answer", "verdict", "judge", "correct")
@@ -26,9 +33,29 @@ CANCELLED = "cancelled"  # the client went away, or someone cancelled the run
 STOPPED_KINDS = (INTERRUPTED, CANCELLED)
 
 
-class UnknownTrajectory(PlayscoutError, LookupError):
-    status_code = 404
+class UnknownTrajectory(NotFound):
     code = "trajectory_not_found"
+
+
+class TrajectoryFilter(BaseModel):
+    status: str | None = None
+    tool: str | None = Field(None, description="Asks that called this tool.")
+    q: str | None = Field(None, description="Text in the id, question, answer or error.")
+
+    def keep(self, item: TrajectoryListItem) -> bool:
+        if self.status and item.status != self.status:
+            return False
+        if self.tool and not item.tool_calls.get(self.tool):
+            return False
+        if self.q:
+            needle = self.q.casefold()
+            hay = (item.id, item.question or "", item.answer or "", item.error or "")
+            return any(needle in h.casefold() for h in hay)
+        return True
+
+
+class TrajectoryPage(Page[TrajectoryListItem]):
+    facets: dict[str, list[str]] = Field(default_factory=dict)
 
 
 def trajectory_path(directory: Path, trajectory_id: str) -> Path:
@@ -49,43 +76,87 @@ def _status(events: list[Event], final_status: str | None) -> str | None:
     return final_status or ("running" if events else None)
 
 
-def list_trajectories(directory: Path, limit: int) -> list[TrajectoryListItem]:
+def _item(path: Path, directory: Path) -> TrajectoryListItem:
+    try:
+        events = read_trajectory(path)
+    except TrajectoryError as e:
+        return TrajectoryListItem(
+            id=path.stem,
+            question=None,
+            status="unreadable",
+            answer=None,
+            turns=0,
+            created=None,
+            error=str(e).replace(str(directory), "").lstrip("/"),
+        )
+    s = summarise(events)
+    start = next((e for e in events if isinstance(e, RunStart)), None)
+    return TrajectoryListItem(
+        id=path.stem,
+        question=s.question,
+        status=_status(events, s.status),
+        answer=s.answer,
+        turns=s.turns,
+        created=events[0].ts if events else None,
+        policy=s.policy,
+        sport=start.sport if start else None,
+        mode=start.mode if start else None,
+        tool_calls=s.tool_calls,
+        error=s.error,
+    )
+
+
+class _Summaries:
+    """path -> ((size, mtime_ns), item); entries of deleted files are dropped on listing."""
+
+    def __init__(self) -> None:
+        self._items: dict[Path, tuple[tuple[int, int], TrajectoryListItem]] = {}
+        self._lock = threading.Lock()
+
+    def items(self, directory: Path) -> list[tuple[float, TrajectoryListItem]]:
+        """(mtime, item) of every trajectory file in the directory."""
+        files = [p for p in directory.glob("*.jsonl") if valid_id(p.stem)]
+        out = []
+        seen = set()
+        for path in files:
+            try:
+                st = path.stat()
+            except OSError:
+                continue  # deleted while listing
+            sig = (st.st_size, st.st_mtime_ns)
+            seen.add(path)
+            with self._lock:
+                hit = self._items.get(path)
+            if hit is None or hit[0] != sig:
+                hit = (sig, _item(path, directory))
+                with self._lock:
+                    self._items[path] = hit
+            out.append((st.st_mtime, hit[1]))
+        with self._lock:
+            for gone in [p for p in self._items if p.parent == directory and p not in seen]:
+                del self._items[gone]
+        return out
+
+
+_SUMMARIES = _Summaries()
+
+
+def list_trajectories(
+    directory: Path, where: TrajectoryFilter | None = None, offset: int = 0, limit: int = 100
+) -> TrajectoryPage:
     """Newest first; unreadable files are listed with their error, not skipped silently."""
     if not directory.is_dir():
-        return []
-    files = [p for p in directory.glob("*.jsonl") if p.is_file() and valid_id(p.stem)]
-    files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-    items = []
-    for path in files[:limit]:
-        try:
-            events = read_trajectory(path)
-        except TrajectoryError as e:
-            items.append(
-                TrajectoryListItem(
-                    id=path.stem,
-                    question=None,
-                    status="unreadable",
-                    answer=None,
-                    turns=0,
-                    created=None,
-                    error=str(e).replace(str(directory), "").lstrip("/"),
-                )
-            )
-            continue
-        s = summarise(events)
-        items.append(
-            TrajectoryListItem(
-                id=path.stem,
-                question=s.question,
-                status=_status(events, s.status),
-                answer=s.answer,
-                turns=s.turns,
-                created=events[0].ts if events else None,
-                policy=s.policy,
-                tool_calls=s.tool_calls,
-            )
-        )
-    return items
+        return TrajectoryPage(items=[], total=0, offset=offset, limit=limit)
+    found = _SUMMARIES.items(directory)
+    found.sort(key=lambda pair: (pair[0], pair[1].id), reverse=True)
+    items = [item for _, item in found]
+    keep = [i for i in items if where is None or where.keep(i)]
+    facets = {
+        "status": sorted({i.status for i in items if i.status}),
+        "tool": sorted({t for i in items for t in i.tool_calls}),
+        "sport": sorted({i.sport for i in items if i.sport}),
+    }
+    return TrajectoryPage(**paginate(keep, offset, limit).model_dump(), facets=facets)
 
 
 def read_annotations(path: Path) -> dict[str, Any]:
@@ -104,14 +175,19 @@ def read_annotations(path: Path) -> dict[str, Any]:
     return found
 
 
-def load_trajectory(directory: Path, trajectory_id: str) -> TrajectoryDetail:
-    path = trajectory_path(directory, trajectory_id)
+def trajectory_detail(
+    path: Path, trajectory_id: str, annotations: dict[str, Any] | None = None
+) -> TrajectoryDetail:
     events = read_trajectory(path)
     summary = summarise(events).model_dump(mode="json")
     summary["status"] = _status(events, summary.get("status"))
     return TrajectoryDetail(
         id=trajectory_id,
         summary=summary,
-        annotations=read_annotations(path),
+        annotations={**read_annotations(path), **(annotations or {})},
         events=[e.model_dump(mode="json") for e in events],
     )
+
+
+def load_trajectory(directory: Path, trajectory_id: str) -> TrajectoryDetail:
+    return trajectory_detail(trajectory_path(directory, trajectory_id), trajectory_id)

@@ -82,6 +82,15 @@ class VideoQAArgs(ToolArgs):
     _lists = field_validator("video_ids", mode="before")(_as_list)
 
 
+class SentFrames(BaseModel):
+    """Which frames a VLM was sent, by reference (never the pixels): their times in the clip
+    file and the JPEG settings, enough to show them again (media.timed_frames.jpeg_at)."""
+
+    times: list[float]
+    long_side: int
+    quality: int
+
+
 class QAItem(BaseModel):
     """The answer about one id, or why there is none."""
 
@@ -95,6 +104,7 @@ class QAItem(BaseModel):
     latency_s: float | None = None
     usage: Usage | None = None
     finish_reason: str | None = None
+    frames: SentFrames | None = None  # video_qa in default mode
 
 
 class QAResult(BaseModel):
@@ -331,7 +341,7 @@ def _data_uri(jpeg: bytes) -> str:
 
 
 async def _ask_frames(ctx: ToolContext, client: ChatClient, query: str, item: QAItem) -> QAItem:
-    from playscout.media import MediaError, sample_frames
+    from playscout.media import MediaError, sample_frames_timed
 
     assert ctx.corpus is not None
     try:
@@ -345,13 +355,16 @@ async def _ask_frames(ctx: ToolContext, client: ChatClient, query: str, item: QA
     qa = ctx.qa
     try:
         frames = await asyncio.to_thread(
-            sample_frames, path, qa.frames_per_clip, qa.frame_long_side, qa.jpeg_quality
+            sample_frames_timed, path, qa.frames_per_clip, qa.frame_long_side, qa.jpeg_quality
         )
     except MediaError as e:
         item.error = f"cannot read the video of clip {item.id}: {e}"
         return item
     parts: list[TextPart | ImagePart] = [TextPart(text=render("video_qa", query=query))]
-    parts += [ImagePart(url=_data_uri(f)) for f in frames]
+    parts += [ImagePart(url=_data_uri(f.jpeg)) for f in frames]
+    item.frames = SentFrames(
+        times=[f.time for f in frames], long_side=qa.frame_long_side, quality=qa.jpeg_quality
+    )
     if len(frames) < qa.frames_per_clip:
         item.notes.append(f"only {len(frames)} frames could be read")
     return await _ask(client, [ChatMessage(role="user", content=parts)], ctx.qa.vlm, item)

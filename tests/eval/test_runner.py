@@ -22,6 +22,7 @@ from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.judges import EquivalenceJudge, judge_run
 from playscout.eval.records import ResultRow
 from playscout.eval.report import write_report
+from playscout.eval.status import read_status
 from playscout.eval.store import load_results
 from playscout.eval.tasks.t9 import T9Task
 from tests.doubles import ScriptedChatModel
@@ -125,8 +126,14 @@ def test_kill_9_then_resume_exactly_once(
     proc.wait()
     done_before = len(_lines(run))
     assert 1 <= done_before < 3, "the kill should land mid-run"
+    killed = read_status(run)  # the runner said running; its process is gone
+    assert killed is not None and killed.state == "interrupted"
+    assert f"pid {proc.pid}" in (killed.message or "") and killed.total == 3
     s = run_eval(_spec(run), _with(settings, eval_settings), backend=synth_backend)
     assert s.skipped == done_before and s.ran == 3 - done_before
+    resumed = read_status(run)
+    assert resumed is not None and resumed.state == "done" and resumed.done == 3
+    assert resumed.created == killed.created  # still the run that was started first
     counts = Counter(r["qid"] for r in _lines(run))
     assert len(counts) == 3 and set(counts.values()) == {1}
     trajs = sorted((run / "trajectories").glob("*.jsonl"))
@@ -209,6 +216,7 @@ def test_torn_line_is_skipped(tmp_path: Path) -> None:
 
 def test_run_service(tmp_path, settings, synth_backend) -> None:
     from playscout.config import EvalSettings
+    from playscout.eval.catalog import run_info
     from playscout.eval.run_service import RunRequest, RunService
     from playscout.eval.service import EvalRunService
 
@@ -217,9 +225,10 @@ def test_run_service(tmp_path, settings, synth_backend) -> None:
     st = svc.submit(
         RunRequest(task="t9", sport="basketball", mode="oracle", policy="workflow", limit=1)
     )
-    deadline = time.time() + 60
-    while (cur := svc.get(st.id)).state in ("queued", "running") and time.time() < deadline:
-        time.sleep(0.2)
+    assert st.state == "queued" and st.id.endswith("-t9-oracle-workflow")
+    assert svc.wait(st.id, 60)
+    cur = run_info(tmp_path, st.id)  # read back from status.json, as after a restart
     assert cur.state == "done", cur.message
-    assert cur.done == 1 and cur.results and cur.results["ran"] == 1
-    assert svc.get("nope") is None
+    assert cur.done == cur.total == cur.questions == 1 and cur.results
+    assert cur.results["ran"] == 1 and cur.task == "t9" and cur.model == "workflow"
+    assert svc.running() == []

@@ -107,7 +107,7 @@ def test_stream_closed_after_first_events_stops_the_run_within_a_second(
         time.sleep(2.5)  # the held search returns in its thread; the run must not go on
         [after] = trajectories(tmp_path / "traj")
         assert sum(isinstance(e, ToolCallEvent) for e in after) == calls_then
-        assert c.get("/v1/trajectories").json()[0]["status"] == "cancelled"
+        assert c.get("/v1/trajectories").json()["items"][0]["status"] == "cancelled"
 
 
 def test_blocking_ask_abandoned_mid_run_is_cancelled(app_factory, synth_index, tmp_path):

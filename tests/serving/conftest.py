@@ -30,6 +30,7 @@ def make_settings(tmp_path: Path, index: SynthIndex, **overrides: Any) -> Settin
         "index": str(index.index_dir),
         "serving": serving,
         "agent": {"trajectory_dir": tmp_path / "traj", "session_db": tmp_path / "s.sqlite"},
+        "eval": {"runs_dir": tmp_path / "runs", "cache_db": None},
         **{k: v for k, v in overrides.items() if k not in serving_fields},
     }
     return Settings.model_validate(data)

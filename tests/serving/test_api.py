@@ -23,7 +23,7 @@ def test_ask_workflow_answers_with_evidence(client, synth_index):
     clip = body["evidence"]["clips"][0]
     assert clip["found"] and clip["video_end"] > clip["video_start"]
     assert 0.0 <= body["confidence"] <= 1.0
-    listed = client.get("/v1/trajectories").json()
+    listed = client.get("/v1/trajectories").json()["items"]
     assert [t["id"] for t in listed] == [body["trajectory_id"]]
     assert listed[0]["status"] == "answered" and listed[0]["question"] == synth_index.question
 
@@ -131,35 +131,46 @@ def test_unknown_trajectory_is_404(client):
 
 def test_runs_are_501_without_service(client):
     assert "RunService" in one_line_error(client.post("/v1/runs", json={}), 501)
-    assert "RunService" in one_line_error(client.get("/v1/runs/abc"), 501)
+    assert "RunService" in one_line_error(client.post("/v1/runs/abc/cancel"), 501)
+    # Reading runs needs no service: they are on disk.
+    assert client.get("/v1/runs").json()["items"] == []
+    assert "no run 'abc'" in one_line_error(client.get("/v1/runs/abc"), 404)
 
 
-def test_runs_use_a_service(app_factory):
+def test_runs_use_a_service(app_factory, tmp_path):
     import time
 
     from fastapi.testclient import TestClient
 
-    from playscout.eval.run_service import RunRequest, RunStatus
+    from playscout.eval.errors import RunConflict
+    from playscout.eval.run_service import RunRequest
+    from playscout.eval.status import RunStatus, write_status
 
-    class InMemoryRunService:
-        """A RunService that only records submissions (the protocol, not a fake runner)."""
+    class RecordingRunService:
+        """A RunService that only records submissions and writes them `queued` (the
+        protocol and the on-disk status, not a runner)."""
 
         def __init__(self) -> None:
+            self.runs_dir = tmp_path / "runs"
             self.runs: dict[str, RunStatus] = {}
 
         def submit(self, request: RunRequest) -> RunStatus:
             status = RunStatus(id=f"r{len(self.runs)}", state="queued", created=time.time())
+            write_status(self.runs_dir / status.id, status, request=request.model_dump())
             self.runs[status.id] = status
             return status
 
-        def get(self, run_id: str) -> RunStatus | None:
-            return self.runs.get(run_id)
+        def cancel(self, run_id: str) -> RunStatus:
+            raise RunConflict(f"run {run_id!r} is queued: nothing to cancel")
 
-    with TestClient(app_factory(run_service=InMemoryRunService())) as c:
+    with TestClient(app_factory(run_service=RecordingRunService())) as c:
         r = c.post("/v1/runs", json={"task": "t9", "limit": 2})
         assert r.status_code == 202 and r.json()["state"] == "queued"
-        assert c.get(f"/v1/runs/{r.json()['id']}").json()["id"] == "r0"
+        got = c.get(f"/v1/runs/{r.json()['id']}").json()
+        assert got["id"] == "r0" and got["task"] == "t9" and got["state"] == "queued"
+        assert c.get("/v1/runs").json()["total"] == 1
         assert c.get("/v1/runs/zzz").status_code == 404
+        assert "nothing to cancel" in one_line_error(c.post("/v1/runs/r0/cancel"), 409)
         assert c.post("/v1/runs", json={"limit": 0}).status_code == 422
         bad_task = one_line_error(c.post("/v1/runs", json={"task": "t99"}), 422)
         assert "unknown task 't99'" in bad_task and "t9" in bad_task
@@ -172,7 +183,7 @@ def test_runs_use_a_service(app_factory):
     [
         "/v1/search/documents?query=win&sport=basketball&k=100000000",
         "/v1/search/videos?query=dunk&sport=basketball&mode=oracle&top_k=5",
-        "/v1/trajectories?limit=5&offset=10",
+        "/v1/trajectories?limit=5&page=2",
     ],
 )
 def test_unknown_query_parameters_are_422_naming_them(client, url):

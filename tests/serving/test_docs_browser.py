@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import CHROMIUM, DRIVER, chromium
+
 from .conftest import live_server
-from .test_viewer_browser import CHROMIUM, DRIVER, chromium
 
 pytestmark = [
     pytest.mark.slow,

@@ -172,4 +172,4 @@ def test_shutdown_records_interrupted_runs(app_factory, synth_index, tmp_path):
     assert last.seq == events[-2].seq + 1 and last.run_id == events[0].run_id
     from playscout.serving.trajectories import list_trajectories
 
-    assert list_trajectories(tmp_path / "traj", 10)[0].status == "interrupted"
+    assert list_trajectories(tmp_path / "traj").items[0].status == "interrupted"

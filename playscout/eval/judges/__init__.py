@@ -3,7 +3,7 @@
 from playscout.eval.judges.equivalence import EquivalenceJudge, judge_equivalence
 from playscout.eval.judges.judge import Judge, Verdict
 from playscout.eval.judges.llm import LLMJudge, parse_verdict
-from playscout.eval.judges.run import judge_run, make_judge
+from playscout.eval.judges.run import judge_run, judge_run_async, make_judge
 
 __all__ = [
     "EquivalenceJudge",
@@ -12,6 +12,7 @@ __all__ = [
     "Verdict",
     "judge_equivalence",
     "judge_run",
+    "judge_run_async",
     "make_judge",
     "parse_verdict",
 ]

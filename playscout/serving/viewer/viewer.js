@@ -1,7 +1,18 @@
-// playscout trajectory viewer. Plain DOM, no build step. Every string from the API is set
-// with textContent (never innerHTML), so a question or observation cannot inject markup.
+// playscout run browser. Plain DOM, no build step, no library. Every string from the data is
+// set with textContent or setAttribute (never innerHTML), so a question, an answer or an
+// observation cannot inject markup.
+//
+// Pages (hash routes, so the same files work from the server and opened from disk):
+//   #/                      runs (eval runs; ad-hoc asks as one more row)
+//   #/runs/RUN?filters      a run's questions          #/asks?filters   ad-hoc asks
+//   #/runs/RUN/q/QID        a question's trajectory    #/asks/ID        an ask's trajectory
+//   #/compare/A/B?change=   right/wrong changes between two runs
+//   #/compare/A/B/q/QID     one question in both runs, the first divergent turn marked
+// Data comes from the HTTP API, or from `window.PLAYSCOUT_STATIC` in an export
+// (`playscout eval export RUN --html DIR`).
 "use strict";
 
+const PAGE = 100;
 const TOOL_COLOURS = {
   search_documents: "#3b6fd8", document_qa: "#16a394", search_videos: "#e07b1a",
   video_qa: "#c2357a", extract_scene_text: "#7a52c7", transcribe_speech: "#4d8f2a",
@@ -16,12 +27,30 @@ function colour(name) {
   return FALLBACK[h % FALLBACK.length];
 }
 
-function el(tag, attrs = {}, text) {
+function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined && text !== null) node.textContent = String(text);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, v);
+  for (const c of children) {
+    if (c === undefined || c === null || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
   return node;
 }
+
+function pill(text, kind) {
+  return el("span", { class: "pill " + (kind || text || "none") }, text || "-");
+}
+
+function fmtDate(ts) { return ts ? new Date(ts * 1000).toLocaleString() : "-"; }
+function fmtS(x) { return x === undefined || x === null ? "-" : Number(x).toFixed(2) + " s"; }
+function tools(counts) {
+  return Object.entries(counts || {}).map(([k, v]) => k + "×" + v).join(", ") || "-";
+}
+function hashOf(...parts) { return "#/" + parts.map(encodeURIComponent).join("/"); }
+
+// ------------------------------------------------------------------ data sources
+
+const STATIC = window.PLAYSCOUT_STATIC || null;
 
 function headers() {
   const key = sessionStorage.getItem("playscout-key");
@@ -33,119 +62,589 @@ function askForKey() {
   box.replaceChildren();
   const input = el("input", { type: "password", placeholder: "API key", id: "key" });
   const button = el("button", {}, "use key");
-  button.addEventListener("click", () => { sessionStorage.setItem("playscout-key", input.value); location.reload(); });
+  button.addEventListener("click", () => {
+    sessionStorage.setItem("playscout-key", input.value);
+    // <video> and <img> cannot send headers: clip media accepts the key as this cookie.
+    document.cookie = "playscout_media_key=" + encodeURIComponent(input.value) + "; path=/v1/clips/; SameSite=Strict";
+    location.reload();
+  });
   box.append(input, button);
 }
 
-async function api(path) {
-  const r = await fetch(path, { headers: headers() });
+async function api(path, params) {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(params || {})) if (v !== undefined && v !== null && v !== "") query.set(k, v);
+  const url = path + (query.toString() ? "?" + query : "");
+  const r = await fetch(url, { headers: headers() });
   if (r.status === 401) { askForKey(); throw new Error("this server needs an API key"); }
   const body = await r.json();
   if (!r.ok) throw new Error((body.error && body.error.message) || ("HTTP " + r.status));
   return body;
 }
 
-function setStatus(text) {
+function keep(row, f, fields) {
+  if (f.status && row.status !== f.status) return false;
+  if (f.verdict && (row.verdict || "unjudged") !== f.verdict) return false;
+  if (f.sport && row.sport !== f.sport) return false;
+  if (f.tool && !(row.tool_calls || {})[f.tool]) return false;
+  if (f.q) {
+    const needle = f.q.toLowerCase();
+    return fields.some((k) => String(row[k] || "").toLowerCase().includes(needle));
+  }
+  return true;
+}
+
+const apiSource = {
+  runs: (p) => api("/v1/runs", p),
+  run: (id) => api("/v1/runs/" + encodeURIComponent(id)),
+  asks: (p) => api("/v1/trajectories", p),
+  questions: (id, p) => api("/v1/runs/" + encodeURIComponent(id) + "/questions", p),
+  question: (id, qid) => api("/v1/runs/" + encodeURIComponent(id) + "/questions/" + encodeURIComponent(qid)),
+  ask: (tid) => api("/v1/trajectories/" + encodeURIComponent(tid)),
+  compare: (a, b, p) => api("/v1/runs/" + encodeURIComponent(a) + "/compare/" + encodeURIComponent(b), p),
+  pair: (a, b, qid) => api("/v1/runs/" + encodeURIComponent(a) + "/compare/" + encodeURIComponent(b) + "/questions/" + encodeURIComponent(qid)),
+  clip: (sport, id) => "/v1/clips/" + encodeURIComponent(id) + "?sport=" + encodeURIComponent(sport || ""),
+  thumb: (sport, id) => "/v1/clips/" + encodeURIComponent(id) + "/thumbnail?sport=" + encodeURIComponent(sport || ""),
+  frame: (sport, id, t, frames) => "/v1/clips/" + encodeURIComponent(id) + "/frames?" + new URLSearchParams({
+    t: String(t), sport: sport || "", long_side: String(frames.long_side), quality: String(frames.quality) }),
+  canCompare: true,
+  hasAsks: true,
+};
+
+function loadScript(src) {
+  return new Promise((resolve, reject) => {
+    const s = el("script", { src });
+    s.addEventListener("load", resolve);
+    s.addEventListener("error", () => reject(new Error("cannot load " + src)));
+    document.head.append(s);
+  });
+}
+
+function staticSource(data) {
+  const details = {};
+  window.PLAYSCOUT_STATIC_LOADED = (qid, detail) => { details[qid] = detail; };
+  const page = (rows, p) => {
+    const offset = Number(p.offset || 0), limit = Number(p.limit || PAGE);
+    return { items: rows.slice(offset, offset + limit), total: rows.length, offset, limit };
+  };
+  const media = data.media || {};
+  return {
+    runs: async (p) => page([data.run].filter((r) => keep({ status: r.state }, { status: p.status }, [])), p),
+    run: async () => data.run,
+    questions: async (_id, p) => {
+      const rows = data.questions.filter((r) => keep(r, p, ["qid", "question", "answer", "gold"]));
+      return { ...page(rows, p), facets: data.facets };
+    },
+    question: async (_id, qid) => {
+      if (!details[qid]) {
+        if (!data.files[qid]) throw new Error("no question " + qid + " in this export");
+        await loadScript(data.files[qid]);
+      }
+      return details[qid];
+    },
+    clip: (_s, id) => (media.clips || {})[id] || null,
+    thumb: (_s, id) => (media.thumbs || {})[id] || null,
+    frame: (_s, id, t) => (media.frames || {})[id + "@" + Number(t).toFixed(3)] || null,
+    canCompare: false,
+    hasAsks: false,
+  };
+}
+
+const source = STATIC ? staticSource(STATIC) : apiSource;
+
+// ------------------------------------------------------------------ routing and chrome
+
+function route() {
+  const raw = location.hash.replace(/^#\/?/, "");
+  const [path, query] = raw.split("?");
+  const parts = path ? path.split("/").map(decodeURIComponent) : [];
+  return { parts, params: Object.fromEntries(new URLSearchParams(query || "")) };
+}
+
+function go(parts, params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params || {})) if (v !== undefined && v !== null && v !== "" && v !== 0) q.set(k, v);
+  location.hash = hashOf(...parts).slice(1) + (q.toString() ? "?" + q : "");
+}
+
+function crumbs(...items) {
+  const nav = document.getElementById("crumbs");
+  nav.replaceChildren();
+  for (const [label, href] of items) {
+    nav.append(el("span", { class: "sep" }, "›"), href ? el("a", { href }, label) : el("span", {}, label));
+  }
+}
+
+function setStatus(text, error) {
   const s = document.getElementById("status");
+  if (!s) return;
   s.textContent = text;
   s.hidden = !text;
+  s.classList.toggle("error", !!error);
 }
 
-async function overview() {
-  const runs = await api("/v1/trajectories");
-  const body = document.querySelector("#runs tbody");
-  for (const run of runs) {
-    const tr = el("tr");
-    const created = run.created ? new Date(run.created * 1000).toLocaleString() : "-";
-    tr.append(el("td", {}, created));
-    const q = el("td", { class: "q" });
-    const link = el("a", { href: "/viewer/" + encodeURIComponent(run.id) }, run.question || run.id);
-    q.append(link);
-    tr.append(q);
-    const st = el("td"); st.append(el("span", { class: "pill " + (run.status || "") }, run.status || "-"));
-    tr.append(st, el("td", {}, run.turns));
-    const tools = Object.entries(run.tool_calls || {}).map(([k, v]) => k + "×" + v).join(", ");
-    tr.append(el("td", {}, tools || "-"), el("td", { class: "a" }, run.answer || run.error || "-"));
-    body.append(tr);
-  }
-  document.getElementById("runs").hidden = runs.length === 0;
-  setStatus(runs.length ? "" : "no trajectories yet");
+function staticBadge() {
+  if (!STATIC || document.getElementById("static-badge")) return;
+  document.getElementById("key-box").replaceWith(el("span", { id: "static-badge", class: "pill" }, "static export · no server"));
 }
 
-function pairCalls(events) {
-  // One block per tool call, joined with the observation that answers it (same turn, same name).
-  const blocks = [];
-  const open = [];
-  for (const e of events) {
-    if (e.type === "tool_call") { const b = { call: e, obs: null }; blocks.push(b); open.push(b); }
-    else if (e.type === "observation") {
-      const i = open.findIndex((b) => b.call.turn === e.turn && b.call.name === e.name);
-      if (i >= 0) { open[i].obs = e; open.splice(i, 1); }
-    }
-  }
-  return blocks;
+function rendered() {
+  // Read by the browser tests and benchmarks/viewer.py (time to first render).
+  document.body.dataset.rendered = String(Date.now());
+  if (!performance.getEntriesByName("playscout-rendered").length) performance.mark("playscout-rendered");
 }
 
-function showDetails(block, button) {
-  document.querySelectorAll(".block.selected").forEach((b) => b.classList.remove("selected"));
-  button.classList.add("selected");
-  const { call, obs } = block;
-  document.getElementById("details").hidden = false;
-  document.getElementById("details-title").textContent = "Turn " + call.turn + " · " + call.name;
-  const meta = obs ? "latency " + obs.latency_s.toFixed(3) + " s · " + obs.tokens + " tokens" + (obs.error ? " · error: " + obs.error : "") : "no observation recorded";
-  document.getElementById("details-meta").textContent = meta;
-  const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments, null, 2);
-  document.getElementById("details-args").textContent = args;
-  document.getElementById("details-obs").textContent = obs ? obs.text : "";
+function pager(page, onPage) {
+  const box = el("div", { class: "pager" });
+  const first = page.total ? page.offset + 1 : 0;
+  const last = Math.min(page.offset + page.items.length, page.total);
+  const prev = el("button", { class: "prev" }, "‹ previous");
+  const next = el("button", { class: "next" }, "next ›");
+  prev.disabled = page.offset <= 0;
+  next.disabled = page.offset + page.limit >= page.total;
+  prev.addEventListener("click", () => onPage(Math.max(0, page.offset - page.limit)));
+  next.addEventListener("click", () => onPage(page.offset + page.limit));
+  const pages = Math.max(1, Math.ceil(page.total / page.limit));
+  const at = Math.floor(page.offset / page.limit) + 1;
+  const jump = el("input", { type: "number", min: "1", max: String(pages), value: String(at), class: "page", "aria-label": "page" });
+  jump.addEventListener("change", () => onPage((Math.min(pages, Math.max(1, Number(jump.value))) - 1) * page.limit));
+  box.append(prev, el("span", { class: "range" }, first + "–" + last + " of " + page.total), next,
+    el("span", { class: "muted" }, " page "), jump, el("span", { class: "muted" }, " of " + pages));
+  return box;
 }
 
-async function trajectory() {
-  const id = decodeURIComponent(location.pathname.split("/").pop());
-  const t = await api("/v1/trajectories/" + encodeURIComponent(id));
-  const s = t.summary;
-  document.getElementById("title").textContent = "trajectory " + t.id;
-  document.getElementById("question-box").hidden = false;
-  document.getElementById("question").textContent = s.question || "-";
-  document.getElementById("answer").textContent = s.answer ?? "-";
-  const status = document.getElementById("run-status");
-  status.textContent = s.status || "-"; status.classList.add(s.status || "none");
-  const a = t.annotations || {};
-  if (a.gold_answer !== undefined || a.verdict !== undefined) {
-    document.getElementById("gold-row").hidden = false;
-    document.getElementById("gold").textContent = a.gold_answer ?? "-";
-    const verdict = a.verdict ?? (a.correct === true ? "correct" : a.correct === false ? "incorrect" : "");
-    const v = document.getElementById("verdict"); v.textContent = verdict; if (verdict) v.classList.add(String(verdict));
+function select(name, values, current, onChange, label) {
+  const s = el("select", { name, "aria-label": label || name });
+  s.append(el("option", { value: "" }, (label || name) + ": all"));
+  for (const v of values || []) {
+    const o = el("option", { value: v }, (label || name) + ": " + v);  // says which filter it is once chosen
+    if (v === current) o.selected = true;
+    s.append(o);
   }
-  const tools = Object.entries(s.tool_calls || {}).map(([k, v]) => k + " " + v).join(", ");
-  document.getElementById("stats").textContent =
-    s.turns + " turns · tools: " + (tools || "none") + " · tokens " + s.prompt_tokens + "/" + s.completion_tokens +
-    " · model " + s.model_latency_s + " s · tools " + s.tool_latency_s + " s · wall " + s.wall_s + " s" + (s.policy ? " · policy " + s.policy : "");
+  s.addEventListener("change", () => onChange(s.value));
+  return s;
+}
 
-  const blocks = pairCalls(t.events);
-  const legend = document.getElementById("legend");
-  for (const name of [...new Set(blocks.map((b) => b.call.name))]) {
-    const item = el("span", {}, name); item.style.setProperty("--c", colour(name)); legend.append(item);
+function table(head, rows, cls) {
+  const t = el("table", { class: cls || "" });
+  t.append(el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, h)))));
+  const body = el("tbody");
+  for (const r of rows) body.append(r);
+  t.append(body);
+  return t;
+}
+
+// ------------------------------------------------------------------ runs
+
+async function runsPage(app, params) {
+  crumbs(["runs"]);
+  const offset = Number(params.offset || 0);
+  const query = { status: params.status, task: params.task, mode: params.mode, offset, limit: 50 };
+  const page = await source.runs(query);
+  app.append(el("h1", {}, "Runs"));
+  const bar = el("div", { class: "filters" });
+  const refilter = (k) => (v) => go([], { ...params, [k]: v, offset: 0 });
+  bar.append(
+    select("status", ["queued", "running", "done", "failed", "cancelled", "interrupted"], params.status, refilter("status"), "state"),
+    select("mode", ["default", "oracle"], params.mode, refilter("mode")),
+  );
+  const task = el("input", { type: "search", name: "task", placeholder: "task (t9, t3, …)", value: params.task || "" });
+  task.addEventListener("change", () => refilter("task")(task.value.trim()));
+  bar.append(task);
+  app.append(bar);
+  if (source.canCompare) {
+    const cmp = el("button", { id: "compare-btn", disabled: "" }, "compare the two selected runs");
+    cmp.addEventListener("click", () => {
+      // The list is newest first: A is the older run (the baseline), B the newer one.
+      const ids = [...app.querySelectorAll("input.pick:checked")].map((i) => i.value).reverse();
+      if (ids.length === 2) go(["compare", ids[0], ids[1]]);
+    });
+    bar.append(cmp);
   }
-  const timeline = document.getElementById("timeline");
-  const models = new Map(t.events.filter((e) => e.type === "model_call").map((e) => [e.turn, e]));
-  blocks.forEach((block, i) => {
-    const { call, obs } = block;
-    const button = el("button", { class: "block" + (obs && obs.error ? " error" : ""), "data-tool": call.name, "data-index": String(i), role: "listitem", title: call.name });
-    button.style.background = colour(call.name);
-    button.append(el("div", { class: "turn" }, "turn " + call.turn), el("div", { class: "name" }, call.name));
-    const m = models.get(call.turn);
-    const bits = [];
-    if (obs) bits.push(obs.latency_s.toFixed(2) + " s");
-    if (m) bits.push(m.prompt_tokens + "+" + m.completion_tokens + " tok");
-    else if (obs && obs.tokens) bits.push(obs.tokens + " tok");
-    button.append(el("div", { class: "meta" }, bits.join(" · ")));
-    button.addEventListener("click", () => showDetails(block, button));
-    timeline.append(button);
+  const rows = page.items.map((r) => {
+    const tr = el("tr", { "data-run": r.id });
+    const pick = source.canCompare ? el("input", { type: "checkbox", class: "pick", value: r.id, "aria-label": "select " + r.id }) : "";
+    if (pick) pick.addEventListener("change", () => {
+      const n = app.querySelectorAll("input.pick:checked").length;
+      document.getElementById("compare-btn").disabled = n !== 2;
+    });
+    const acc = r.accuracy === null || r.accuracy === undefined ? "-" :
+      r.accuracy.toFixed(1) + "% (" + r.right + "/" + r.judged + (r.judge ? ", " + r.judge : "") + ")";
+    const progress = r.done + (r.total !== null && r.total !== undefined ? "/" + r.total : "");
+    const state = el("td", {}, pill(r.state));
+    if (r.message && r.state !== "done") state.append(el("div", { class: "reason" }, r.message));
+    tr.append(el("td", {}, pick), el("td", {}, fmtDate(r.created)),
+      el("td", { class: "id" }, el("a", { href: hashOf("runs", r.id) }, r.id)),
+      el("td", {}, r.task || "-"), el("td", {}, r.mode || "-"), el("td", {}, r.preset || "-"),
+      el("td", {}, r.model || "-"), state, el("td", { class: "num" }, progress), el("td", { class: "num" }, acc));
+    return tr;
   });
-  setStatus(blocks.length ? "" : "no tool calls in this trajectory");
+  if (source.hasAsks && offset === 0) {
+    const asks = await source.asks({ limit: 1 });
+    const tr = el("tr", { class: "asks-row" });
+    tr.append(el("td"), el("td", {}, asks.items[0] ? fmtDate(asks.items[0].created) : "-"),
+      el("td", { class: "id" }, el("a", { href: "#/asks" }, "ad-hoc asks")), el("td", {}, "ask"),
+      el("td", {}, "-"), el("td", {}, "-"), el("td", {}, "-"), el("td", {}, "-"),
+      el("td", { class: "num" }, String(asks.total)), el("td", {}, "-"));
+    rows.push(tr);
+  }
+  app.append(table(["", "date", "run", "task", "mode", "preset", "model", "state", "questions", "accuracy"], rows, "runs"));
+  app.append(pager(page, (o) => go([], { ...params, offset: o })));
+  setStatus(page.total || source.hasAsks ? "" : "no runs yet");
 }
 
-document.addEventListener("DOMContentLoaded", () => {
-  const page = document.body.dataset.page;
-  (page === "trajectory" ? trajectory() : overview()).catch((e) => setStatus("error: " + e.message));
-});
+// ------------------------------------------------------------------ question lists
+
+function filtersBar(params, facets, onChange, withVerdict) {
+  const bar = el("div", { class: "filters" });
+  const q = el("input", { type: "search", name: "q", placeholder: "search question, answer, gold, id", value: params.q || "", size: "36" });
+  q.addEventListener("change", () => onChange("q", q.value.trim()));
+  bar.append(q, select("status", facets.status, params.status, (v) => onChange("status", v)));
+  if (withVerdict) bar.append(select("verdict", ["right", "wrong", "unjudged"], params.verdict, (v) => onChange("verdict", v)));
+  bar.append(select("sport", facets.sport, params.sport, (v) => onChange("sport", v)),
+    select("tool", facets.tool, params.tool, (v) => onChange("tool", v), "tool used"));
+  return bar;
+}
+
+function runHeader(run) {
+  const box = el("section", { class: "card run-card" });
+  box.append(el("h1", {}, run.id));
+  const acc = run.accuracy === null || run.accuracy === undefined ? "not judged" :
+    run.accuracy.toFixed(1) + "% right (" + run.right + "/" + run.judged + ", judge " + run.judge + ")";
+  box.append(el("div", {}, pill(run.state), " ", "task " + (run.task || "-") + " · mode " + (run.mode || "-") +
+    " · policy " + (run.policy || "-") + (run.preset ? " · preset " + run.preset : "") + " · model " + (run.model || "-") +
+    " · " + run.done + (run.total !== null && run.total !== undefined ? "/" + run.total : "") + " questions · " + acc));
+  if (run.message && run.state !== "done") box.append(el("div", { class: "reason" }, run.message));
+  return box;
+}
+
+async function questionsPage(app, runId, params) {
+  crumbs(["runs", "#/"], [runId]);
+  const offset = Number(params.offset || 0);
+  const [run, page] = await Promise.all([
+    source.run(runId),
+    source.questions(runId, { status: params.status, verdict: params.verdict, sport: params.sport, tool: params.tool, q: params.q, offset, limit: PAGE }),
+  ]);
+  app.append(runHeader(run));
+  app.append(filtersBar(params, page.facets || {}, (k, v) => go(["runs", runId], { ...params, [k]: v, offset: 0 }), true));
+  const rows = page.items.map((r) => {
+    const tr = el("tr", { "data-qid": r.qid, class: r.verdict || "" });
+    const err = r.error ? el("td", { class: "reason" }, r.error) : el("td", {}, "-");
+    tr.append(el("td", { class: "id" }, el("a", { href: hashOf("runs", runId, "q", r.qid) }, r.qid)),
+      el("td", { class: "q" }, r.question), el("td", { class: "a" }, r.gold ?? "-"), el("td", { class: "a" }, r.answer ?? "-"),
+      el("td", {}, pill(r.verdict || "unjudged")), el("td", {}, pill(r.status)), el("td", { class: "num" }, r.turns),
+      el("td", {}, tools(r.tool_calls)), err);
+    return tr;
+  });
+  app.append(table(["id", "question", "gold", "answer", "verdict", "status", "turns", "tools", "error"], rows, "questions"));
+  app.append(pager(page, (o) => go(["runs", runId], { ...params, offset: o })));
+  setStatus(page.total ? "" : "no questions match");
+}
+
+async function asksPage(app, params) {
+  crumbs(["runs", "#/"], ["ad-hoc asks"]);
+  const offset = Number(params.offset || 0);
+  const page = await source.asks({ status: params.status, tool: params.tool, q: params.q, offset, limit: PAGE });
+  app.append(el("h1", {}, "Ad-hoc asks"));
+  const facets = page.facets || {};
+  const bar = filtersBar(params, facets, (k, v) => go(["asks"], { ...params, [k]: v, offset: 0 }), false);
+  bar.querySelector("select[name=sport]").remove();
+  app.append(bar);
+  const rows = page.items.map((t) => {
+    const tr = el("tr", { "data-qid": t.id });
+    tr.append(el("td", {}, fmtDate(t.created)),
+      el("td", { class: "q" }, el("a", { href: hashOf("asks", t.id) }, t.question || t.id)),
+      el("td", {}, pill(t.status)), el("td", { class: "num" }, t.turns), el("td", {}, tools(t.tool_calls)),
+      el("td", { class: "a" }, t.answer ?? "-"), t.error ? el("td", { class: "reason" }, t.error) : el("td", {}, "-"));
+    return tr;
+  });
+  app.append(table(["created", "question", "status", "turns", "tools", "answer", "error"], rows, "questions"));
+  app.append(pager(page, (o) => go(["asks"], { ...params, offset: o })));
+  setStatus(page.total ? "" : "no asks match");
+}
+
+// ------------------------------------------------------------------ a trajectory
+
+function player(sport) {
+  const box = el("aside", { class: "card player", id: "player" });
+  const title = el("div", { class: "player-title muted" }, "click a clip to play it");
+  const video = el("video", { controls: "", preload: "metadata", id: "video" });
+  video.hidden = true;
+  box.append(el("h2", {}, "Clip player"), title, video);
+  box.play = (clipId) => {
+    const url = source.clip(sport, clipId);
+    if (!url) { title.textContent = "clip " + clipId + " is not in this export"; video.hidden = true; return; }
+    title.textContent = "clip " + clipId;
+    video.hidden = false;
+    video.setAttribute("src", url);
+    video.dataset.clip = clipId;
+    video.play().catch(() => {});
+  };
+  return box;
+}
+
+function clipTile(sport, hit, play) {
+  const id = hit.id || hit;
+  const tile = el("button", { class: "clip", "data-clip": id, title: "play " + id });
+  const src = source.thumb(sport, id);
+  tile.append(src ? el("img", { src, alt: "thumbnail of " + id, loading: "lazy", width: "160", height: "90" }) : el("div", { class: "noimg" }, "no thumbnail"));
+  const label = hit.video ? id + " · " + hit.video[0].toFixed(0) + "–" + hit.video[1].toFixed(0) + " s" : id;
+  tile.append(el("div", { class: "label" }, label));
+  tile.addEventListener("click", () => play(id));
+  return tile;
+}
+
+function framesStrip(sport, answer) {
+  const f = answer.frames;
+  const box = el("div", { class: "frames", "data-clip": answer.id });
+  box.append(el("div", { class: "muted" }, f.times.length + " frames sent to the VLM from " + answer.id +
+    " (" + f.long_side + " px, JPEG q" + f.quality + ")"));
+  const grid = el("div", { class: "frame-grid" });
+  for (const t of f.times) {
+    const src = source.frame(sport, answer.id, t, f);
+    const fig = el("figure", { class: "frame" });
+    fig.append(src ? el("img", { src, alt: answer.id + " at " + t + " s", loading: "lazy" }) : el("div", { class: "noimg" }, "not exported"),
+      el("figcaption", {}, Number(t).toFixed(2) + " s"));
+    grid.append(fig);
+  }
+  box.append(grid);
+  return box;
+}
+
+function observationBody(obs, sport, play) {
+  const box = el("div", { class: "obs" });
+  const data = obs.data || {};
+  const hits = data.hits || [];
+  const docs = hits.filter((h) => (data.doc_ids || []).includes(h.id));
+  const clips = hits.filter((h) => (data.clip_ids || []).includes(h.id));
+  if (docs.length) {
+    const list = el("ol", { class: "doc-hits" });
+    for (const h of docs) {
+      list.append(el("li", {}, el("span", { class: "id" }, h.id), h.score !== null && h.score !== undefined ? el("span", { class: "muted" }, " score " + Number(h.score).toFixed(3)) : "",
+        h.highlight ? el("div", { class: "highlight" }, h.highlight) : ""));
+    }
+    box.append(list);
+  }
+  if (clips.length) {
+    const grid = el("div", { class: "clip-grid" });
+    for (const h of clips) grid.append(clipTile(sport, h, play));
+    box.append(grid);
+  }
+  for (const a of data.answers || []) {
+    const item = el("div", { class: "qa-answer" });
+    item.append(el("div", {}, el("span", { class: "id" }, a.id), ": ", el("b", {}, a.answer ?? "-"),
+      a.confidence !== null && a.confidence !== undefined ? el("span", { class: "muted" }, " (confidence " + a.confidence + ")") : ""));
+    if (a.frames) {
+      const row = el("div", { class: "qa-frames" });
+      row.append(clipTile(sport, { id: a.id }, play), framesStrip(sport, a));
+      item.append(row);
+    }
+    box.append(item);
+  }
+  const text = el("details", { class: "obs-text" });
+  const size = obs.tokens ? " (" + obs.tokens + " tokens" + (obs.cut_from_tokens ? ", cut from " + obs.cut_from_tokens : "") + ")" : "";
+  text.append(el("summary", {}, "what the model was shown" + size),
+    el("pre", {}, obs.text));
+  box.append(text);
+  return box;
+}
+
+function eventNode(e, sport, play) {
+  const turn = e.turn === undefined || e.turn === null ? "" : "turn " + e.turn;
+  const node = el("article", { class: "event " + e.type, "data-turn": e.turn ?? "", "data-type": e.type });
+  if (e.type === "run_start") {
+    node.append(el("h3", {}, "Run start"), el("div", { class: "muted" },
+      [e.sport, e.mode, e.policy, e.model ? "model " + e.model : "", e.tool_protocol ? "protocol " + e.tool_protocol : ""].filter(Boolean).join(" · ")));
+    const d = el("details");
+    d.append(el("summary", {}, "tools and settings"), el("pre", {}, JSON.stringify({ tools: e.tools, settings: e.settings, versions: e.versions }, null, 2)));
+    node.append(d);
+  } else if (e.type === "model_call") {
+    node.append(el("h3", {}, turn + " · model" + (e.forced_final ? " (forced final: " + e.forced_final + ")" : "")),
+      el("div", { class: "meta" }, e.prompt_tokens + " prompt + " + e.completion_tokens + " completion tokens · " + fmtS(e.latency_s) +
+        (e.finish_reason ? " · finish " + e.finish_reason : "")));
+    if (e.reasoning) {
+      const d = el("details", { class: "reasoning" });
+      d.append(el("summary", {}, "reasoning"), el("pre", {}, e.reasoning));
+      node.append(d);
+    }
+    node.append(el("pre", { class: "content" }, e.content || "(no text)"));
+  } else if (e.type === "tool_call") {
+    node.style.setProperty("--c", colour(e.name));
+    node.append(el("h3", {}, turn + " · call ", el("span", { class: "tool" }, e.name)),
+      el("pre", { class: "args" }, typeof e.arguments === "string" ? e.arguments : JSON.stringify(e.arguments, null, 2)));
+    if (e.ignored_calls) node.append(el("div", { class: "muted" }, e.ignored_calls + " more call(s) in the reply were ignored"));
+  } else if (e.type === "observation") {
+    node.style.setProperty("--c", colour(e.name));
+    if (e.error) node.classList.add("failed");
+    node.append(el("h3", {}, turn + " · observation of ", el("span", { class: "tool" }, e.name)),
+      el("div", { class: "meta" }, fmtS(e.latency_s) + (e.tokens ? " · " + e.tokens + " tokens" : "")));
+    if (e.error) node.append(el("div", { class: "reason" }, "error: " + e.error));
+    node.append(observationBody(e, sport, play));
+  } else if (e.type === "error") {
+    node.append(el("h3", {}, (turn ? turn + " · " : "") + "error (" + e.kind + (e.fatal ? ", fatal" : "") + ")"),
+      el("div", { class: "reason" }, e.message));
+  } else if (e.type === "context") {
+    node.append(el("h3", {}, turn + " · context"), el("div", { class: "muted" },
+      "dropped " + e.dropped_turns + " old turn(s); " + e.context_tokens + " of " + e.budget_tokens + " tokens"));
+  } else if (e.type === "final_answer") {
+    node.append(el("h3", {}, "Final answer"), el("div", {}, el("b", {}, e.answer ?? "(none)"), " ", pill(e.status)),
+      el("div", { class: "meta" }, e.turns + " turns · " + fmtS(e.wall_s)));
+    const ev = e.evidence || {};
+    if ((ev.doc_ids || []).length) node.append(el("div", {}, el("span", { class: "label" }, "documents "), ev.doc_ids.join(", ")));
+    if ((ev.clip_ids || []).length) {
+      const grid = el("div", { class: "clip-grid" });
+      for (const id of ev.clip_ids.slice(0, 12)) grid.append(clipTile(sport, { id }, play));
+      node.append(el("div", { class: "label" }, "clips"), grid);
+    }
+    if ((ev.qa || []).length) {
+      const ul = el("ul", { class: "qa" });
+      for (const line of ev.qa) ul.append(el("li", {}, line));
+      node.append(el("div", { class: "label" }, "QA answers"), ul);
+    }
+  } else {
+    node.append(el("h3", {}, e.type), el("pre", {}, JSON.stringify(e, null, 2)));
+  }
+  return node;
+}
+
+function summaryCard(t) {
+  const s = t.summary, a = t.annotations || {};
+  const box = el("section", { class: "card summary" });
+  box.append(el("div", {}, el("span", { class: "label" }, "Question "), el("span", { id: "question" }, s.question || "-")));
+  box.append(el("div", {}, el("span", { class: "label" }, "Answer "), el("span", { id: "answer" }, s.answer ?? "-"), " ", pill(s.status, s.status)));
+  if (a.gold_answer !== undefined || a.verdict !== undefined) {
+    const verdict = a.verdict ?? (a.correct === true ? "right" : a.correct === false ? "wrong" : "unjudged");
+    const row = el("div", { id: "gold-row" }, el("span", { class: "label" }, "Gold "), el("span", { id: "gold" }, a.gold_answer ?? "-"), " ", pill(verdict));
+    row.querySelector(".pill").id = "verdict";
+    if (a.judge) row.append(el("span", { class: "muted" }, " judge " + a.judge + (a.judge_reason ? ": " + a.judge_reason : "")));
+    box.append(row);
+  }
+  const error = s.error || a.result_error;
+  if (error) box.append(el("div", { class: "reason", id: "run-error" }, "error: " + error));
+  box.append(el("div", { class: "muted", id: "stats" }, s.turns + " turns · tools: " + tools(s.tool_calls) + " · tokens " + s.prompt_tokens + "/" + s.completion_tokens +
+    " · model " + fmtS(s.model_latency_s) + " · tools " + fmtS(s.tool_latency_s) + " · wall " + fmtS(s.wall_s) + (s.policy ? " · policy " + s.policy : "") + (s.model ? " · " + s.model : "")));
+  return box;
+}
+
+function timelineStrip(events) {
+  const strip = el("div", { id: "timeline", role: "list" });
+  for (const e of events.filter((x) => x.type === "tool_call")) {
+    const b = el("button", { class: "block", "data-tool": e.name, "data-turn": String(e.turn), role: "listitem", title: "turn " + e.turn + " · " + e.name });
+    b.style.background = colour(e.name);
+    b.append(el("div", { class: "turn" }, "turn " + e.turn), el("div", { class: "name" }, e.name));
+    b.addEventListener("click", () => {
+      const target = document.querySelector('.events article.tool_call[data-turn="' + e.turn + '"]');
+      if (target) target.scrollIntoView({ behavior: "smooth", block: "start" });
+    });
+    strip.append(b);
+  }
+  return strip;
+}
+
+function sportOf(events) {
+  const start = events.find((e) => e.type === "run_start");
+  return start ? start.sport : "";
+}
+
+function eventList(events, sport, play, divergent) {
+  const list = el("div", { class: "events" });
+  for (const e of events) {
+    const node = eventNode(e, sport, play);
+    if (divergent !== null && divergent !== undefined && e.turn === divergent) {
+      node.classList.add("divergent");
+      node.querySelector("h3").prepend(el("span", { class: "diverges" }, "first divergence"), " ");
+    }
+    list.append(node);
+  }
+  return list;
+}
+
+function trajectoryView(app, t) {
+  const sport = sportOf(t.events);
+  app.append(summaryCard(t), timelineStrip(t.events));
+  const play = player(sport);
+  const layout = el("div", { class: "trajectory" });
+  layout.append(eventList(t.events, sport, (id) => play.play(id)), play);
+  app.append(layout);
+}
+
+async function questionPage(app, runId, qid) {
+  crumbs(["runs", "#/"], [runId, hashOf("runs", runId)], [qid]);
+  trajectoryView(app, await source.question(runId, qid));
+  setStatus("");
+}
+
+async function askPage(app, tid) {
+  crumbs(["runs", "#/"], ["ad-hoc asks", "#/asks"], [tid]);
+  trajectoryView(app, await source.ask(tid));
+  setStatus("");
+}
+
+// ------------------------------------------------------------------ compare
+
+async function comparePage(app, a, b, params) {
+  crumbs(["runs", "#/"], ["compare " + a + " / " + b]);
+  const offset = Number(params.offset || 0);
+  const page = await source.compare(a, b, { change: params.change, offset, limit: PAGE });
+  app.append(el("h1", {}, "Compare"), el("div", { class: "muted" }, "A: " + a + " · B: " + b));
+  const counts = el("div", { class: "counts" });
+  for (const [k, v] of Object.entries(page.counts)) counts.append(pill(k.replace("_", " ") + " " + v, k), " ");
+  counts.append(el("span", { class: "muted" }, "only in A: " + page.only_a + " · only in B: " + page.only_b));
+  app.append(counts);
+  const bar = el("div", { class: "filters" });
+  bar.append(select("change", Object.keys(page.counts), params.change, (v) => go(["compare", a, b], { change: v })));
+  app.append(bar);
+  const rows = page.items.map((r) => el("tr", { "data-qid": r.qid, class: r.change },
+    el("td", { class: "id" }, el("a", { href: hashOf("compare", a, b, "q", r.qid) }, r.qid)), el("td", { class: "q" }, r.question),
+    el("td", { class: "a" }, r.gold ?? "-"), el("td", { class: "a" }, r.answer_a ?? "-"), el("td", {}, pill(r.a || "unjudged")),
+    el("td", { class: "a" }, r.answer_b ?? "-"), el("td", {}, pill(r.b || "unjudged")), el("td", {}, pill(r.change.replace("_", " "), r.change))));
+  app.append(table(["id", "question", "gold", "answer A", "A", "answer B", "B", "change"], rows, "compare"));
+  app.append(pager(page, (o) => go(["compare", a, b], { ...params, offset: o })));
+  setStatus(page.total ? "" : "no questions in common");
+}
+
+async function pairPage(app, a, b, qid) {
+  crumbs(["runs", "#/"], ["compare", hashOf("compare", a, b)], [qid]);
+  const pair = await source.pair(a, b, qid);
+  app.append(el("h1", {}, qid), el("div", { class: "q" }, pair.a.summary.question || ""));
+  app.append(el("div", { class: "divergence " + (pair.divergent_turn === null ? "same" : "differs"), id: "divergence" },
+    pair.divergent_turn === null ? "the two runs acted the same at every turn" : "first divergent turn: " + pair.divergent_turn));
+  const cols = el("div", { class: "pair" });
+  for (const [label, t, id] of [["A", pair.a, a], ["B", pair.b, b]]) {
+    const col = el("div", { class: "col", "data-side": label });
+    const sport = sportOf(t.events);
+    const play = player(sport);
+    col.append(el("h2", {}, label + ": " + id), summaryCard(t), play, eventList(t.events, sport, (c) => play.play(c), pair.divergent_turn));
+    cols.append(col);
+  }
+  app.append(cols);
+  const first = app.querySelector(".divergent");
+  if (first) first.scrollIntoView({ block: "center" });
+  setStatus("");
+}
+
+// ------------------------------------------------------------------ main
+
+async function render() {
+  const app = document.getElementById("app");
+  app.replaceChildren(el("p", { id: "status", class: "muted" }, "loading…"));
+  const { parts, params } = route();
+  staticBadge();
+  try {
+    if (STATIC && !parts.length) await questionsPage(app, STATIC.run.id, params);
+    else if (!parts.length) await runsPage(app, params);
+    else if (parts[0] === "runs" && parts.length === 2) await questionsPage(app, parts[1], params);
+    else if (parts[0] === "runs" && parts[2] === "q" && parts.length === 4) await questionPage(app, parts[1], parts[3]);
+    else if (parts[0] === "asks" && parts.length === 1) await asksPage(app, params);
+    else if (parts[0] === "asks" && parts.length === 2) await askPage(app, parts[1]);
+    else if (parts[0] === "compare" && parts.length === 3) await comparePage(app, parts[1], parts[2], params);
+    else if (parts[0] === "compare" && parts[3] === "q" && parts.length === 5) await pairPage(app, parts[1], parts[2], parts[4]);
+    else setStatus("no such page: " + location.hash, true);
+  } catch (e) {
+    setStatus("error: " + e.message, true);
+  }
+  rendered();
+}
+
+window.addEventListener("hashchange", () => { window.scrollTo(0, 0); render(); });
+document.addEventListener("DOMContentLoaded", render);

@@ -1,0 +1,164 @@
+"""A run's status, kept in its directory (`status.json`) so it outlives the process that ran
+it. The runner writes it as the run goes (running, progress, then done / failed / cancelled);
+the HTTP run service writes `queued` before the runner starts. Whoever writes `running` also
+writes who it is (`owner`: pid, host, process start time): a reader that finds the run
+`running` while that process is gone reports `interrupted` (a killed CLI run, a server that
+restarted mid-run), never a run that looks alive forever.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+import orjson
+from pydantic import BaseModel, Field, ValidationError
+
+from playscout.agent.ids import ID_PATTERN
+from playscout.eval.store import write_json_atomic
+
+STATUS_JSON = "status.json"
+RunState = Literal["queued", "running", "done", "failed", "cancelled", "interrupted", "unknown"]
+ACTIVE: tuple[RunState, ...] = ("queued", "running")
+RUN_STATES: tuple[RunState, ...] = RunState.__args__  # type: ignore[attr-defined]
+
+
+class RunStatus(BaseModel):
+    """What GET /v1/runs/{id} says about progress. `done`/`total` count questions with a
+    result row / questions in the run (a resumed run starts at what it had)."""
+
+    id: str = Field(pattern=ID_PATTERN)
+    state: RunState
+    done: int = 0
+    total: int | None = None
+    created: float
+    updated: float | None = None
+    finished: float | None = None
+    message: str | None = Field(None, description="Why it failed, was cancelled or stopped.")
+    results: dict[str, object] | None = Field(None, description="The run summary, when done.")
+
+
+class RunOwner(BaseModel):
+    """The process running a run; `started` (its start time) guards against a reused pid."""
+
+    pid: int
+    host: str
+    started: float | None = None
+
+    @classmethod
+    def of(cls, pid: int) -> RunOwner:
+        """Process `pid` of this machine."""
+        return cls(pid=pid, host=socket.gethostname(), started=_process_start(pid))
+
+    @classmethod
+    def me(cls) -> RunOwner:
+        return cls.of(os.getpid())
+
+    def alive(self) -> bool:
+        if self.host != socket.gethostname():
+            return True  # another machine's process: we cannot tell, so we do not guess
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass  # exists, owned by someone else
+        state, started = _process_stat(self.pid)
+        if state == "Z":
+            return False  # exited, not yet reaped by its parent
+        return self.started is None or started == self.started
+
+
+class StatusFile(RunStatus):
+    """status.json: the status, who runs it, and what was asked for (a queued run has no
+    run.json yet, so its task and mode are listed from here)."""
+
+    owner: RunOwner | None = None
+    request: dict[str, Any] | None = None
+
+
+def _process_stat(pid: int) -> tuple[str | None, float | None]:
+    """(state letter, clock ticks since boot at start) of `pid` on Linux; Nones where /proc is
+    missing."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None, None
+    fields = stat.rpartition(")")[2].split()
+    return (fields[0] if fields else None), (float(fields[19]) if len(fields) > 19 else None)
+
+
+def _process_start(pid: int) -> float | None:
+    return _process_stat(pid)[1]
+
+
+def write_status(
+    run_dir: Path,
+    status: RunStatus,
+    owner: RunOwner | None = None,
+    request: dict[str, Any] | None = None,
+) -> None:
+    fields = status.model_dump(include=set(RunStatus.model_fields))
+    record = StatusFile(**fields, owner=owner, request=request)
+    record.updated = time.time()
+    Path(run_dir).mkdir(parents=True, exist_ok=True)
+    write_json_atomic(Path(run_dir) / STATUS_JSON, record.model_dump(mode="json"))
+
+
+def read_status(run_dir: Path) -> StatusFile | None:
+    """The status as a reader should see it: `interrupted` when its owner is gone. None when
+    the directory has no readable status.json."""
+    path = Path(run_dir) / STATUS_JSON
+    try:
+        status = StatusFile.model_validate(orjson.loads(path.read_bytes()))
+    except (OSError, orjson.JSONDecodeError, ValidationError):
+        return None
+    if status.state in ACTIVE and status.owner is not None and not status.owner.alive():
+        status.state = "interrupted"
+        status.message = (
+            f"the process that ran it (pid {status.owner.pid}) ended before it finished; "
+            "`playscout eval run --out <run dir>` with the same options resumes it"
+        )
+    return status
+
+
+class StatusTracker:
+    """The runner's side: `running` with this process as owner, progress at most once a
+    second, then the final state. The first `created` (a queued run's) is kept."""
+
+    def __init__(self, run_dir: Path, total: int, done: int, min_interval_s: float = 1.0):
+        self.run_dir = Path(run_dir)
+        self.owner = RunOwner.me()
+        self.min_interval_s = min_interval_s
+        before = read_status(self.run_dir)
+        self.request = before.request if before else None
+        self.status = RunStatus(
+            id=self.run_dir.name,
+            state="running",
+            done=done,
+            total=total,
+            created=before.created if before else time.time(),
+        )
+        self._written = 0.0
+        self._write()
+
+    def _write(self) -> None:
+        write_status(self.run_dir, self.status, self.owner, self.request)
+        self._written = time.monotonic()
+
+    def progress(self, done: int) -> None:
+        self.status.done = done
+        if time.monotonic() - self._written >= self.min_interval_s:
+            self._write()
+
+    def finish(
+        self, state: RunState, message: str | None = None, results: dict[str, object] | None = None
+    ) -> None:
+        self.status.state = state
+        self.status.message = message
+        self.status.results = results
+        self.status.finished = time.time()
+        self._write()
