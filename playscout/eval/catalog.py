@@ -11,6 +11,7 @@ again costs a few `stat` calls.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
@@ -164,6 +165,14 @@ def _signature(run_dir: Path) -> tuple[Any, ...]:
 _CACHE = _Cache()
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(qid: str) -> tuple[str | int, ...]:
+    """`q2` before `q10`: ids compare by their numbers, not their digits."""
+    return tuple(int(part) if part.isdigit() else part for part in _DIGITS.split(qid))
+
+
 def gold_text(row: ResultRow) -> str | None:
     """The gold answer as a reader wants it: text as is, an option index as its option."""
     gold = row.gold
@@ -209,7 +218,8 @@ def _load(run_dir: Path) -> _Loaded:
             prompt_tokens=r.prompt_tokens,
             completion_tokens=r.completion_tokens,
         )
-        for r in results.values()
+        # By id, not in the order questions finished: a reader pages a run as its questions file reads.
+        for r in sorted(results.values(), key=lambda r: natural_key(r.qid))
     ]
     judged = [r for r in rows if r.verdict is not None]
     right = sum(r.verdict == "right" for r in judged)

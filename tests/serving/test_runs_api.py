@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from playscout.eval.catalog import natural_key
 from playscout.eval.service import EvalRunService
 from playscout.eval.status import RunOwner, RunStatus, write_status
 from tests.serving.runs_data import write_run
@@ -191,3 +192,13 @@ def test_a_killed_run_counts_the_questions_it_finished(api, runs_dir):
     info = api.get("/v1/runs/killed").json()
     assert info["state"] == "interrupted" and info["done"] == info["questions"] == 5
     assert info["total"] == 12
+
+
+def test_questions_read_in_id_order_not_the_order_they_finished(api, runs_dir):
+    run = write_run(runs_dir, "r1", 12)
+    results = run / "results.jsonl"
+    results.write_bytes(b"".join(reversed(results.read_bytes().splitlines(keepends=True))))
+    assert [r["qid"] for r in walk(api, "/v1/runs/r1/questions")] == [
+        f"q{i:04d}" for i in range(12)
+    ]
+    assert sorted(["q10", "q2", "q1"], key=natural_key) == ["q1", "q2", "q10"]
