@@ -151,3 +151,26 @@ def drop_oldest_turns(
         meta.insert(pos, Meta(kind="notice", tokens=message_tokens(tok, message), turn=0))
         total += meta[pos]["tokens"]
     return messages, meta, dropped, total <= budget
+
+
+def cut_last_message(
+    tok: Tokenizer,
+    messages: list[dict[str, Any]],
+    meta: list[Meta],
+    budget: int,
+    notice: str,
+) -> tuple[list[dict[str, Any]], list[Meta]]:
+    """Without pruning (the reference's hard limit): the last message is cut so the history
+    fits `budget`, and `notice` (the truncation and final-step messages) is appended to it."""
+    if not messages:
+        return messages, meta
+    last = messages[-1]
+    content = last.get("content") or ""
+    text = content if isinstance(content, str) else json.dumps(content)
+    tail = "\n\n" + notice
+    rest = sum(m["tokens"] for m in meta[:-1])
+    room = budget - rest - tok.count(tail) - MESSAGE_OVERHEAD
+    kept = tok.cut(text, room) if room > 0 else ""
+    cut = {**last, "content": kept + tail}
+    out_meta = Meta(kind=meta[-1]["kind"], tokens=message_tokens(tok, cut), turn=meta[-1]["turn"])
+    return [*messages[:-1], cut], [*meta[:-1], out_meta]

@@ -13,23 +13,25 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypedDict
+from typing import Any, TypedDict
 
+import orjson
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from playscout.agent import prompts
-from playscout.agent.answer import extract_answer
+from playscout.agent.answer import FALLBACK_ANSWER, extract_answer, is_fallback
 from playscout.agent.context import (
     MessageKind,
     Meta,
     Tokenizer,
+    cut_last_message,
     cut_observation,
     drop_oldest_turns,
     message_tokens,
 )
 from playscout.agent.parser import CALL_CLOSE, parse_tool_calls
-from playscout.agent.policies.llm import LLMPolicy
+from playscout.agent.policies.llm import FINAL_ANSWER_TOOL, LLMPolicy, Protocol, strict
 from playscout.agent.tooling import Shown, recorded_call
 from playscout.agent.trajectory import (
     ContextEvent,
@@ -37,8 +39,8 @@ from playscout.agent.trajectory import (
     ModelCall,
     TrajectoryWriter,
 )
-from playscout.clients.chat import ChatResponse, ModelError
-from playscout.config import AgentSettings
+from playscout.clients.chat import ChatResponse, ModelError, ToolCall
+from playscout.config import AgentSettings, Preset
 from playscout.tools.tool import Tool, ToolContext
 
 
@@ -82,8 +84,9 @@ class RunDeps:
     settings: AgentSettings
     tokenizer: Tokenizer
     writer: TrajectoryWriter
-    protocol: Literal["native", "text"]
+    protocol: Protocol
     system_prompt: str
+    preset: Preset
     threaded_tools: bool = True
 
 
@@ -92,12 +95,25 @@ def _ignored_note(n: int) -> str:
     return f"\nNote: {n} more tool {plural} ignored: one call per turn."
 
 
-def _observation_message(call: dict[str, Any], text: str) -> dict[str, Any]:
+def _observation_message(call: dict[str, Any], text: str, template: str) -> dict[str, Any]:
     """A native call's result goes back as a tool message; a text-protocol call's as the
-    `<tool_response>` user message its chat template expects."""
+    user message its chat template expects, wrapped by the preset's `observation_template`
+    (`<tool_response>` ... for Hermes/Qwen templates)."""
     if call["id"] is not None:
         return {"role": "tool", "tool_call_id": call["id"], "name": call["name"], "content": text}
-    return {"role": "user", "content": f"<tool_response>\n{text}\n</tool_response>"}
+    return {"role": "user", "content": template.replace("{observation}", text)}
+
+
+def _final_answer(call: ToolCall) -> str | None:
+    """The `answer` argument of a structured-protocol final_answer call (None if absent)."""
+    try:
+        args = orjson.loads(call.arguments or "{}")
+    except orjson.JSONDecodeError:
+        return None
+    answer = args.get("answer") if isinstance(args, dict) else None
+    if answer is None:
+        return None
+    return str(answer).strip() or None
 
 
 RUN_KEY = "__playscout_run"  # "__" keys of `configurable` stay out of checkpoint metadata
@@ -146,9 +162,11 @@ class AgentGraph:
         self.deps = deps
         self.failure: Exception | None = None  # what ended the run with status error
         self.schemas = [t.schema() for t in deps.tools.values()]
+        if deps.protocol == "structured":
+            self.schemas = [strict(s) for s in [*self.schemas, FINAL_ANSWER_TOOL]]
         tok = deps.tokenizer
         self.schema_tokens = sum(tok.count(str(s)) for s in self.schemas)
-        self.final_message = {"role": "user", "content": prompts.final_message()}
+        self.final_message = {"role": "user", "content": prompts.final_message(deps.preset)}
         self.final_tokens = message_tokens(tok, self.final_message)
 
     # ------------------------------------------------------------------ nodes
@@ -178,7 +196,7 @@ class AgentGraph:
     def _budget(self, offer_tools: bool, final: bool) -> int:
         s = self.deps.settings
         budget = s.max_context_tokens - s.llm.max_tokens
-        if offer_tools and self.deps.protocol == "native":
+        if offer_tools and self.deps.protocol in ("native", "structured"):
             budget -= self.schema_tokens
         if final:
             budget -= self.final_tokens
@@ -193,18 +211,29 @@ class AgentGraph:
         messages, meta = state["messages"], state["meta"]
         update: dict[str, Any] = {"turn": turn, "pending": None}
         budget = self._budget(offer_tools=forced is None, final=forced is not None)
-        messages, meta, dropped, fits = drop_oldest_turns(
-            d.tokenizer,
-            messages,
-            meta,
-            budget,
-            prompts.context_notice,
-            state.get("dropped_turns", 0),
-        )
-        if not fits and forced is None:
-            forced = "context"
-            budget = self._budget(offer_tools=False, final=True)
+        notice_sent = False
+        if d.settings.prune_context:
+            messages, meta, dropped, fits = drop_oldest_turns(
+                d.tokenizer,
+                messages,
+                meta,
+                budget,
+                prompts.context_notice,
+                state.get("dropped_turns", 0),
+            )
+            if not fits and forced is None:
+                forced = "context"
+                budget = self._budget(offer_tools=False, final=True)
+                fits = sum(m["tokens"] for m in meta) <= budget
+        else:  # the reference: keep every turn; at the limit cut the last message and answer
+            dropped = 0
             fits = sum(m["tokens"] for m in meta) <= budget
+            if not fits:
+                forced = forced or "context"
+                messages, meta = cut_last_message(
+                    d.tokenizer, messages, meta, budget, prompts.truncated_notice(d.preset)
+                )
+                notice_sent = True
         context_tokens = sum(m["tokens"] for m in meta)
         if dropped or not fits:
             d.writer.emit(
@@ -221,11 +250,11 @@ class AgentGraph:
             forced_final=forced,
         )
         final = forced is not None
-        sent = [*messages, self.final_message] if final else messages
-        offer = None if final or d.protocol == "text" else self.schemas
+        sent = [*messages, self.final_message] if final and not notice_sent else messages
+        offer, choice = self._offer(final)
         started = time.perf_counter()
         try:
-            reply = await d.policy.step(sent, offer)
+            reply = await d.policy.step(sent, offer, choice)
         except ModelError as e:
             return self._fail(update, turn, "model", e, time.perf_counter() - started)
         except Exception as e:  # a client bug must still end the run cleanly, loudly
@@ -245,6 +274,22 @@ class AgentGraph:
             tools_offered=offer is not None or (d.protocol == "text" and not final),
         )
         return self._decide(update, turn, reply, final, messages, meta)
+
+    def _offer(self, final: bool) -> tuple[list[dict[str, Any]] | None, Any]:
+        """(tools sent with the request, tool_choice). Text: none (they are in the prompt).
+        Native: all but on the forced last call. Structured: a call is required every time,
+        the last one to final_answer by name."""
+        protocol = self.deps.protocol
+        if protocol == "structured":
+            if final:
+                return [strict(FINAL_ANSWER_TOOL)], {
+                    "type": "function",
+                    "function": {"name": FINAL_ANSWER_TOOL["function"]["name"]},
+                }
+            return self.schemas, "required"
+        if final or protocol == "text":
+            return None, None
+        return self.schemas, None
 
     def _fail(
         self, update: dict[str, Any], turn: int, kind: str, error: Exception, latency_s: float
@@ -274,10 +319,25 @@ class AgentGraph:
     ) -> dict[str, Any]:
         d = self.deps
         content = reply.content or ""
-        native = reply.tool_calls if d.protocol == "native" and not final else []
+        native = (
+            reply.tool_calls
+            if d.protocol == "structured" or (d.protocol == "native" and not final)
+            else []
+        )
+        if final and native and native[0].name != FINAL_ANSWER_TOOL["function"]["name"]:
+            native = []  # no tool runs after the last call, whatever the server returned
         parsed = parse_tool_calls(content) if not native and not final else None
         assistant: dict[str, Any] = {"role": "assistant", "content": content}
         pending: dict[str, Any] | None = None
+        if native and native[0].name == FINAL_ANSWER_TOOL["function"]["name"]:
+            assistant["tool_calls"] = [native[0].model_dump()]
+            m, x = self._msg(assistant, "assistant", turn)
+            update.update(messages=[*messages, m], meta=[*meta, x])
+            answer = _final_answer(native[0])
+            if answer is None:
+                return {**update, "answer": None, "raw": content, "status": "no_answer"}
+            status = "no_answer" if is_fallback(answer) else "answered"
+            return {**update, "answer": answer, "raw": content, "status": status}
         if native:
             first = native[0]
             assistant["tool_calls"] = [first.model_dump()]
@@ -303,14 +363,19 @@ class AgentGraph:
         if extracted.kind != "none":
             status = "answered" if extracted.kind == "answer" else "no_answer"
             return {**update, "answer": extracted.answer, "raw": content, "status": status}
+        if d.preset.bare_fallback_ends and FALLBACK_ANSWER.lower() in content.lower():
+            return {**update, "answer": FALLBACK_ANSWER, "raw": content, "status": "no_answer"}
         if final:
+            raw = d.preset.forced_final == "raw"
             d.writer.emit(
                 ErrorEvent,
                 turn=turn,
                 kind="protocol",
-                message="the forced final reply has no <answer> tag",
+                message="the forced final reply has no <answer> tag"
+                + ("; its text is the answer (preset forced_final: raw)" if raw else ""),
             )
-            return {**update, "answer": None, "raw": content, "status": "budget_exhausted"}
+            answer = content.strip() or None if raw else None
+            return {**update, "answer": answer, "raw": content, "status": "budget_exhausted"}
         errors = parsed.errors if parsed is not None else []
         d.writer.emit(
             ErrorEvent,
@@ -319,7 +384,9 @@ class AgentGraph:
             message="; ".join(errors) or "neither a tool call nor an <answer> tag",
         )
         m, x = self._msg(
-            {"role": "user", "content": prompts.corrective_message(errors)}, "corrective", turn
+            {"role": "user", "content": prompts.corrective_message(errors, d.preset)},
+            "corrective",
+            turn,
         )
         return {**update, "messages": [*messages, m], "meta": [*meta, x]}
 
@@ -335,11 +402,14 @@ class AgentGraph:
         call = state["pending"]
         assert call is not None
         turn = state["turn"]
+        template = d.preset.observation_template
 
         def show(observation: str) -> Shown:
             text = observation + (_ignored_note(call["ignored"]) if call["ignored"] else "")
-            text, cut_from = cut_observation(d.tokenizer, text, d.settings.observation_tokens)
-            tokens = message_tokens(d.tokenizer, _observation_message(call, text))
+            cut_from = None
+            if d.settings.observation_tokens is not None:
+                text, cut_from = cut_observation(d.tokenizer, text, d.settings.observation_tokens)
+            tokens = message_tokens(d.tokenizer, _observation_message(call, text, template))
             return Shown(text, tokens, cut_from)
 
         step = await recorded_call(
@@ -354,7 +424,7 @@ class AgentGraph:
             threaded=d.threaded_tools,
             show=show,
         )
-        message = _observation_message(call, step.shown.text)
+        message = _observation_message(call, step.shown.text, template)
         meta = Meta(kind="observation", tokens=step.shown.tokens, turn=turn)
         return {
             "messages": [*state["messages"], message],

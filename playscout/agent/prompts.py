@@ -1,9 +1,12 @@
-"""Prompt assembly: the paper's system prompt (Fig. 43) with a real `{{env_desc}}`.
+"""Prompt assembly from a preset: the system prompt its generation profile names (the
+reference's ReAct prompt for `paper`, the condensed Fig. 43 for `extended`) with a real
+`{{env_desc}}`, the tool section of the text protocol, and the final, corrective and
+truncation messages.
 
 The reference never filled the environment section: its description files were not shipped and
 the team list was built before the databases loaded (defect 5). Here env_desc is computed from
-the opened backend: which sources actually hold data, which tools are offered, and the sport's
-canonical team names, so the model can write filters that resolve.
+the opened backend: which sources actually hold data and the sport's canonical team names, so
+the model can write filters that resolve (in the reference's layout for `paper`).
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ import functools
 import json
 from collections.abc import Sequence
 from importlib import resources
+from typing import Any
 
+from playscout.config import Preset
 from playscout.corpus.models import DOC_TYPES, PERIOD_NAME
 from playscout.search.backend_api import DocFilter
 from playscout.tools.tool import Tool, ToolContext
@@ -94,26 +99,105 @@ def env_description(ctx: ToolContext, tools: Sequence[Tool]) -> str:
     return "\n".join(lines)
 
 
-def tools_section(tools: Sequence[Tool]) -> str:
-    """Hermes/Qwen style: one OpenAI function schema per line inside <tools></tools>."""
-    tool_lines = "\n".join(json.dumps(t.schema(), ensure_ascii=False) for t in tools)
-    return render("tools_text", tool_lines=tool_lines)
+# The reference's source groups (hyperparameters.yaml `enabled_sources`), in its order. Its
+# description files were never shipped (defect 5); these say what each source holds.
+REFERENCE_SOURCES: dict[str, tuple[tuple[str, ...], str]] = {
+    "espn_report": (
+        ("espn_report",),
+        "Game recaps written after each game: the result, the leading scorers, runs, streaks "
+        "and notable moments. Doc id `{game_id}_espn_report`.",
+    ),
+    "game_statistics": (
+        ("game_stat_player", "game_stat_team"),
+        "Per-game statistics: a box score line per player (`{game_id}_game_stat_player`) and "
+        "the team totals with scoring by period (`{game_id}_game_stat_team`).",
+    ),
+    "season_statistics": (
+        ("season_stat_player", "season_stat_team"),
+        "Per-season averages of each player (`player_{id}_{season}_season_stat_player`) and "
+        "each team (`team_{id}_{season}_season_stat_team`).",
+    ),
+}
 
 
-def system_prompt(ctx: ToolContext, tools: Sequence[Tool], protocol: str) -> str:
-    text = render("system", env_desc=env_description(ctx, tools))
-    if protocol == "text":
-        text += "\n\n" + tools_section(tools)
+def reference_env_description(ctx: ToolContext) -> str:
+    """The environment section the reference meant to send: one `- [source]: text` entry per
+    enabled source, blank-line separated, then the canonical team list (which the reference
+    built before its databases loaded, so it never appeared: defect 5)."""
+    found = set(enabled_sources(ctx))
+    entries = [
+        f"- [{name}]: {text}"
+        for name, (types, text) in REFERENCE_SOURCES.items()
+        if found.intersection(types)
+    ]
+    if "videos" in found:
+        period = PERIOD_NAME.get(ctx.sport, "period")
+        entries.append(
+            f"- [videos]: Game video cut into clips of 10-15 s, each with its game id, {period} "
+            "number, video time, game clock, teams and players. Clip id `{game_id}_{window_id}`."
+        )
+    text = "\n\n".join(entries)
+    teams, _players = ctx.backend.entities(ctx.sport)
+    if teams:
+        text += (
+            "\n\n[Entity Reference]: The following teams are present in the current dataset: "
+            f"{', '.join(sorted(teams))}. Please use these names for filtering."
+        )
     return text
 
 
-def final_message() -> str:
-    return render("final")
+def tools_section(
+    tools: Sequence[Tool], preset: Preset, extra: Sequence[dict[str, Any]] = ()
+) -> str:
+    """Hermes/Qwen style: one OpenAI function schema per line inside <tools></tools> (`extra`:
+    schemas that are not registry tools, the structured protocol's final_answer). The
+    reference style writes them as Python's json.dumps does by default (ASCII-escaped)."""
+    ascii_only = preset.schema_style == "reference"
+    schemas = [*(t.schema() for t in tools), *extra]
+    lines = "\n".join(json.dumps(s, ensure_ascii=ascii_only) for s in schemas)
+    return render(preset.tools_prompt, tool_lines=lines)
 
 
-def corrective_message(errors: Sequence[str]) -> str:
+def system_prompt(
+    ctx: ToolContext,
+    tools: Sequence[Tool],
+    protocol: str,
+    preset: Preset,
+    prompt: str,
+    extra: Sequence[dict[str, Any]] = (),
+) -> str:
+    """`prompt` (a file of prompts/, the model's generation profile picks it) with the
+    environment filled in. The text protocol appends the tool section, and so does the
+    structured one: its tools also go in the request, but a chat template without tool
+    support (SmolLM2's) would never show them to the model."""
+    env = (
+        reference_env_description(ctx)
+        if preset.env_style == "reference"
+        else env_description(ctx, tools)
+    )
+    text = render(prompt, env_desc=env)
+    if protocol in ("text", "structured"):
+        text += "\n\n" + tools_section(tools, preset, extra)
+    return text
+
+
+def final_message(preset: Preset) -> str:
+    return render(preset.final_prompt)
+
+
+def truncated_notice(preset: Preset) -> str:
+    """What follows a message cut at the context limit (no pruning): the truncation notice,
+    then the final prompt, as the reference appends them."""
+    final = final_message(preset)
+    if preset.truncated_prompt is None:
+        return final
+    return render(preset.truncated_prompt) + "\n" + final
+
+
+def corrective_message(errors: Sequence[str], preset: Preset) -> str:
     details = (" " + "; ".join(errors[:3]) + ".") if errors else ""
-    return render("corrective", details=details)
+    text = template(preset.corrective_prompt)
+    return (text.replace("{{details}}", details) if "{{details}}" in text else text).strip()
 
 
 def context_notice(count: int) -> str:

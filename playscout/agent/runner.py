@@ -27,7 +27,7 @@ from playscout.agent.graph import (
     recursion_limit,
 )
 from playscout.agent.ids import new_id
-from playscout.agent.policies.llm import LLMPolicy
+from playscout.agent.policies.llm import FINAL_ANSWER_TOOL, LLMPolicy
 from playscout.agent.policies.workflow import BASELINE_NOTE, run_workflow
 from playscout.agent.trajectory import (
     CallbackRecorder,
@@ -43,8 +43,11 @@ from playscout.agent.trajectory import (
 from playscout.clients.chat import ChatClient, ModelError
 from playscout.config import (
     DEFAULT_POLICY,
+    DEFAULT_PRODUCT_PRESET,
     AgentSettings,
     Policy,
+    Preset,
+    load_preset,
     package_versions,
     redact_urls,
 )
@@ -78,11 +81,13 @@ class AgentResult(BaseModel):
     wall_s: float = 0.0
 
 
-def default_tools() -> tuple[Tool, ...]:
-    """ALL_TOOLS when the QA tools are registered, else the search tools."""
-    from playscout.tools import registry
+def default_tools(ctx: ToolContext, preset: Preset) -> tuple[Tool, ...]:
+    """The preset's tools for the context's mode (never a pixel or audio reader in oracle)."""
+    from playscout.tools.offer import offered_tools
 
-    return tuple(getattr(registry, "ALL_TOOLS", registry.SEARCH_TOOLS))
+    return offered_tools(
+        preset.offered(ctx.mode), ctx.mode, ctx.search, ctx.qa, preset.schema_style
+    )
 
 
 class Agent:
@@ -97,6 +102,8 @@ class Agent:
         tokenizer: Tokenizer | None = None,
         checkpointer: Any = None,
         threaded_tools: bool = True,
+        preset: Preset | None = None,
+        deviations: Sequence[str] = (),
         tracer: Any = None,
         capture_content: bool = False,
     ) -> None:
@@ -108,9 +115,14 @@ class Agent:
                 "the llm policy needs a model: pass --llm-url and --llm-model (or set "
                 "PLAYSCOUT_AGENT__LLM__BASE_URL/MODEL), or use --policy workflow"
             )
+        from playscout.tools.offer import without_media
+
         self.ctx = ctx
         self.client = client
-        self.tools = tuple(tools if tools is not None else default_tools())
+        self.preset = preset or load_preset(DEFAULT_PRODUCT_PRESET)
+        self.deviations = list(deviations)
+        chosen = tools if tools is not None else default_tools(ctx, self.preset)
+        self.tools = without_media(chosen, ctx.mode)
         self.settings = settings or AgentSettings()
         self.policy_name: Policy = policy
         self.tokenizer = tokenizer or default_tokenizer(
@@ -213,11 +225,18 @@ class Agent:
             failure=error,
         )
 
-    def _system_prompt(self, protocol: str) -> str:
-        """Built once per Agent and protocol: it depends only on the context and the tools."""
-        if protocol not in self._prompts:
-            self._prompts[protocol] = prompts.system_prompt(self.ctx, self.tools, protocol)
-        return self._prompts[protocol]
+    def _system_prompt(self, protocol: str, model: str) -> str:
+        """Built once per Agent, protocol and model: it depends only on the context, the tools
+        and the preset's generation profile for the model."""
+        key = f"{protocol}|{model}"
+        if key not in self._prompts:
+            prompt = self.preset.profile(model).system_prompt
+            extra = [FINAL_ANSWER_TOOL] if protocol == "structured" else []
+            text = prompts.system_prompt(self.ctx, self.tools, protocol, self.preset, prompt, extra)
+            if protocol == "structured":
+                text += "\n\n" + prompts.render("structured_note")
+            self._prompts[key] = text
+        return self._prompts[key]
 
     def _run_start(self, writer: TrajectoryWriter, question: str, **extra: Any) -> None:
         writer.emit(
@@ -232,6 +251,9 @@ class Agent:
                 "search": self.ctx.search.model_dump(mode="json"),
                 "tokenizer": self.tokenizer.name,
             },
+            preset=self.preset.name,
+            preset_version=self.preset.version,
+            preset_deviations=self.deviations,
             versions=package_versions(AGENT_PACKAGES),
             **extra,
         )
@@ -271,7 +293,8 @@ class Agent:
             tokenizer=self.tokenizer,
             writer=writer,
             protocol=protocol,
-            system_prompt=self._system_prompt(protocol),
+            system_prompt=self._system_prompt(protocol, self._llm.model),
+            preset=self.preset,
             threaded_tools=self.threaded_tools,
         )
         use_checkpoints = session_id is not None and self.checkpointer is not None

@@ -42,6 +42,9 @@ class RunStart(_Event):
     tools: list[str] = Field(default_factory=list)
     settings: dict[str, Any] = Field(default_factory=dict)
     versions: dict[str, str] = Field(default_factory=dict)
+    preset: str | None = None  # the protocol preset (playscout/presets/<name>.yaml)
+    preset_version: int | None = None
+    preset_deviations: list[str] = Field(default_factory=list)  # explicit settings over it
 
 
 class ModelCall(_Event):

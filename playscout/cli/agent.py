@@ -40,7 +40,9 @@ def ask(
     mode: ModeOpt = DEFAULT_MODE,
     policy: PolicyOpt = DEFAULT_POLICY,
     max_llm_calls: Annotated[int | None, typer.Option(help="LLM call budget.")] = None,
-    tool_protocol: Annotated[str | None, typer.Option(help="native | text | auto")] = None,
+    tool_protocol: Annotated[
+        str | None, typer.Option(help="native | text | structured | auto")
+    ] = None,
     trajectory: Annotated[Path | None, typer.Option(help="Write the trajectory here.")] = None,
     json_out: JsonOpt = False,
     *,
@@ -50,7 +52,8 @@ def ask(
 
     Exit 0: answered; 1: the run ended without an answer (the reason is printed); 2: it could
     not start (preflight: model server, sport, what the index holds for the mode)."""
-    from playscout.agent import AgentError, default_tools, summarise
+    from playscout.agent import AgentError, summarise
+    from playscout.config import DEFAULT_PRODUCT_PRESET, load_preset
     from playscout.runtime import Runtime, parse_mode, parse_policy
     from playscout.runtime.preflight import Needs, check_index, check_models
 
@@ -60,14 +63,16 @@ def ask(
     if max_llm_calls:
         agent_settings.max_llm_calls = max_llm_calls
     if tool_protocol:
-        if tool_protocol not in ("native", "text", "auto"):
-            raise AgentError(f"--tool-protocol must be native, text or auto, not {tool_protocol!r}")
+        if tool_protocol not in ("native", "text", "structured", "auto"):
+            raise AgentError(
+                f"--tool-protocol must be native, text, structured or auto, not {tool_protocol!r}"
+            )
         agent_settings.tool_protocol = tool_protocol  # type: ignore[assignment]  # checked above
     needs = Needs(
         sports=(sport,),
         mode=run_mode,
         agent=run_policy == "llm",
-        tools=frozenset(t.name for t in default_tools()),
+        tools=load_preset(settings.preset or DEFAULT_PRODUCT_PRESET).tool_names(run_mode),
     )
     # The model servers first: a dead one is known in a second, before the index is opened.
     warnings = checked(asyncio.run(check_models(settings, needs)))

@@ -163,6 +163,18 @@ def configurable(*endpoints: str) -> Callable[[F], F]:
                 ],
             ),
             _option(
+                "preset",
+                Annotated[
+                    str | None,
+                    typer.Option(
+                        "--preset",
+                        help="Protocol preset: paper (SVI-Bench as the paper ran it) | extended "
+                        "| a preset file [default: paper for eval, extended otherwise].",
+                        rich_help_panel=_PANEL,
+                    ),
+                ],
+            ),
+            _option(
                 "set",
                 Annotated[
                     list[str] | None,
@@ -202,9 +214,12 @@ def configurable(*endpoints: str) -> Callable[[F], F]:
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             config = kwargs.pop("config", None)
+            preset = kwargs.pop("preset", None)
             sets = kwargs.pop("set", None) or []
             flags = [(flag_paths[k], kwargs.pop(k)) for k in list(flag_paths)]
             pairs = parse_set(sets) + [(p, v) for p, v in flags if v is not None]
+            if preset is not None:
+                pairs.append(("preset", preset))
             run_config = RunConfig(config=config, overrides=dotted_overrides(pairs))
             return fn(*args, run_config=run_config, **kwargs)
 

@@ -73,6 +73,7 @@ def run_cmd(
     Exit 0: every question ran; 1: some failed (status error; the first reason is printed);
     2: the run could not start (preflight: model servers, sports, what the index holds; with
     --data, the published data and what its task needs)."""
+    from playscout.config import DEFAULT_EVAL_PRESET, load_preset
     from playscout.eval.errors import RunError
     from playscout.eval.preflight import run_needs
     from playscout.eval.runner import run_eval
@@ -110,7 +111,7 @@ def run_cmd(
     warnings: list[Check] = []
     backend = None
     if data is None:  # a published run checks its data and what its task needs (runner)
-        needs = run_needs(the_task, spec)
+        needs = run_needs(the_task, spec, load_preset(settings.preset or DEFAULT_EVAL_PRESET))
         warnings = checked(asyncio.run(check_models(settings, needs)))
         runtime = Runtime.from_settings(settings, need_index=the_task.needs_index, need_llm=False)
         backend = runtime.backend
@@ -166,25 +167,36 @@ def judge_cmd(
     *,
     run_config: RunConfig,
 ) -> None:
-    """Judge the answers of a run (re-runnable: only new or changed answers are judged).
+    """Judge the answers of a run (re-runnable: only new or changed answers are judged), with
+    the judge prompt of the run's preset (or --preset).
 
     Exit 1 when the LLM judge could not judge some answers (the first reason is printed); the
     equivalence judge's abstentions (answers only a reader can judge) are a warning."""
+    from playscout.config import load_preset
     from playscout.eval.judges import judge_run, make_judge
+    from playscout.eval.judges.run import run_aliases, run_preset
     from playscout.eval.store import judgements_store, load_results
     from playscout.runtime.preflight import Needs, check_models
+    from playscout.tools.offer import check_preset_tools
 
     settings = run_config.settings()
     ev = settings.eval
     kind = judge or ("llm" if ev.judge.configured else "equivalence")
     if kind == "llm":
         checked(asyncio.run(check_models(settings, Needs(judge=True))))
-    stats = judge_run(run_dir, make_judge(kind, ev), ev.judge_concurrency)
+    recorded = run_preset(run_dir)  # first: a folder that is not a run is one line
+    preset = load_preset(settings.preset or recorded)
+    check_preset_tools(preset, settings.search, settings.qa)
+    aliases = run_aliases(run_dir) if kind == "equivalence" else None
+    stats = judge_run(
+        run_dir, make_judge(kind, ev, preset.judge_prompt, aliases), ev.judge_concurrency
+    )
     if json_out:
-        print_json({"judge": kind, **stats})
+        print_json({"judge": kind, "preset": preset.name, "prompt": preset.judge_prompt, **stats})
     else:
         out.print(
-            f"judge {kind}: {stats['judged_now']} judged now, {stats['cached']} already judged; "
+            f"judge {kind} (preset {preset.name}, prompt {preset.judge_prompt}): "
+            f"{stats['judged_now']} judged now, {stats['cached']} already judged; "
             f"{stats['right']} right, {stats['wrong']} wrong, {stats['unjudged']} unjudged",
             highlight=False,
         )
@@ -213,7 +225,9 @@ def report_cmd(
     from playscout.eval.report import write_report
 
     res = write_report(run_dirs, out_dir, judge)
-    out.print(Path(res["out"], "report.md").read_text(), markup=False, highlight=False)
+    out.print(
+        Path(res["out"], "report.md").read_text(), markup=False, highlight=False, soft_wrap=True
+    )
     out.print(f"wrote {', '.join(res['files'])} to {res['out']}")
 
 

@@ -98,14 +98,13 @@ def serve_preflight(settings: Settings, runtime: Any) -> list[Any]:
     """The checks `ask` and `eval run` stop on, as warnings: a server may start before its
     model servers (compose, `serve models` takes minutes), so refusing to start would make the
     start order matter; `/readyz` answers 503 until the models answer."""
-    from playscout.agent import default_tools
     from playscout.config import MODES
     from playscout.runtime.preflight import Needs, as_warnings, check_index, check_models
 
-    tools = frozenset(t.name for t in default_tools())
     sports = tuple(runtime.require_backend().sports())
     checks = []
     for mode in MODES:
+        tools = runtime.preset.tool_names(mode)
         needs = Needs(sports, mode, agent=settings.agent.llm.configured, tools=tools)
         checks += check_index(runtime, needs) + asyncio.run(check_models(settings, needs))
     return list({c.detail: c for c in as_warnings(checks)}.values())

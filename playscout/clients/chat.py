@@ -12,6 +12,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
+from playscout.config import ModelEndpoint
 from playscout.errors import PlayscoutError
 
 
@@ -46,6 +47,9 @@ class Usage(BaseModel):
     completion_tokens: int = 0
 
 
+ToolChoice = Literal["auto", "required", "none"] | dict[str, Any]
+
+
 class ChatParams(BaseModel):
     """Generation settings, applied as given (the reference silently ignored them)."""
 
@@ -54,7 +58,26 @@ class ChatParams(BaseModel):
     max_tokens: int = Field(1024, ge=1)
     stop: list[str] | None = None
     timeout_s: float = Field(120.0, gt=0)
+    # Reasoning models (GPT-5): sent as reasoning_effort, with max_completion_tokens in place of
+    # max_tokens, as the reference's GPT-5 chat client does.
+    reasoning_effort: str | None = None
+    # With tools: "required" or {"type": "function", "function": {"name": ...}} makes vLLM
+    # constrain the reply to a call (structured outputs); None = not sent (the server's auto).
+    tool_choice: ToolChoice | None = None
     extra_body: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def from_endpoint(cls, endpoint: ModelEndpoint, **changes: Any) -> ChatParams:
+        """The endpoint's generation settings (temperature, top_p, max_tokens, reasoning
+        effort, timeout), with `changes` on top."""
+        values: dict[str, Any] = {
+            "temperature": endpoint.temperature,
+            "top_p": endpoint.top_p,
+            "max_tokens": endpoint.max_tokens,
+            "reasoning_effort": endpoint.reasoning_effort,
+            "timeout_s": endpoint.timeout_s,
+        }
+        return cls(**(values | changes))
 
 
 class ChatResponse(BaseModel):

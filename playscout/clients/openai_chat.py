@@ -107,11 +107,7 @@ class OpenAIChatClient:
             "api_key": os.environ.get(endpoint.api_key_env) or None,
             "timeout_s": endpoint.timeout_s,
             "max_retries": endpoint.max_retries,
-            "default_params": ChatParams(
-                temperature=endpoint.temperature,
-                max_tokens=endpoint.max_tokens,
-                timeout_s=endpoint.timeout_s,
-            ),
+            "default_params": ChatParams.from_endpoint(endpoint),
         }
         kwargs.update(overrides)
         return cls(endpoint.base_url, endpoint.model, **kwargs)

@@ -63,12 +63,18 @@ def request_body(
         "messages": [message_to_wire(m) for m in messages],
         "temperature": params.temperature,
         "top_p": params.top_p,
-        "max_tokens": params.max_tokens,
     }
+    if params.reasoning_effort:
+        body["max_completion_tokens"] = params.max_tokens
+        body["reasoning_effort"] = params.reasoning_effort
+    else:
+        body["max_tokens"] = params.max_tokens
     if params.stop:
         body["stop"] = list(params.stop)
     if tools:
         body["tools"] = tools
+        if params.tool_choice is not None:
+            body["tool_choice"] = params.tool_choice
     body.update(params.extra_body)
     return body
 

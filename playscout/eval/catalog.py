@@ -23,7 +23,7 @@ import orjson
 from pydantic import BaseModel, Field
 
 from playscout.agent.ids import valid_id
-from playscout.config import Mode
+from playscout.config import Mode, preset_label
 from playscout.eval.errors import RunError, UnknownQuestion, UnknownRun
 from playscout.eval.records import ResultRow
 from playscout.eval.status import STATUS_JSON, RunState, RunStatus, StatusFile, read_status
@@ -243,7 +243,9 @@ def _load(run_dir: Path) -> _Loaded:
         task=meta.get("task") or request.get("task"),
         mode=meta.get("mode") or request.get("mode"),
         policy=policy,
-        preset=meta.get("preset") or request.get("preset"),
+        preset=preset_label(preset)
+        if (preset := meta.get("preset") or request.get("preset"))
+        else None,
         sports=list(meta.get("sports") or request.get("sports") or []),
         model=models.get("agent") or ("workflow" if policy == "workflow" else None),
         models=models,

@@ -4,17 +4,18 @@ the mode and the policy. A run that would fail every item stops before its first
 
 from __future__ import annotations
 
-from playscout.agent import default_tools
+from playscout.config import Preset
 from playscout.eval.spec import RunSpec
 from playscout.eval.tasks.task import AGENT, Task
 from playscout.runtime.preflight import Needs
 
 
-def run_needs(task: Task, spec: RunSpec) -> Needs:
-    """Agent tasks need the agent's model under the llm policy and may call any of its tools;
-    direct tasks call their tools themselves, so a tool that cannot work is an error."""
+def run_needs(task: Task, spec: RunSpec, preset: Preset) -> Needs:
+    """Agent tasks need the agent's model under the llm policy and may call any tool the run's
+    preset offers in its mode; direct tasks call their tools themselves, so a tool that cannot
+    work is an error."""
     agent = AGENT in task.calls
-    tools = frozenset(t.name for t in default_tools()) if agent else task.calls
+    tools = preset.tool_names(spec.mode) if agent else task.calls
     return Needs(
         sports=tuple(spec.sports) if task.needs_index else (),
         mode=spec.mode,

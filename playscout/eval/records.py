@@ -34,6 +34,7 @@ class Outcome(BaseModel):
     forced_final: ForcedFinal | None = None
     turns: int = 0
     tool_calls: dict[str, int] = Field(default_factory=dict)
+    valid_tool_calls: int | None = None  # calls a tool ran without an error observation
     prompt_tokens: int = 0
     completion_tokens: int = 0
     errors: int = 0  # error events in the trajectory
@@ -49,6 +50,7 @@ class Outcome(BaseModel):
     score: float | None = None  # t1, t4 (0-5), starbench
     choice: int | None = None  # MCQs (t2, t5, t8, gameplayqa): the option index picked
     confidence: float | None = None  # t5: verbalised confidence
+    option_probs: list[float] | None = None  # t5: probability per option, for calibration
     pred: bool | int | float | None = None  # lcric: yes/no, a count, or a total
     correct: bool | None = None  # MCQs and lcric
     chosen_kind: str | None = None  # gameplayqa: the distractor type chosen

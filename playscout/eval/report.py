@@ -6,12 +6,14 @@ a report can be rebuilt at any time."""
 from __future__ import annotations
 
 import re
+import statistics
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from playscout.config import preset_label
 from playscout.eval.metrics import cohen_kappa, mean
 from playscout.eval.records import ResultRow
 from playscout.eval.store import (
@@ -24,6 +26,7 @@ from playscout.eval.tasks import get_task
 from playscout.eval.verdicts import judgements, pick_judge
 
 TOOLS = ("search_documents", "search_videos", "document_qa", "video_qa")
+SAME_COLUMN = {"video_qa_oracle": "video_qa"}  # Table 39: "video_qa maps to video_qa_oracle"
 
 
 def _task(meta: dict[str, Any]) -> Any:
@@ -73,10 +76,9 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
             "unjudged": unjudged,
             "accuracy": 100 * right / len(rs) if rs else None,
         }
-    tools: dict[str, float] = {}
-    names = sorted({t for r in rows for t in r.tool_calls} | set(TOOLS))
-    for name in names:
-        tools[name] = mean([float(r.tool_calls.get(name, 0)) for r in rows]) or 0.0
+    tools = tool_calls_per_question(rows)
+    tools_by_sport = {sport: tool_calls_per_question([r for r in rows if r.sport == sport])
+                      for sport in sorted({r.sport for r in rows})}  # fmt: skip
     outcome = {
         "overall": mean([float(r.turns) for r in rows]),
         "correct": mean([float(r.turns) for r in rows if v.get(r.qid) == "right"]),
@@ -101,10 +103,15 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
         "missing_input": missing_inputs(all_rows),
         "mode": meta["mode"],
         "policy": meta["policy"],
+        "preset": preset_label(meta.get("preset")),
+        "protocol": (meta.get("settings") or {}).get("agent", {}).get("tool_protocol")
+        if meta.get("policy") == "llm"
+        else None,
         "models": meta.get("models", {}),
         "judge": chosen,
         "accuracy": by_sport,
         "tool_calls_per_question": tools,
+        "tool_calls_by_sport": tools_by_sport,
         "turns_by_outcome": outcome,
         "statuses": dict(Counter(r.status for r in all_rows)),
         "tokens": {
@@ -115,9 +122,29 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
             "total": round(sum(r.wall_s for r in rows), 3),
             "per_question": mean([r.wall_s for r in rows]),
         },
+        "episodes": episodes(rows),
         "judge_agreement": agreement,
         "task_metrics": task_metrics,
         "notes": _notes(rows, meta),
+    }
+
+
+def episodes(rows: list[ResultRow]) -> dict[str, Any]:
+    """How the episodes went, whatever the judge says: the share with at least one tool call
+    that ran without error, the share that reached an answer (status answered), median turns,
+    tokens per question."""
+    counted = [r for r in rows if r.valid_tool_calls is not None]
+    n = len(rows)
+    return {
+        "n": n,
+        "with_valid_tool_call": (
+            sum((r.valid_tool_calls or 0) > 0 for r in counted) / len(counted) if counted else None
+        ),
+        "reached_answer": sum(r.status == "answered" for r in rows) / n if n else None,
+        "median_turns": statistics.median(r.turns for r in rows) if rows else None,
+        "tokens_per_question": (
+            sum(r.prompt_tokens + r.completion_tokens for r in rows) / n if n else None
+        ),
     }
 
 
@@ -144,9 +171,27 @@ def _notes(rows: list[ResultRow], meta: dict[str, Any]) -> list[str]:
             errs[line] += 1
     for msg, n in errs.most_common(3):
         notes.append(f"{n} tool observations were errors: {msg}")
+    preset = meta.get("preset") or {}
+    for dev in preset.get("deviations") or []:
+        notes.append(f"setting over preset {preset.get('name')}: {dev}")
+    if preset.get("deviations") and preset.get("paper_comparable"):
+        notes.append("deviations from the paper preset: not comparable to SVI-Bench Table 15")
     if meta.get("policy") == "workflow":
         notes.append("policy workflow: an offline retrieve-then-read baseline, not an LLM agent")
     return notes
+
+
+def tool_calls_per_question(rows: list[ResultRow]) -> dict[str, float]:
+    """Mean calls of each tool per question (Table 39; video_qa_oracle counts as video_qa)."""
+    names = sorted({SAME_COLUMN.get(t, t) for r in rows for t in r.tool_calls} | set(TOOLS))
+    out: dict[str, float] = {}
+    for name in names:
+        calls = [
+            float(sum(n for t, n in r.tool_calls.items() if SAME_COLUMN.get(t, t) == name))
+            for r in rows
+        ]
+        out[name] = mean(calls) or 0.0
+    return out
 
 
 def _fmt(x: Any, pct: bool = False) -> str:
@@ -174,8 +219,13 @@ def run_labels(summaries: list[dict[str, Any]]) -> list[str]:
 
 def markdown(summaries: list[dict[str, Any]]) -> str:
     """One table per section; several summaries become side-by-side columns (default vs oracle)."""
-    heads = run_labels(summaries)
-    lines = [f"# Eval report: {summaries[0]['task']}", ""]
+    heads = [
+        f"{label}, preset {s['preset']}"
+        + (f", {s['protocol']} protocol" if s.get("protocol") else "")
+        for label, s in zip(run_labels(summaries), summaries, strict=True)
+    ]
+    presets = ", ".join(dict.fromkeys(s["preset"] for s in summaries))
+    lines = [f"# Eval report: {summaries[0]['task']} (preset {presets})", ""]
     for stand_in in dict.fromkeys(s["stand_in"] for s in summaries if s.get("stand_in")):
         lines += [f"> **Stand-in, not the paper's system:** {stand_in}", ""]
     for head, s in zip(heads, summaries, strict=True):
@@ -184,7 +234,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
     for head, s in zip(heads, summaries, strict=True):
         lines.append(f"- {head}: `{s['run_dir']}`, judge: {s['judge'] or 'none'}, models: "
                      + (", ".join(f"{k}={v}" for k, v in s["models"].items() if v) or "none (offline)"))  # fmt: skip
-    lines += ["", "## Accuracy (%) per sport", "", "| sport | " + " | ".join(heads) + " |",
+    lines += ["", f"## Accuracy (%) per sport, preset {presets}", "", "| sport | " + " | ".join(heads) + " |",
               "|---|" + "---|" * len(heads)]  # fmt: skip
     sports = list(dict.fromkeys(k for s in summaries for k in s["accuracy"]))
     for sport in sports:
@@ -197,16 +247,20 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
                 else f"{_fmt(a['accuracy'], True)} ({a['correct']}/{a['n']}, unjudged {a['unjudged']})"
             )
         lines.append(f"| {sport} | " + " | ".join(cells) + " |")
-    lines += ["", "## Tool calls per question (Table 39)", "", "| tool | " + " | ".join(heads) + " |",
-              "|---|" + "---|" * len(heads)]  # fmt: skip
+    lines += ["", f"## Tool calls per question (Table 39), preset {presets}", "",
+              "| sport | tool | " + " | ".join(heads) + " |", "|---|---|" + "---|" * len(heads)]  # fmt: skip
     tools = list(dict.fromkeys(k for s in summaries for k in s["tool_calls_per_question"]))
-    for t in tools:
-        lines.append(
-            f"| {t} | "
-            + " | ".join(_fmt(s["tool_calls_per_question"].get(t)) for s in summaries)
-            + " |"
-        )
-    lines += ["", "## Turns by outcome (Table 40)", "", "| outcome | " + " | ".join(heads) + " |",
+    by_sport = list(dict.fromkeys(k for s in summaries for k in s.get("tool_calls_by_sport", {})))
+    for sport in [*by_sport, "overall"]:
+        for t in tools:
+            cells = [
+                s["tool_calls_per_question"].get(t)
+                if sport == "overall"
+                else s.get("tool_calls_by_sport", {}).get(sport, {}).get(t)
+                for s in summaries
+            ]
+            lines.append(f"| {sport} | {t} | " + " | ".join(_fmt(c) for c in cells) + " |")
+    lines += ["", f"## Turns by outcome (Table 40), preset {presets}", "", "| outcome | " + " | ".join(heads) + " |",
               "|---|" + "---|" * len(heads)]  # fmt: skip
     for o in ("overall", "correct", "incorrect"):
         lines.append(
@@ -214,7 +268,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
         )
     lines += [
         "",
-        "## Status, tokens, time",
+        f"## Status, tokens, time, preset {presets}",
         "",
         "| | " + " | ".join(heads) + " |",
         "|---|" + "---|" * len(heads),
@@ -231,6 +285,15 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
         + " | ".join(f"{s['tokens']['prompt']}/{s['tokens']['completion']}" for s in summaries)
         + " |"
     )
+    for key, label in (
+        ("with_valid_tool_call", "episodes with a valid tool call"),
+        ("reached_answer", "episodes reaching an answer"),
+        ("median_turns", "median turns"),
+        ("tokens_per_question", "tokens per question"),
+    ):
+        lines.append(
+            f"| {label} | " + " | ".join(_fmt(s["episodes"].get(key)) for s in summaries) + " |"
+        )
     lines.append(
         "| wall s total (per question) | "
         + " | ".join(

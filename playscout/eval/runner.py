@@ -25,7 +25,14 @@ from pydantic import BaseModel, Field
 
 from playscout.agent.ids import valid_id
 from playscout.clients.chat import ChatClient
-from playscout.config import Mode, Settings, package_versions, redact_urls
+from playscout.config import (
+    DEFAULT_EVAL_PRESET,
+    DEFAULT_PRODUCT_PRESET,
+    Mode,
+    Settings,
+    package_versions,
+    redact_urls,
+)
 from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import MissingInput, RunError
 from playscout.eval.records import Outcome, QuestionFields, ResultRow
@@ -97,11 +104,14 @@ def build_env(
         llm=client,
         need_index=needs_index,
         need_llm=spec.policy == "llm",
+        default_preset=DEFAULT_EVAL_PRESET,
     )
     models = runtime.models
     return TaskEnv(
-        settings=settings,
-        eval=settings.eval,
+        settings=runtime.settings,
+        eval=runtime.settings.eval,
+        preset=runtime.preset,
+        deviations=runtime.deviations,
         mode=spec.mode,
         policy=spec.policy,
         corpus=runtime.corpus,
@@ -129,6 +139,7 @@ def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, A
         "mode": spec.mode,
         "sports": list(spec.sports),
         "policy": spec.policy,
+        "preset": env.runtime.preset_record(),
         "limit": spec.limit,
         "data": str(spec.data) if spec.data else None,
         "media": str(spec.media) if spec.media else None,
@@ -152,7 +163,7 @@ def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, A
     }
 
 
-_SAME = ("task", "mode", "policy", "sports", "data")
+_SAME = ("task", "mode", "policy", "sports", "preset", "data")
 
 
 def _open_run(out_dir: Path, manifest: dict[str, Any]) -> None:
@@ -160,9 +171,13 @@ def _open_run(out_dir: Path, manifest: dict[str, Any]) -> None:
     if path.is_file():
         old = orjson.loads(path.read_bytes())
         for key in _SAME:
-            if old.get(key) != manifest[key]:
+            before, now = old.get(key), manifest[key]
+            if key == "preset":  # the name decides; runs from before presets were extended
+                before = (before or {"name": DEFAULT_PRODUCT_PRESET})["name"]
+                now = now["name"]
+            if before != now:
                 raise RunError(
-                    f"{out_dir} holds a run with {key}={old.get(key)!r}, not {manifest[key]!r}; "
+                    f"{out_dir} holds a run with {key}={before!r}, not {now!r}; "
                     "use another --out or the same options to resume"
                 )
         old.setdefault("resumes", []).append(datetime.now(UTC).isoformat())
@@ -249,7 +264,7 @@ async def _run(
     if published is not None:
         published.check(env)
     instances = t.load(env, list(spec.sports), spec.limit)
-    manifest = run_manifest(spec, settings, env)
+    manifest = run_manifest(spec, env.settings, env)  # as run: the preset applied
     if published is not None and published.data is not None:
         manifest["format"] = published.data.format.name
     _open_run(out_dir, manifest)

@@ -15,14 +15,19 @@ from playscout.clients.chat import ChatClient
 from playscout.config import (
     DEFAULT_MODE,
     DEFAULT_POLICY,
+    DEFAULT_PRODUCT_PRESET,
     MODES,
     POLICIES,
     AgentSettings,
     Mode,
     ModelEndpoint,
     Policy,
+    Preset,
     SearchSettings,
     Settings,
+    apply_preset,
+    load_preset,
+    preset_record,
 )
 from playscout.corpus import Corpus
 from playscout.errors import PlayscoutError
@@ -77,6 +82,8 @@ class Runtime:
     models: ModelSet = field(default_factory=ModelSet)
     corpus: Corpus | None = None
     tools: tuple[Tool, ...] | None = None
+    preset: Preset = field(default_factory=lambda: load_preset(DEFAULT_PRODUCT_PRESET))
+    deviations: list[str] = field(default_factory=list)  # explicit settings over the preset
     tracer: Any = None  # OpenTelemetry tracer for the agents' spans; None = no tracing
 
     @classmethod
@@ -90,15 +97,21 @@ class Runtime:
         tools: Sequence[Tool] | None = None,
         need_index: bool = True,
         need_llm: bool = True,
+        default_preset: str = DEFAULT_PRODUCT_PRESET,
         tracer: Any = None,
     ) -> Runtime:
         """Anything passed in is used as is (tests, embedding apps); the rest comes from
-        `settings`. The index is opened when `need_index`; the agent's model is built when
-        `need_llm` and it is configured (a workflow-policy batch needs neither model). The
-        tracer is the OTLP one when `settings.telemetry.otlp_endpoint` is set."""
+        `settings`, under its protocol preset (`settings.preset`, else `default_preset`):
+        the preset fills every setting the user left unset (generation from the agent
+        model's profile), and explicit ones that differ are kept as deviations. The index is
+        opened when `need_index`; the agent's model is built when `need_llm` and it is
+        configured (a workflow-policy batch needs neither model). The tracer is the OTLP one
+        when `settings.telemetry.otlp_endpoint` is set."""
         from playscout.agent.tracing import otlp_tracer
         from playscout.tools.qa import models_from_settings
 
+        preset = load_preset(settings.preset or default_preset)
+        settings, deviations = apply_preset(settings, preset)
         if backend is None and need_index:
             backend = open_index(settings.index, settings.search.ann_probe)
         if llm is None and need_llm and settings.agent.llm.configured:
@@ -110,8 +123,15 @@ class Runtime:
             models=models if models is not None else models_from_settings(settings.qa),
             corpus=Corpus(settings.corpus_dir) if settings.corpus_dir else None,
             tools=tuple(tools) if tools is not None else None,
+            preset=preset,
+            deviations=deviations,
             tracer=tracer if tracer is not None else otlp_tracer(settings.telemetry),
         )
+
+    def preset_record(self) -> dict[str, Any]:
+        """What run records store: the preset's name, version, file hash and the deviations."""
+        return {**preset_record(self.settings.preset or self.preset.name),
+                "deviations": list(self.deviations)}  # fmt: skip
 
     def require_backend(self) -> SearchBackend:
         if self.backend is None:
@@ -148,15 +168,21 @@ class Runtime:
         llm: ChatClient | None = None,
         checkpointer: Any = None,
         tokenizer: Any = None,
+        tools: Sequence[Tool] | None = None,
     ) -> Agent:
+        """The agent over `ctx`: the preset's tools for the context's mode unless `tools` (a
+        task's subset) or the runtime's own are given; in oracle mode never one that reads
+        pixels or audio."""
         return Agent(
             ctx,
             client=(llm or self.llm) if policy == "llm" else None,
-            tools=self.tools,
+            tools=tools if tools is not None else self.tools,
             settings=settings or self.settings.agent,
             policy=policy,
             tokenizer=tokenizer,
             checkpointer=checkpointer,
+            preset=self.preset,
+            deviations=self.deviations,
             tracer=self.tracer,
             capture_content=self.settings.telemetry.capture_content,
         )

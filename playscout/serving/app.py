@@ -78,7 +78,7 @@ def _build_state(
         settings, backend=backend, llm=llm_client, models=models, tools=tools, tracer=tracer
     )
     return ServingState(
-        settings=settings,
+        settings=runtime.settings,
         runtime=runtime,
         limiter=AskLimiter(settings.serving.max_concurrent_asks, settings.serving.retry_after_s),
         run_service=run_service,

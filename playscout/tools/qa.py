@@ -140,7 +140,7 @@ def models_from_settings(qa: QASettings) -> ModelSet:
 
 
 def _params(ep: ModelEndpoint) -> ChatParams:
-    return ChatParams(temperature=ep.temperature, max_tokens=ep.max_tokens, timeout_s=ep.timeout_s)
+    return ChatParams.from_endpoint(ep)
 
 
 def _deadline_s(ep: ModelEndpoint) -> float:
@@ -395,7 +395,12 @@ async def _video_default(
 
 
 async def _video_oracle(
-    ctx: ToolContext, ids: list[str], query: str, notes: list[str], t0: float
+    ctx: ToolContext,
+    ids: list[str],
+    query: str,
+    notes: list[str],
+    t0: float,
+    tool: str = "video_qa",
 ) -> ToolResult:
     client = ctx.models.caption_llm or ctx.models.document_llm
     ep = ctx.qa.caption_llm if ctx.models.caption_llm is not None else ctx.qa.document_llm
@@ -430,7 +435,7 @@ async def _video_oracle(
             jobs.append(functools.partial(_ask, client, msgs, ep, item))
     items = await _fan_out(jobs, ctx.qa.max_concurrency)
     source = f"model {client.model}" if client is not None else "extractive reader"
-    return _result("video_qa", ctx, query, source, items, notes, t0)
+    return _result(tool, ctx, query, source, items, notes, t0)
 
 
 def _clips(ctx: ToolContext, ids: list[str], include_caption: bool) -> list[Any]:
@@ -452,6 +457,20 @@ async def video_qa_async(ctx: ToolContext, args: VideoQAArgs) -> ToolResult:
 def video_qa(ctx: ToolContext, args: VideoQAArgs) -> ToolResult:
     """Synchronous entry for the registry; the work runs on the shared background loop."""
     return run_sync(video_qa_async(ctx, args))
+
+
+async def video_qa_oracle_async(ctx: ToolContext, args: VideoQAArgs) -> ToolResult:
+    """The reference's oracle-run tool name: captions only, and only in oracle mode (it must
+    never stand in for frames)."""
+    if ctx.mode != "oracle":
+        raise ToolError("video_qa_oracle reads ground-truth captions: oracle mode only")
+    t0 = time.perf_counter()
+    ids, notes = _check_ids(args.video_ids, ctx.qa.max_ids, "clip", args.query)
+    return await _video_oracle(ctx, ids, args.query.strip(), notes, t0, "video_qa_oracle")
+
+
+def video_qa_oracle(ctx: ToolContext, args: VideoQAArgs) -> ToolResult:
+    return run_sync(video_qa_oracle_async(ctx, args))
 
 
 # ---------------------------------------------------------------- video files (eval only)

@@ -11,7 +11,13 @@ from pydantic import ValidationError
 
 from playscout.errors import is_user_error
 from playscout.tools.perception import PERCEPTION_TOOLS
-from playscout.tools.qa import DocumentQAArgs, VideoQAArgs, document_qa, video_qa
+from playscout.tools.qa import (
+    DocumentQAArgs,
+    VideoQAArgs,
+    document_qa,
+    video_qa,
+    video_qa_oracle,
+)
 from playscout.tools.search import (
     SearchDocumentsArgs,
     SearchVideosArgs,
@@ -58,7 +64,17 @@ QA_TOOLS: tuple[Tool, ...] = (
     ),
 )
 
+VIDEO_QA_ORACLE = Tool(
+    "video_qa_oracle",
+    "Ask one question of each listed video clip, answered from the clip's ground-truth event "
+    "captions (oracle mode only; the reference's name for video_qa in oracle runs).",
+    VideoQAArgs,
+    video_qa_oracle,
+)
+
 ALL_TOOLS: tuple[Tool, ...] = SEARCH_TOOLS + QA_TOOLS + PERCEPTION_TOOLS + UTILITY_TOOLS
+REGISTRY: dict[str, Tool] = {t.name: t for t in (*ALL_TOOLS, VIDEO_QA_ORACLE)}
+"""Every tool by name: what a preset may offer."""
 
 
 def _validation_message(err: ValidationError) -> str:

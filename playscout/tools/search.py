@@ -17,6 +17,7 @@ from playscout.search.backend_api import (
     DocHit,
     SearchBackend,
     SearchError,
+    SearchMode,
 )
 from playscout.tools.filters import (
     expand_doc_types,
@@ -199,6 +200,8 @@ def search_videos(ctx: ToolContext, args: SearchVideosArgs) -> ToolResult:
     if (missing := missing_clip_channel(ctx.backend, ctx.sport, ctx.mode)) is not None:
         raise ToolError(missing)
     s = ctx.search
+    # oracle: the reference searched its caption index by BGE-M3 vectors only (no BM25)
+    mode: SearchMode = "dense" if channel == "caption" and s.caption_search == "dense" else "hybrid"
     try:
         hits = ctx.backend.search_clips(
             ctx.sport,
@@ -206,6 +209,7 @@ def search_videos(ctx: ToolContext, args: SearchVideosArgs) -> ToolResult:
             filters,
             top_k=s.video_top_k,
             channel=channel,
+            mode=mode,
             window=s.clip_window,
         )
     except SearchError as e:

@@ -7,6 +7,7 @@
 #   SKIP_VLM=1 scripts/vllm/run_integration.sh # text model only
 #
 # Env: LLM_PORT (8801), VLM_PORT (8802), LLM_MAX_MODEL_LEN (8192), VLM_MAX_MODEL_LEN (4096),
+# LLM_TOOL_PARSER (hermes; empty = serve SmolLM2 without a tool parser),
 # KEEP_SERVERS=1 (leave them running), PYTEST_ARGS (extra pytest args). Reports land in var/vllm/report/.
 set -euo pipefail
 
@@ -25,6 +26,14 @@ VLM_MAX_MODEL_LEN="${VLM_MAX_MODEL_LEN:-4096}"
 STATE="$ROOT/var/vllm"
 REPORT="$STATE/report"
 SKIP_VLM="${SKIP_VLM:-0}"
+# vLLM's hermes parser reads <tool_call> blocks; SmolLM2's own chat template ignores `tools`,
+# so the server gets a ChatML template that lists them (tests/integration/test_vllm_tools.py).
+LLM_TOOL_PARSER="${LLM_TOOL_PARSER-hermes}"
+llm_tool_args=()
+if [[ -n "$LLM_TOOL_PARSER" ]]; then
+  llm_tool_args=(--enable-auto-tool-choice --tool-call-parser "$LLM_TOOL_PARSER"
+                 --chat-template "$HERE/templates/chatml_hermes_tools.jinja")
+fi
 
 log() { printf '\n[vllm-integration] %s\n' "$*" >&2; }
 
@@ -50,7 +59,7 @@ PYTHONPATH="$VENV_VLLM/torchvision-overlay" \
 
 log "3/4 servers (CPU, 2 cores: expect 1.5-4 min each)"
 VLLM_MAX_MODEL_LEN="$LLM_MAX_MODEL_LEN" "$HERE/serve.sh" var/models/smollm2-135m-instruct "$LLM_PORT" "$LLM_NAME" \
-  --max-num-seqs 4 > "$REPORT/serve_$LLM_NAME.txt" &
+  --max-num-seqs 4 "${llm_tool_args[@]}" > "$REPORT/serve_$LLM_NAME.txt" &
 llm_serve=$!
 vlm_serve=""
 if [[ "$SKIP_VLM" != "1" ]]; then
@@ -71,6 +80,7 @@ cat "$REPORT"/serve_*.txt
 export PLAYSCOUT_VLLM_URL="http://127.0.0.1:$LLM_PORT/v1"
 export PLAYSCOUT_VLLM_MODEL="$LLM_NAME"
 export PLAYSCOUT_VLLM_MAX_MODEL_LEN="$LLM_MAX_MODEL_LEN"
+export PLAYSCOUT_VLLM_TOOL_PARSER="$LLM_TOOL_PARSER"
 export PLAYSCOUT_VLLM_REPORT_DIR="$REPORT"
 if [[ "$vlm_ok" == "1" ]]; then
   export PLAYSCOUT_VLLM_VLM_URL="http://127.0.0.1:$VLM_PORT/v1"
@@ -91,7 +101,7 @@ log "summary"
   for n in "$LLM_NAME" "$VLM_NAME"; do
     [[ -f "$STATE/$n.ready_s" ]] && echo "server $n ready_s: $(cat "$STATE/$n.ready_s")"
   done
-  grep -E '^\[vllm (chat|agent|vlm)\]' "$REPORT/pytest.txt" || true
+  grep -E '^\[vllm (chat|agent|vlm|structured|native)\]' "$REPORT/pytest.txt" || true
   grep -E '(passed|failed|skipped|error)' "$REPORT/pytest.txt" | tail -n 1
   echo "pytest rc: $rc; total wall: $(( $(date +%s) - t_all ))s; reports: $REPORT"
 } | tee "$REPORT/summary.txt"

@@ -149,3 +149,40 @@ def test_ids_and_versions_have_one_home() -> None:
     assert package_versions(["no-such-package-xyz"], missing="unknown") == {
         "no-such-package-xyz": "unknown"
     }
+
+
+def _hit(clip_id: str, bm25: float | None, dense: float | None) -> Any:
+    from playscout.corpus.models import ClipRecord
+    from playscout.search.backend_api import ClipHit, HitScores
+
+    score = 1 / 61 + 1 / 63  # the same RRF for every hit: #1 in one branch, #3 in the other
+    game, index = clip_id.split("_")
+    record = ClipRecord(
+        clip_id=clip_id, sport="basketball", game_id=game, index=int(index), period=4,
+        video_start=0.0, video_end=10.0,
+    )  # fmt: skip
+    return ClipHit(
+        clip_id=clip_id,
+        score=score,
+        scores=HitScores(rrf=score, bm25=bm25, dense=dense),
+        record=record,
+    )
+
+
+def test_workflow_breaks_rrf_ties_by_score_components_and_reports_full_ties() -> None:
+    from playscout.agent.policies.workflow import rank_clips
+
+    # the search returns equal-RRF clips in id order; 400000_2 has the stronger branch scores
+    hits = [_hit("400000_1", 10.0, 0.40), _hit("400000_2", 9.5, 0.80), _hit("400000_3", 10.0, 0.40)]
+    order, ties = rank_clips(hits)
+    assert order == ["400000_2", "400000_1", "400000_3"]
+    assert ties == [["400000_1", "400000_3"]]  # equal on every score: reported, search order kept
+
+
+def test_workflow_under_paper_oracle_reads_captions_with_video_qa_oracle(synth_index: Any) -> None:
+    from playscout.config import load_preset
+
+    agent = Agent(synth_index.ctx("oracle"), policy="workflow", preset=load_preset("paper"))
+    result = agent.run_sync(synth_index.questions()[0].question)
+    names = [e.name for e in result.events if e.type == "tool_call"]
+    assert names == ["search_documents", "search_videos", "video_qa_oracle"], names

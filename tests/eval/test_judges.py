@@ -5,8 +5,9 @@ import asyncio
 import pytest
 
 from playscout.agent.answer import FALLBACK_ANSWER
-from playscout.eval.judges import LLMJudge, judge_equivalence, parse_verdict
-from playscout.eval.judges.text import normalise
+from playscout.eval.judges import EquivalenceJudge, LLMJudge, judge_equivalence, parse_verdict
+from playscout.eval.judges.text import name_aliases, normalise
+from playscout.tools.aliases import TEAM_ALIASES
 from tests.doubles import ScriptedChatModel
 
 
@@ -22,6 +23,7 @@ from tests.doubles import ScriptedChatModel
         ("Who scored?", "Paul Underwood", FALLBACK_ANSWER, "wrong"),
         ("Who scored?", "Not found", FALLBACK_ANSWER, "right"),
         ("What was the score?", "27-20", "20-27", "right"),
+        ("What was the score?", "11-7", "With 5:53 left, the score stood at 11-7.", "right"),
         ("Who led after the run, and by how much?", "27-20", "20-27", "wrong"),
         ("Which play type?", "pick and roll", "pick-and-roll", "right"),
         ("Who scored?", "Paul Underwood", "David Baker", "wrong"),
@@ -30,6 +32,41 @@ from tests.doubles import ScriptedChatModel
 )
 def test_equivalence(question: str, gold: str, pred: str | None, verdict: str) -> None:
     assert judge_equivalence(question, gold, pred).verdict == verdict
+
+
+ALIASES = name_aliases(
+    ["Los Angeles Lakers", "Boston Celtics", "Charlotte Hornets"],
+    ["Paul Underwood", "David Baker", "Nico Coleman", "Grant Coleman"],
+    TEAM_ALIASES["basketball"],
+)
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "verdict"),
+    [
+        ("1st quarter", "first quarter", "right"),
+        ("4th", "fourth", "right"),
+        ("in the 3rd quarter", "Third quarter.", "right"),
+        ("2nd quarter", "fourth quarter", "wrong"),
+        ("Los Angeles Lakers", "the Lakers", "right"),  # nickname table and last word
+        ("Boston Celtics", "Celts", "right"),
+        ("Paul Underwood", "Underwood", "right"),  # a unique surname
+        ("Nico Coleman", "Coleman", "wrong"),  # two Colemans: not an alias
+        ("Charlotte Hornets", "Lakers", "wrong"),
+    ],
+)
+def test_equivalence_normalises_ordinals_and_aliases(gold: str, pred: str, verdict: str) -> None:
+    judge = EquivalenceJudge({"basketball": ALIASES})
+    assert asyncio.run(judge.judge("Q?", gold, pred, "basketball")).verdict == verdict
+
+
+def test_aliases_apply_only_to_their_sport_and_corpus() -> None:
+    judge = EquivalenceJudge({"basketball": ALIASES})
+    assert (
+        asyncio.run(judge.judge("Q?", "Paul Underwood", "Underwood", "hockey")).verdict == "wrong"
+    )
+    # a nickname whose team the corpus lacks is not an alias
+    assert "dubs" not in ALIASES and "lakers" in ALIASES
 
 
 def test_equivalence_abstains_on_long_text() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from playscout.config import DEFAULT_EVAL_PRESET, load_preset
 from playscout.eval.preflight import run_needs
 from playscout.eval.spec import RunSpec
 from playscout.eval.tasks import get_task, task_names
@@ -20,7 +21,8 @@ def test_every_task_says_what_it_calls(name: str) -> None:
 
 
 def _needs(task: str, **spec: object) -> Needs:
-    return run_needs(get_task(task), RunSpec.model_validate({"task": task, "out_dir": "r", **spec}))
+    spec_ = RunSpec.model_validate({"task": task, "out_dir": "r", **spec})
+    return run_needs(get_task(task), spec_, load_preset(DEFAULT_EVAL_PRESET))
 
 
 def test_agent_tasks_need_the_model_and_clip_search() -> None:

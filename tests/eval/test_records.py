@@ -69,6 +69,9 @@ def test_old_run_resumes_and_retries(tmp_path, settings, eval_settings, synth_ba
     before = (run / "results.jsonl").read_bytes()
     spec = RunSpec(task="t9", mode="oracle", policy="workflow", concurrency=2, out_dir=run)
     settings = settings.model_copy(update={"eval": eval_settings})
+    with pytest.raises(RunError, match="preset='extended', not 'paper'"):
+        run_eval(spec, settings, backend=synth_backend)  # runs before presets were `extended`
+    settings = settings.model_copy(update={"preset": "extended"})
     s = run_eval(spec, settings, backend=synth_backend)
     assert (s.total, s.skipped, s.ran) == (3, 3, 0)
     assert (run / "results.jsonl").read_bytes() == before

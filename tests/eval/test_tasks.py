@@ -10,7 +10,7 @@ from playscout.eval.store import load_results
 from playscout.eval.tasks import get_task, task_names
 
 EXPECTED = {
-    "t1": "avg_score", "t2": "accuracy", "t3": "recall_at_k", "t4": "avg_score",
+    "t1": "avg_score", "t2": "accuracy", "t3": "MedR", "t4": "avg_score",
     "t5": "calibration_error", "t6": "saliency", "t7": "video_miou", "t8": "goal_accuracy",
     "gameplayqa": "per_entity_type", "starbench": "rubric_score_pct", "lcric": "regression_l1",
 }  # fmt: skip

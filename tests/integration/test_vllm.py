@@ -94,12 +94,34 @@ def test_chat_completion_against_vllm() -> None:
 
 
 @needs_llm
-def test_vllm_rejects_tools_without_parser() -> None:
-    """The served SmolLM2 has no tool parser: the agent must fall back to the text protocol."""
-    assert asyncio.run(_client(URL, MODEL).supports_tools()) is False
+def test_vllm_accepts_tools_only_with_a_parser() -> None:
+    """Without a tool parser vLLM refuses `tools` with tool_choice auto (the agent's `auto`
+    then falls back to the text protocol); run_integration.sh serves SmolLM2 with the hermes
+    parser (PLAYSCOUT_VLLM_TOOL_PARSER), and then it accepts them."""
+    parser = os.environ.get("PLAYSCOUT_VLLM_TOOL_PARSER", "")
+    assert asyncio.run(_client(URL, MODEL).supports_tools()) is bool(parser)
 
 
 # ---------------------------------------------------------------- (b) agent llm policy
+
+
+def first_question(synth_index: SynthIndex) -> str:
+    questions = synth_index.questions()
+    return questions[0].question if questions else "Which team won the first game?"
+
+
+def agent_settings(protocol: str, tmp_path: Path, max_tokens: int = 128) -> AgentSettings:
+    """Four calls over the served model; head-room in the context, since the agent counts with
+    MiniLM's tokenizer, not SmolLM2's (approximate)."""
+    return AgentSettings(
+        max_llm_calls=4,
+        max_context_tokens=MAX_MODEL_LEN * 7 // 8,
+        observation_tokens=512,
+        tool_protocol=protocol,  # type: ignore[arg-type]
+        trajectory_dir=tmp_path,
+        session_db=tmp_path / "sessions.sqlite",
+        llm=_endpoint(URL, MODEL, max_tokens=max_tokens),
+    )
 
 
 def _keep(path: Path, name: str) -> None:
@@ -118,19 +140,9 @@ def test_agent_llm_policy_text_protocol_end_to_end(synth_index: SynthIndex, tmp_
     from playscout.tools import ToolContext
     from playscout.tools.registry import ALL_TOOLS
 
-    questions = synth_index.questions()
-    question = questions[0].question if questions else "Which team won the first game?"
+    question = first_question(synth_index)
     ctx = ToolContext(backend=synth_index.backend, sport="basketball", mode="oracle")
-    settings = AgentSettings(
-        max_llm_calls=4,
-        # Head-room: the agent counts with MiniLM's tokenizer, not SmolLM2's (approximate).
-        max_context_tokens=MAX_MODEL_LEN * 7 // 8,
-        observation_tokens=512,
-        tool_protocol="text",
-        trajectory_dir=tmp_path,
-        session_db=tmp_path / "sessions.sqlite",
-        llm=_endpoint(URL, MODEL, max_tokens=128),
-    )
+    settings = agent_settings("text", tmp_path)
     agent = Agent(ctx, client=_client(URL, MODEL), tools=ALL_TOOLS, settings=settings)
     path = tmp_path / "vllm_agent.jsonl"
     result = agent.run_sync(question, trajectory=path)

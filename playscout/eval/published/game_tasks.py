@@ -16,7 +16,7 @@ from playscout.eval.errors import RunError
 from playscout.eval.guard import BackendView
 from playscout.eval.judges.criteria import CriteriaJudge
 from playscout.eval.judges.rubric import ANSWER_PROMPT
-from playscout.eval.metrics import mean, track_miou
+from playscout.eval.metrics import mean, mean_video_miou, video_miou
 from playscout.eval.published.media import find, media_root
 from playscout.eval.published.routes import ask_video_files, require_vlm
 from playscout.eval.published.svi import tracks
@@ -185,16 +185,19 @@ class T7Published(PublishedTask):
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         gold = tracks(inst.gold)
-        miou = track_miou(gold, linear_prediction(gold))
+        scored = video_miou(gold, linear_prediction(gold))  # None: nothing matched (failed)
+        miou = scored.miou if scored is not None else None
         return Outcome(
-            answer=f"mIoU {miou:.3f}", status="answered", miou=miou, turns=0, note=self.stand_in
+            answer=f"mIoU {miou:.3f}" if miou is not None else "mIoU failed (no track matched)",
+            status="answered",
+            miou=miou,
+            turns=0,
+            note=self.stand_in,
         )
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
-        return {
-            "video_miou": mean([r.miou for r in records if r.miou is not None]),
-            "note": self.stand_in,
-        }
+        answered = [r.miou for r in records if r.status == "answered"]
+        return {**mean_video_miou(answered), "note": self.stand_in}
 
 
 class T9Published(PublishedTask):

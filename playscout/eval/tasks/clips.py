@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from playscout.eval.judges.text import normalise
-from playscout.eval.metrics import accuracy, grouped_accuracy, mean, median_rank, recall_at_k
+from playscout.eval.metrics import (
+    accuracy,
+    grouped_accuracy,
+    mean,
+    retrieval_metrics,
+    zero_based_rank,
+)
 from playscout.eval.records import Outcome, ResultRow
 from playscout.eval.tasks.synthetic import (
     clip_facts,
@@ -206,11 +212,11 @@ class T3Task:
         return rec.updated(answer=ranked[0] if ranked else None, rank=rank, pool_size=len(pool))
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
-        ranks = [r.rank for r in records if r.status != "error"]
-        pool = max((r.pool_size or 0 for r in records), default=0)
+        scored = [r for r in records if r.status != "error"]
+        ranks = [zero_based_rank(r.rank, r.pool_size or 0) for r in scored]
         return {
-            "recall_at_k": recall_at_k(ranks),
-            "median_rank": median_rank(ranks, pool),
-            "scored": len(ranks),
-            "errors": sum(r.status == "error" for r in records),
+            **retrieval_metrics(ranks),
+            "not_retrieved": sum(r.rank is None for r in scored),
+            "errors": len(records) - len(scored),
+            "ranks": "0-based, as the reference (MedR 0 = the positive first)",
         }

@@ -28,7 +28,7 @@ from playscout.eval.judges.rubric import (
     parse_answers,
 )
 from playscout.eval.judges.text import normalise
-from playscout.eval.metrics import accuracy, calibration_error, mean
+from playscout.eval.metrics import accuracy, calibration_error, chosen_option_probs, mean
 from playscout.eval.records import Outcome, ResultRow
 from playscout.eval.tasks.gamefacts import LEAD_STAT, MARGIN, GameFacts, games, load_game
 from playscout.eval.tasks.synthetic import pick_option, render_options
@@ -159,7 +159,8 @@ class T5Task:
                      f"Using only what happened up to then, how will the game end?\n{render_options(opts)}\n"
                      "Answer with the option letter and your confidence between 0 and 1.")  # fmt: skip
                 out.append(Instance(f"t5_{g.game_id}", sport, q, gold,
-                                    {"game_id": g.game_id, "date": g.date, "cutoff_period": c, "options": opts}))  # fmt: skip
+                                    {"game_id": g.game_id, "date": g.date, "cutoff_period": c, "options": opts,
+                                     "calibration_bins": env.eval.calibration_bins}))  # fmt: skip
         return out[:limit] if limit else out
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
@@ -174,15 +175,30 @@ class T5Task:
         choice = pick_option(rec.answer, inst.meta["options"])
         n = len(inst.meta["options"])
         conf = verbal_confidence(rec.answer, n) if choice is not None else 1.0 / n
-        return rec.updated(choice=choice, confidence=conf, correct=choice == inst.gold)
+        return rec.updated(
+            choice=choice,
+            confidence=conf,
+            option_probs=chosen_option_probs(n, choice, conf),
+            correct=choice == inst.gold,
+        )
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
-        correct = [bool(r.correct) for r in records]
+        """CE over every option's probability, as the reference (metrics/calibration.py); the
+        bin count is the run's eval.calibration_bins, recorded in each question's meta."""
+        bins = next(
+            (int(r.meta["calibration_bins"]) for r in records if "calibration_bins" in r.meta), 5
+        )
+        probs = [
+            None if r.status == "error" or r.option_probs is None
+            else {str(i): p for i, p in enumerate(r.option_probs)}
+            for r in records
+        ]  # fmt: skip
+        cal = calibration_error(probs, [str(r.gold) for r in records], bins)
         return {
-            "accuracy": accuracy(correct),
-            "calibration_error": calibration_error(
-                [0.2 if r.confidence is None else r.confidence for r in records], correct, 5
-            ),
+            "accuracy": accuracy([bool(r.correct) for r in records]),
+            "calibration_error": cal.ce if cal else None,
+            "calibration_error_weighted": cal.weighted_ce if cal else None,
+            "calibration_bins": bins,
             "no_choice": sum(r.choice is None for r in records),
         }
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from playscout.agent.answer import is_fallback
-from playscout.agent.runner import AGENT_PACKAGES, Agent
+from playscout.agent.runner import AGENT_PACKAGES
 from playscout.agent.tooling import recorded_call
 from playscout.agent.tracing import otlp_tracer
 from playscout.agent.trajectory import (
@@ -28,7 +28,16 @@ from playscout.agent.trajectory import (
     summarise,
 )
 from playscout.clients.chat import ChatClient
-from playscout.config import EvalSettings, Mode, Policy, Settings, package_versions
+from playscout.config import (
+    DEFAULT_EVAL_PRESET,
+    EvalSettings,
+    Mode,
+    Policy,
+    Preset,
+    Settings,
+    load_preset,
+    package_versions,
+)
 from playscout.corpus import Corpus
 from playscout.eval.errors import RunError
 from playscout.eval.guard import BackendView
@@ -57,7 +66,7 @@ class Instance:
 class TaskEnv:
     """What routes may use: built once per run, shared by all instances (read-only)."""
 
-    settings: Settings
+    settings: Settings  # with the preset applied (Runtime.from_settings)
     eval: EvalSettings
     mode: Mode
     policy: Policy
@@ -66,13 +75,22 @@ class TaskEnv:
     client: ChatClient | None = None
     models: ModelSet = field(default_factory=ModelSet)
     tokenizer: Any = None
+    preset: Preset = field(default_factory=lambda: load_preset(DEFAULT_EVAL_PRESET))
+    deviations: list[str] = field(default_factory=list)
     media: Path | None = None  # where a published data file's videos are (`eval run --media`)
     judge: ChatClient | None = None  # eval.judge: rubric judges of T4/T6/STARBench (else fallbacks)
 
     @functools.cached_property
     def runtime(self) -> Runtime:
         return Runtime(
-            self.settings, self.backend, llm=self.client, models=self.models, corpus=self.corpus
+            self.settings,
+            self.backend,
+            llm=self.client,
+            models=self.models,
+            corpus=self.corpus,
+            preset=self.preset,
+            deviations=self.deviations,
+            tracer=otlp_tracer(self.settings.telemetry),
         )
 
     def ctx(self, sport: str, view: BackendView | None = None, **search: Any) -> ToolContext:
@@ -124,16 +142,7 @@ async def run_agent(
 ) -> Outcome:
     """One agent run -> the common row fields. The fallback phrase is kept as `raw_answer`
     but never as `answer` (defect 13: it was counted as a successful answer)."""
-    agent = Agent(
-        ctx,
-        client=env.client,
-        tools=tools,
-        settings=env.settings.agent,
-        policy=env.policy,
-        tokenizer=env.tokenizer,
-        tracer=otlp_tracer(env.settings.telemetry),
-        capture_content=env.settings.telemetry.capture_content,
-    )
+    agent = env.runtime.agent(ctx, env.policy, tools=tools, tokenizer=env.tokenizer)
     result = await agent.run(prompt, trajectory=trajectory)
     summary = summarise(result.events)
     answer, status = result.answer, result.status
@@ -149,6 +158,7 @@ async def run_agent(
         forced_final=result.forced_final,
         turns=summary.turns,
         tool_calls=summary.tool_calls,
+        valid_tool_calls=sum(isinstance(e, Observation) and e.error is None for e in result.events),
         prompt_tokens=summary.prompt_tokens,
         completion_tokens=summary.completion_tokens,
         errors=summary.errors,

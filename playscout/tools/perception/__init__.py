@@ -18,6 +18,7 @@ PERCEPTION_TOOLS: tuple[Tool, ...] = (
         "line once with the frame times it was seen and a confidence.",
         ExtractSceneTextArgs,
         extract_scene_text,
+        reads_media=True,
     ),
     Tool(
         "transcribe_speech",
@@ -25,6 +26,7 @@ PERCEPTION_TOOLS: tuple[Tool, ...] = (
         "segments per clip, or 'no speech' when the audio is only crowd noise or music.",
         TranscribeSpeechArgs,
         transcribe_speech,
+        reads_media=True,
     ),
     Tool(
         "detect_audio_events",
@@ -32,6 +34,7 @@ PERCEPTION_TOOLS: tuple[Tool, ...] = (
         "impacts) with an audio-language model; optionally ask a specific question about them.",
         DetectAudioEventsArgs,
         detect_audio_events,
+        reads_media=True,
     ),
 )
 
