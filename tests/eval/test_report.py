@@ -105,7 +105,9 @@ def test_two_runs_in_one_mode_keep_their_own_labels_and_plots(tmp_path: Path) ->
     assert timelines == ["timeline_oracle_workflow_a.png", "timeline_oracle_workflow_b.png"]
     assert all((tmp_path / "both" / f).is_file() for f in timelines)
     md = (tmp_path / "both" / "report.md").read_text()
-    heads = "| sport | oracle (workflow) a, preset extended | oracle (workflow) b, preset extended |"
+    heads = (
+        "| sport | oracle (workflow) a, preset extended | oracle (workflow) b, preset extended |"
+    )
     assert heads in md
 
 
