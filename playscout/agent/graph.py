@@ -40,7 +40,8 @@ from playscout.agent.trajectory import (
     TrajectoryWriter,
 )
 from playscout.clients.chat import ChatResponse, ModelError, ToolCall
-from playscout.config import AgentSettings, Preset
+from playscout.config import AgentSettings
+from playscout.config.presets import Preset
 from playscout.tools.tool import Tool, ToolContext
 
 

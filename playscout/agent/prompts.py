@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
-from playscout.config import Preset
+from playscout.config.presets import Preset
 from playscout.corpus.models import DOC_TYPES, PERIOD_NAME
 from playscout.search.backend_api import DocFilter
 from playscout.tools.tool import Tool, ToolContext

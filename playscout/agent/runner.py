@@ -41,16 +41,8 @@ from playscout.agent.trajectory import (
     TrajectoryWriter,
 )
 from playscout.clients.chat import ChatClient, ModelError
-from playscout.config import (
-    DEFAULT_POLICY,
-    DEFAULT_PRODUCT_PRESET,
-    AgentSettings,
-    Policy,
-    Preset,
-    load_preset,
-    package_versions,
-    redact_urls,
-)
+from playscout.config import DEFAULT_POLICY, AgentSettings, Policy, package_versions, redact_urls
+from playscout.config.presets import DEFAULT_PRODUCT_PRESET, Preset, load_preset
 from playscout.errors import PlayscoutError, one_line
 from playscout.tools.tool import Tool, ToolContext
 

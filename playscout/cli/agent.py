@@ -53,7 +53,7 @@ def ask(
     Exit 0: answered; 1: the run ended without an answer (the reason is printed); 2: it could
     not start (preflight: model server, sport, what the index holds for the mode)."""
     from playscout.agent import AgentError, summarise
-    from playscout.config import DEFAULT_PRODUCT_PRESET, load_preset
+    from playscout.config.presets import DEFAULT_PRODUCT_PRESET, load_preset
     from playscout.runtime import Runtime, parse_mode, parse_policy
     from playscout.runtime.preflight import Needs, check_index, check_models
 

@@ -73,7 +73,7 @@ def run_cmd(
     Exit 0: every question ran; 1: some failed (status error; the first reason is printed);
     2: the run could not start (preflight: model servers, sports, what the index holds; with
     --data, the published data and what its task needs)."""
-    from playscout.config import DEFAULT_EVAL_PRESET, load_preset
+    from playscout.config.presets import DEFAULT_EVAL_PRESET, load_preset
     from playscout.eval.errors import RunError
     from playscout.eval.preflight import run_needs
     from playscout.eval.runner import run_eval
@@ -172,7 +172,7 @@ def judge_cmd(
 
     Exit 1 when the LLM judge could not judge some answers (the first reason is printed); the
     equivalence judge's abstentions (answers only a reader can judge) are a warning."""
-    from playscout.config import load_preset
+    from playscout.config.presets import load_preset
     from playscout.eval.judges import judge_run, make_judge
     from playscout.eval.judges.run import run_aliases, run_preset
     from playscout.eval.store import judgements_store, load_results

@@ -23,7 +23,8 @@ import orjson
 from pydantic import BaseModel, Field
 
 from playscout.agent.ids import valid_id
-from playscout.config import Mode, preset_label
+from playscout.config import Mode
+from playscout.config.presets import preset_label
 from playscout.eval.errors import RunError, UnknownQuestion, UnknownRun
 from playscout.eval.records import ResultRow
 from playscout.eval.status import STATUS_JSON, RunState, RunStatus, StatusFile, read_status

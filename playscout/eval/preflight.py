@@ -4,7 +4,7 @@ the mode and the policy. A run that would fail every item stops before its first
 
 from __future__ import annotations
 
-from playscout.config import Preset
+from playscout.config.presets import Preset
 from playscout.eval.spec import RunSpec
 from playscout.eval.tasks.task import AGENT, Task
 from playscout.runtime.preflight import Needs

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from playscout.config import preset_label
+from playscout.config.presets import preset_label
 from playscout.eval.metrics import cohen_kappa, mean
 from playscout.eval.records import ResultRow
 from playscout.eval.store import (

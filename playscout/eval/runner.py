@@ -25,14 +25,8 @@ from pydantic import BaseModel, Field
 
 from playscout.agent.ids import valid_id
 from playscout.clients.chat import ChatClient
-from playscout.config import (
-    DEFAULT_EVAL_PRESET,
-    DEFAULT_PRODUCT_PRESET,
-    Mode,
-    Settings,
-    package_versions,
-    redact_urls,
-)
+from playscout.config import Mode, Settings, package_versions, redact_urls
+from playscout.config.presets import DEFAULT_EVAL_PRESET, DEFAULT_PRODUCT_PRESET
 from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import MissingInput, RunError
 from playscout.eval.records import Outcome, QuestionFields, ResultRow

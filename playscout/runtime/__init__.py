@@ -15,16 +15,18 @@ from playscout.clients.chat import ChatClient
 from playscout.config import (
     DEFAULT_MODE,
     DEFAULT_POLICY,
-    DEFAULT_PRODUCT_PRESET,
     MODES,
     POLICIES,
     AgentSettings,
     Mode,
     ModelEndpoint,
     Policy,
-    Preset,
     SearchSettings,
     Settings,
+)
+from playscout.config.presets import (
+    DEFAULT_PRODUCT_PRESET,
+    Preset,
     apply_preset,
     load_preset,
     preset_record,

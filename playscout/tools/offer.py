@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from importlib import resources
 
-from playscout.config import Mode, Preset, QASettings, SearchSettings, ToolSpec
+from playscout.config import Mode, QASettings, SearchSettings
+from playscout.config.presets import Preset, ToolSpec
 from playscout.tools.errors import ToolSpecError
 from playscout.tools.prompts import placeholders
 from playscout.tools.tool import SchemaStyle, Tool

@@ -17,14 +17,8 @@ from pydantic import AliasChoices, BaseModel, ConfigDict
 from pydantic.fields import FieldInfo
 
 from playscout.clients.chat import ChatClient
-from playscout.config import (
-    DEFAULT_MODE,
-    Mode,
-    PerceptionSettings,
-    QASettings,
-    SearchSettings,
-    ToolParam,
-)
+from playscout.config import DEFAULT_MODE, Mode, PerceptionSettings, QASettings, SearchSettings
+from playscout.config.presets import ToolParam
 from playscout.corpus.loader import Corpus
 from playscout.search.backend_api import SearchBackend
 from playscout.tools.entities import EntityResolver

@@ -16,14 +16,8 @@ from playscout.agent import Agent
 from playscout.agent.trajectory import ModelCall
 from playscout.clients.chat import ChatParams
 from playscout.clients.wire import request_body
-from playscout.config import (
-    AgentSettings,
-    PresetError,
-    Settings,
-    apply_preset,
-    load_preset,
-    preset_names,
-)
+from playscout.config import AgentSettings, Settings
+from playscout.config.presets import PresetError, apply_preset, load_preset, preset_names
 from playscout.tools.errors import ToolSpecError
 from playscout.tools.offer import offered_tools
 from playscout.tools.registry import REGISTRY, call_tool

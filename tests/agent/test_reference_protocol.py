@@ -23,7 +23,8 @@ import yaml
 from playscout.agent.prompts import final_message, render
 from playscout.agent.prompts import template as prompt_template
 from playscout.clients.wire import request_body
-from playscout.config import Settings, load_preset
+from playscout.config import Settings
+from playscout.config.presets import load_preset
 from playscout.eval.judges.llm import FIG42, SYSTEM, LLMJudge
 from playscout.runtime import Runtime
 from tests.doubles import ScriptedChatModel, text_call

@@ -180,7 +180,7 @@ def test_workflow_breaks_rrf_ties_by_score_components_and_reports_full_ties() ->
 
 
 def test_workflow_under_paper_oracle_reads_captions_with_video_qa_oracle(synth_index: Any) -> None:
-    from playscout.config import load_preset
+    from playscout.config.presets import load_preset
 
     agent = Agent(synth_index.ctx("oracle"), policy="workflow", preset=load_preset("paper"))
     result = agent.run_sync(synth_index.questions()[0].question)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from playscout.config import DEFAULT_EVAL_PRESET, load_preset
+from playscout.config.presets import DEFAULT_EVAL_PRESET, load_preset
 from playscout.eval.preflight import run_needs
 from playscout.eval.spec import RunSpec
 from playscout.eval.tasks import get_task, task_names

@@ -23,7 +23,7 @@ import pytest
 
 from playscout.agent import Agent, read_trajectory
 from playscout.agent.trajectory import ModelCall, Observation, ToolCallEvent
-from playscout.config import load_preset
+from playscout.config.presets import load_preset
 from playscout.tools import ToolContext
 from tests.integration.test_vllm import (
     FINAL_STATUSES,

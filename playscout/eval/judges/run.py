@@ -95,7 +95,7 @@ def run_preset(run_dir: Path) -> str:
     """The preset a run was made with (run.json); runs from before presets: extended."""
     import orjson
 
-    from playscout.config import DEFAULT_PRODUCT_PRESET
+    from playscout.config.presets import DEFAULT_PRODUCT_PRESET
     from playscout.eval.store import RUN_JSON, require_run_dir
 
     meta = orjson.loads((require_run_dir(run_dir) / RUN_JSON).read_bytes())

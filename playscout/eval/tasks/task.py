@@ -28,16 +28,8 @@ from playscout.agent.trajectory import (
     summarise,
 )
 from playscout.clients.chat import ChatClient
-from playscout.config import (
-    DEFAULT_EVAL_PRESET,
-    EvalSettings,
-    Mode,
-    Policy,
-    Preset,
-    Settings,
-    load_preset,
-    package_versions,
-)
+from playscout.config import EvalSettings, Mode, Policy, Settings, package_versions
+from playscout.config.presets import DEFAULT_EVAL_PRESET, Preset, load_preset
 from playscout.corpus import Corpus
 from playscout.eval.errors import RunError
 from playscout.eval.guard import BackendView
