@@ -337,13 +337,8 @@ class ClipWriter:
                 self.caption_dense = _VectorChannel(
                     self.root / "caption.tmp.npy", self.caption_embedder.dim
                 )
-            self._finish_dense(self.caption_dense, self.root / "caption" / "dense", same)
-            info["caption_ann"] = build_ann(
-                self.root / "caption" / "dense",
-                self.ann,
-                captions,
-                query_side(self.caption_embedder),
-                self.progress,
+            info["caption_ann"] = self._finish_dense(
+                self.caption_dense, "caption", same, captions, self.caption_embedder
             )
         if self.observed:  # BM25 side of the visual channel: what was heard, never captions
             recs = BlobReader(self.root, "records")
@@ -355,20 +350,25 @@ class ClipWriter:
         if self.visual is not None:
             if self.visual_dense is None:
                 raise no_visual_vectors(self.sport)
-            self._finish_dense(self.visual_dense, self.root / "visual" / "dense", same)
-            info["visual_ann"] = build_ann(
-                self.root / "visual" / "dense",
-                self.ann,
-                captions,
-                query_side(self.visual),
-                self.progress,
+            info["visual_ann"] = self._finish_dense(
+                self.visual_dense, "visual", same, captions, self.visual
             )
         return info
 
-    @staticmethod
-    def _finish_dense(channel: _VectorChannel, dst: Path, perm: np.ndarray | None) -> None:
+    def _finish_dense(
+        self,
+        channel: _VectorChannel,
+        name: str,
+        perm: np.ndarray | None,
+        texts: RowTexts,
+        source: Any,
+    ) -> dict[str, Any]:
+        """Write the channel's vectors in clip order, then measure and record its ANN setting
+        (queries: `texts` of rows through `source`'s query side); returns the manifest entry."""
         channel.writer.close()
+        dst = self.root / name / "dense"
         reorder_vectors(channel.path, dst, perm, channel.dim)
+        return build_ann(dst, self.ann, texts, query_side(source), self.progress)
 
 
 def _heard(record: dict[str, Any]) -> dict[str, Any]:

@@ -24,11 +24,15 @@ def _static(request: Request) -> str:
     return f"{request.scope.get('root_path', '')}/docs/static"
 
 
+def _openapi_url(request: Request) -> str:
+    return f"{request.scope.get('root_path', '')}{request.app.openapi_url}"
+
+
 @router.get("/docs")
 def swagger_ui(request: Request) -> HTMLResponse:
     static = _static(request)
     return get_swagger_ui_html(
-        openapi_url=f"{request.scope.get('root_path', '')}{request.app.openapi_url}",
+        openapi_url=_openapi_url(request),
         title=f"{request.app.title} - Swagger UI",
         swagger_js_url=f"{static}/swagger-ui-bundle.js",
         swagger_css_url=f"{static}/swagger-ui.css",
@@ -40,7 +44,7 @@ def swagger_ui(request: Request) -> HTMLResponse:
 def redoc(request: Request) -> HTMLResponse:
     static = _static(request)
     return get_redoc_html(
-        openapi_url=f"{request.scope.get('root_path', '')}{request.app.openapi_url}",
+        openapi_url=_openapi_url(request),
         title=f"{request.app.title} - ReDoc",
         redoc_js_url=f"{static}/redoc.standalone.js",
         redoc_favicon_url=f"{static}/favicon.png",
