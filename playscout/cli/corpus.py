@@ -145,6 +145,25 @@ def corpus_render(
     out.print(f"play-by-play: {out_dir / 'pbp.json'}")
 
 
+@corpus_app.command("add-documents")
+@user_errors
+def corpus_add_documents(
+    source: Annotated[Path, typer.Option("--from", help="Corpus that has the documents.")],
+    target: Annotated[Path, typer.Option("--to", help="Corpus to add them to (its games).")],
+    sports: Annotated[str | None, typer.Option(help="Comma-separated sports (default: all).")] = None,
+) -> None:
+    """Copy reports, box scores and season stats of the target's games from another corpus
+    (a video corpus from `index videos` has clips only); then run `corpus questions` on the
+    target so gold clips are its own clips."""
+    from playscout.corpus.merge import add_documents
+
+    for r in add_documents(source, target, split_list(sports) if sports else None):
+        out.print(
+            f"{r.sport}: {r.game_documents} game documents for {r.games} games, "
+            f"{r.season_documents} season documents -> {target}"
+        )
+
+
 @corpus_app.command("questions")
 @user_errors
 def corpus_questions(

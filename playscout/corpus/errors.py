@@ -14,8 +14,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        where = f"{self.file}: {self.field}" if self.field else self.file
-        return f"{where}: {self.message}"
+        where = ": ".join(p for p in (self.file, self.field) if p)
+        return f"{where}: {self.message}" if where else self.message
 
 
 class CorpusError(PlayscoutError, ValueError):
