@@ -150,7 +150,9 @@ def corpus_render(
 def corpus_add_documents(
     source: Annotated[Path, typer.Option("--from", help="Corpus that has the documents.")],
     target: Annotated[Path, typer.Option("--to", help="Corpus to add them to (its games).")],
-    sports: Annotated[str | None, typer.Option(help="Comma-separated sports (default: all).")] = None,
+    sports: Annotated[
+        str | None, typer.Option(help="Comma-separated sports (default: all).")
+    ] = None,
 ) -> None:
     """Copy reports, box scores and season stats of the target's games from another corpus
     (a video corpus from `index videos` has clips only); then run `corpus questions` on the

@@ -56,7 +56,9 @@ def _game_documents(source: Corpus, target: Corpus, sport: str) -> tuple[int, in
     meta = target.read_json(meta_path)
     missing = sorted(g for g in meta if g not in src_games)
     if missing:
-        shown = ", ".join(missing[:5]) + (f" (+{len(missing) - 5} more)" if len(missing) > 5 else "")
+        shown = ", ".join(missing[:5]) + (
+            f" (+{len(missing) - 5} more)" if len(missing) > 5 else ""
+        )
         raise CorpusError(f"{source.root}: no {sport} game(s) {shown} to take documents from")
     games = docs = 0
     for game_id, files in meta.items():

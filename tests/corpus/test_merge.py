@@ -53,7 +53,10 @@ def test_documents_are_added_and_questions_stay_in_the_excerpt(
     merged = Corpus(target)
     (game_id,) = merged.games(SPORT)
     for key in GAME_DOC_TYPES:
-        theirs, ours = synth_corpus.game_path(SPORT, game_id, key), merged.game_path(SPORT, game_id, key)
+        theirs, ours = (
+            synth_corpus.game_path(SPORT, game_id, key),
+            merged.game_path(SPORT, game_id, key),
+        )
         assert theirs is not None and ours is not None
         assert ours.read_text() == theirs.read_text()
     season_docs = list(synth_corpus.season_documents(SPORT))
@@ -77,7 +80,7 @@ def test_documents_are_added_and_questions_stay_in_the_excerpt(
 
 def test_bad_sources_are_one_line_errors(synth_corpus: Corpus, tmp_path: Path) -> None:
     target, _ = video_corpus(synth_corpus, tmp_path / "video")
-    with pytest.raises(CorpusError, match="^.*: source and target are the same corpus$"):
+    with pytest.raises(CorpusError, match=r"^.*: source and target are the same corpus$"):
         add_documents(target, target)
     other = tmp_path / "other"
     (other / "data" / SPORT).mkdir(parents=True)
