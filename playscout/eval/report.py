@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 from playscout.config.presets import preset_label
+from playscout.eval.gold_evidence import STEPS, gold_evidence
 from playscout.eval.metrics import cohen_kappa, mean
 from playscout.eval.records import ResultRow
 from playscout.eval.store import (
@@ -113,6 +114,7 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
         "tool_calls_per_question": tools,
         "tool_calls_by_sport": tools_by_sport,
         "turns_by_outcome": outcome,
+        "gold_evidence": gold_evidence(run_dir, rows) if meta["task"] == "t9" else None,
         "statuses": dict(Counter(r.status for r in all_rows)),
         "tokens": {
             "prompt": sum(r.prompt_tokens for r in rows),
@@ -266,6 +268,12 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
         lines.append(
             f"| {o} | " + " | ".join(_fmt(s["turns_by_outcome"].get(o)) for s in summaries) + " |"
         )
+    if any(s.get("gold_evidence") for s in summaries):
+        lines += ["", f"## Gold evidence reached (T9 questions with gold ids), preset {presets}", "",
+                  "| step | " + " | ".join(heads) + " |", "|---|" + "---|" * len(heads)]  # fmt: skip
+        for step in ("n", *STEPS):
+            cells = [(s.get("gold_evidence") or {}).get(step) for s in summaries]
+            lines.append(f"| {step} | " + " | ".join(_fmt(c) for c in cells) + " |")
     lines += [
         "",
         f"## Status, tokens, time, preset {presets}",

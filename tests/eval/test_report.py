@@ -116,3 +116,29 @@ def test_labels_stay_distinct_when_directory_names_match() -> None:
     assert run_labels(runs) == ["default (llm) run #1", "default (llm) run #2"]
     mixed = [{"mode": m, "policy": "llm", "run_dir": "r"} for m in ("default", "oracle")]
     assert run_labels(mixed) == ["default (llm)", "oracle (llm)"]
+
+
+def test_t9_report_counts_gold_evidence_reached(
+    tmp_path: Path, settings: Settings, synth_backend: Any
+) -> None:
+    """A real t9 workflow run: each question's gold documents and clips (from the generated
+    questions) are checked against what its trajectory searched and gave video_qa."""
+    run = tmp_path / "t9"
+    spec = RunSpec(task="t9", mode="oracle", policy="workflow", sports=["basketball"], out_dir=run)
+    settings = settings.model_copy(update={"eval": EvalSettings(cache_db=None)})
+    run_eval(spec, settings, backend=synth_backend)
+    rows = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
+    assert rows and all(r["meta"]["gold_clip_ids"] for r in rows)
+    read = 0
+    for r in rows:  # the expected count, straight from the trajectory's video_qa arguments
+        calls = [json.loads(line) for line in (run / r["trajectory"]).read_text().splitlines()]
+        sent = {c for e in calls if e.get("name") == "video_qa_oracle" and e["type"] == "tool_call"
+                for c in e["arguments"]["video_ids"]}  # fmt: skip
+        read += bool(sent & set(r["meta"]["gold_clip_ids"]))
+    write_report([run], plots=False)
+    evidence = json.loads((run / "report.json").read_text())["gold_evidence"]
+    assert evidence["n"] == len(rows) and evidence["unreadable_trajectories"] == 0
+    assert evidence["gold_clip_read"] == read / len(rows)
+    assert evidence["gold_clip_found"] >= evidence["gold_clip_read"]
+    assert 0 < evidence["gold_document_found"] <= 1
+    assert "Gold evidence reached" in (run / "report.md").read_text()

@@ -8,9 +8,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from playscout.corpus.models import GoldEvidence
 from playscout.eval.errors import RunError
 from playscout.eval.records import Outcome, ResultRow
 from playscout.eval.tasks.task import AGENT_CALLS, Instance, TaskEnv, run_agent
+
+
+def _gold_ids(gold: GoldEvidence | None) -> dict[str, list[str]]:
+    """A generated question's gold documents and clips, for the report's evidence counts
+    (eval/gold_evidence.py); the released questions have none."""
+    if gold is None:
+        return {}
+    return {"gold_doc_ids": list(gold.doc_ids), "gold_clip_ids": list(gold.clip_ids)}
 
 
 class T9Task:
@@ -36,7 +45,11 @@ class T9Task:
                         sport=sport,
                         prompt=q.question,
                         gold=q.answer,
-                        meta={"answer_type": q.answer_type, "sources": q.sources},
+                        meta={
+                            "answer_type": q.answer_type,
+                            "sources": q.sources,
+                            **_gold_ids(q.gold),
+                        },
                     )
                 )
         return out
