@@ -272,8 +272,8 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
         lines += ["", f"## Gold evidence reached (T9 questions with gold ids), preset {presets}", "",
                   "| step | " + " | ".join(heads) + " |", "|---|" + "---|" * len(heads)]  # fmt: skip
         for step in ("n", *STEPS):
-            cells = [(s.get("gold_evidence") or {}).get(step) for s in summaries]
-            lines.append(f"| {step} | " + " | ".join(_fmt(c) for c in cells) + " |")
+            shares = [(s.get("gold_evidence") or {}).get(step) for s in summaries]
+            lines.append(f"| {step} | " + " | ".join(_fmt(c) for c in shares) + " |")
     lines += [
         "",
         f"## Status, tokens, time, preset {presets}",
