@@ -1,8 +1,9 @@
 """Regenerate the run browser screenshots in docs/screenshots/ (`make screenshots`).
 
-Builds a corpus with real clip files the way a user would (`corpus synth`, `corpus questions`,
-`corpus render` of three minutes of one game, `index videos` with the tiny random open_clip
-model, `index build`), starts the API, runs t9 twice over HTTP (default and oracle mode, the
+Builds a corpus with real clip files the way a user would (`corpus synth`, `corpus render` of
+three minutes of one game, `index videos` with the tiny random open_clip model, `corpus
+add-documents`, `corpus questions` on the video corpus so gold clips are rendered clips, `index
+build`), starts the API, runs t9 twice over HTTP (default and oracle mode, the
 offline `workflow` policy), judges both, then drives headless Chromium through the run list,
 the wrong answers, a trajectory with its clip playing next to the 16 frames video_qa sent, the
 compare views and an export opened from disk.
@@ -59,7 +60,6 @@ def build_corpus(work: Path, minutes: float, questions: int) -> tuple[Path, Path
         "--sports",
         "basketball",
     )
-    sh("corpus", "questions", str(synth), "--per-sport", str(questions), "--seed", "1")
     sh("corpus", "render", "--corpus", str(synth), "--out", str(videos), "--games", "1",
        "--minutes", str(minutes), "--sport", "basketball")  # fmt: skip
     weights = work / "tiny_clip.pt"
@@ -68,30 +68,11 @@ def build_corpus(work: Path, minutes: float, questions: int) -> tuple[Path, Path
     make_tiny_weights(weights)
     sh("index", "videos", "--videos", str(videos), "--pbp", str(videos / "pbp.json"),
        "--out", str(corpus), "--visual-model", f"open_clip:playscout-tiny@{weights}")  # fmt: skip
-    add_documents(synth, corpus, "basketball")
+    sh("corpus", "add-documents", "--from", str(synth), "--to", str(corpus))
+    sh("corpus", "questions", str(corpus), "--per-sport", str(questions), "--seed", "1")
     sh("corpus", "validate", str(corpus))
     sh("index", "build", "--corpus", str(corpus), "--out", str(index))
     return corpus, index
-
-
-def add_documents(synth: Path, corpus: Path, sport: str) -> None:
-    """`index videos` writes clips only. A user adds their own reports, box scores and
-    questions; here they come from the synthetic corpus the video was rendered from: every
-    file the video corpus lacks is copied, and each game's document entries are added."""
-    src, dst = synth / "data" / sport, corpus / "data" / sport
-    for path in src.rglob("*"):
-        target = dst / path.relative_to(src)
-        if path.is_file() and not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
-    theirs = json.loads((src / "metadata.json").read_text())
-    ours = json.loads((dst / "metadata.json").read_text())
-    for game, files in ours.items():
-        for key in ("espn_report", "game_stat_player", "game_stat_team"):
-            if theirs.get(game, {}).get(key):
-                files[key] = theirs[game][key]
-    (dst / "metadata.json").write_text(json.dumps(ours, indent=1))
-    shutil.copytree(synth / "questions", corpus / "questions", dirs_exist_ok=True)
 
 
 class PlaceholderVLM:
