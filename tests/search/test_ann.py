@@ -23,6 +23,7 @@ from playscout.search.embedded.recall import (
     Step,
     build_ann,
     choose_nprobe,
+    describe_setting,
     lower_bound,
 )
 from playscout.search.embedded.vectors import RowRange, VectorStore, VectorWriter
@@ -263,6 +264,8 @@ def test_filtered_budget_is_measured_at_build_where_the_unfiltered_one_misses(
     assert max(f["budget_factor"] for f in filtered) > 1
     ladders = json.loads((d / vec.META_FILE).read_text())["filtered_ladders"]
     assert ladders["0.1"][0]["budget_factor"] == 1  # the climb starts at 1
+    line = describe_setting(setting)  # what `index build` prints
+    assert "; filters keeping 0.5% budget x" in line and "30.0% budget x" in line
     # fresh queries and a fresh filter: the old budget misses, the measured one holds
     store = VectorStore.open(d)
     rng = np.random.default_rng(9)
