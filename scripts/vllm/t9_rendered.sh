@@ -10,7 +10,11 @@
 #
 # Env: GAMES (30), SEED (11), MINUTES (6: the excerpt per game, from the first second of video),
 # PER_SPORT (10 questions), FPS (25), SIZE (640x360). 30 games x 6 minutes took about 40 minutes
-# of render + index on the project's 2-core machine (measured, docs/presets.md).
+# of render + index on the project's 2-core machine (measured, docs/presets.md). Questions come
+# only from events inside the excerpt, so a very short one can leave a sport with fewer questions
+# than PER_SPORT (`corpus questions` prints the counts; 1 minute of 3 games gave basketball none,
+# and `eval run` then stops with a one-line error). GAMES=3 MINUTES=2 PER_SPORT=2 is a 5-minute
+# smoke run.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
