@@ -116,3 +116,20 @@ def test_labels_stay_distinct_when_directory_names_match() -> None:
     assert run_labels(runs) == ["default (llm) run #1", "default (llm) run #2"]
     mixed = [{"mode": m, "policy": "llm", "run_dir": "r"} for m in ("default", "oracle")]
     assert run_labels(mixed) == ["default (llm)", "oracle (llm)"]
+
+
+def test_judge_agreement_counts_only_answers_both_judges_decided() -> None:
+    """A row without an answer is Wrong for both judges unread, and an abstention is no
+    verdict: neither may count as agreement (before, both-unjudged rows agreed)."""
+    from playscout.eval.report import judge_agreement
+
+    def row(qid: str, answer: str | None) -> ResultRow:
+        return ResultRow(qid=qid, sport="basketball", question="?", gold="7", trajectory="",
+                         status="answered" if answer else "no_answer", answer=answer)  # fmt: skip
+
+    rows = [row("a", "7"), row("b", "8"), row("c", "9"), row("d", None), row("e", "x")]
+    llm = {"a": "right", "b": "right", "c": None, "d": "wrong", "e": None}
+    equivalence = {"a": "right", "b": "wrong", "c": "wrong", "d": "wrong", "e": None}
+    a = judge_agreement(rows, llm, equivalence)
+    assert (a["n"], a["raw_agreement"]) == (2, 0.5)  # a agrees, b does not; c, d, e left out
+    assert (a["no_answer"], a["llm_unjudged"], a["equivalence_unjudged"]) == (1, 2, 1)
