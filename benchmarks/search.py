@@ -406,6 +406,14 @@ def print_dist(r: dict[str, Any]) -> None:
         f"{r['peak_rss_gb']} GB; load {r['load_before']} -> {r['load_after']}"
     )
     print(f"chosen setting: {setting}")
+    for f in ann.get("filtered", []):
+        how = (
+            f"budget x{f['budget_factor']}, build-time recall {f['recall']} "
+            f"(lower bound {f['recall_lower_bound']}), {f['ms']} ms vs exact {f['exact_ms']} ms"
+            if f["budget_factor"]
+            else f"{f['reason']}"
+        )
+        print(f"  filters keeping {f['share']:.1%} ({f['rows']} rows): {how}")
     print(
         "| query | rows kept | path | recall@100 (ties) | recall@100 (ids) | p50 ms | p99 ms "
         "| exact p50 | exact p99 | exact/ANN p50 |"

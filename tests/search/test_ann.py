@@ -18,10 +18,12 @@ from playscout.search import IndexOpenError, open_backend
 from playscout.search.embedded import vectors as vec
 from playscout.search.embedded.ann import ANN_FILE, IvfIndex
 from playscout.search.embedded.recall import (
+    LADDERS,
     AnnOptions,
     Step,
     build_ann,
     choose_nprobe,
+    describe_setting,
     lower_bound,
 )
 from playscout.search.embedded.vectors import RowRange, VectorStore, VectorWriter
@@ -68,7 +70,7 @@ def test_build_measures_recall_and_records_the_setting(tuned: Any) -> None:
     assert setting["recall"] >= 0.9 and setting["target_recall"] == 0.9
     assert setting["queries"] == {"data": 60} and setting["k"] == K
     recorded = json.loads((d / vec.META_FILE).read_text())
-    assert {k: v for k, v in recorded.items() if k != "ladder"} == setting
+    assert {k: v for k, v in recorded.items() if k not in LADDERS} == setting
     ladder = [s["nprobe"] for s in recorded["ladder"]]
     # the climb starts where the probed lists hold enough candidates (no exact fallback)
     lists = setting["nlist"]
@@ -120,6 +122,15 @@ def test_filters_are_selectors_and_keep_recall(tuned: Any, monkeypatch: Any) -> 
     assert _recall(store, x, queries, rows=tenth) >= 0.85
     found, _ = store.search(queries[0], K, tenth)
     assert store.last_path == "ann" and set(found.tolist()) <= set(tenth.tolist())
+    # many queries at once (build-time measurement) find what each finds alone, though
+    # their probe lists differ in length (shorter ones padded with -1)
+    sel = vec.Selection(store.ivf, tenth, ROWS)
+    ivf = store.ivf
+    assert ivf is not None
+    batch = ivf.filtered_candidates(queries, 40, 8, sel.counts, sel.selector, 2.0)
+    alone = [ivf.filtered_candidates(q, 40, 8, sel.counts, sel.selector, 2.0)[0] for q in queries]
+    assert (batch == np.stack(alone)).all()
+    assert (ivf.filtered_probes(queries, 8, sel.counts, 2.0)[0] == -1).any()  # padded
     # a large contiguous range goes through the index too, never outside the range
     found, _ = store.search(queries[0], K, RowRange(1000, 6000))
     assert store.last_path == "ann" and ((found >= 1000) & (found < 6000)).all()
@@ -225,3 +236,70 @@ def test_a_setting_must_clear_the_target_by_its_sampling_error(tuned: Any) -> No
     per_query = np.array([1.0] * 50 + [0.8] * 50)
     assert lower_bound(per_query) == pytest.approx(0.9 - 2 * per_query.std(ddof=1) / 10)
     assert lower_bound(np.array([0.93])) == 0.93
+
+
+def _tight_mixture(n: int, centres: int, seed: int) -> np.ndarray:
+    """Clusters about as tight, per IVF list, as the benchmark's 3,000-centre mixture at 1.76M
+    rows: there the unfiltered setting probes 2 lists and a 6.6% filter kept recall 0.73."""
+    rng = np.random.default_rng(seed)
+    c = _sphere(centres, DIM * 2, seed)
+    x = c[rng.integers(0, centres, n)] + rng.standard_normal((n, DIM * 2)).astype(
+        np.float32
+    ) * 0.9 / np.sqrt(DIM * 2)
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def test_filtered_budget_is_measured_at_build_where_the_unfiltered_one_misses(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(vec, "EXACT_MAX_ROWS", 100)  # filters of >100 rows take the IVF path
+    rows, centres = 20_000, 750
+    x = _tight_mixture(rows, centres, 0)
+    d = _write(tmp_path, x)
+    opts = AnnOptions(target_recall=0.95, min_rows=1000, queries=100, k=K, compare_exact=False)
+    setting = build_ann(d, opts)
+    filtered = setting["filtered"]
+    assert [f["share"] for f in filtered] == [0.0051, 0.05, 0.1, 0.3]
+    assert all(f["budget_factor"] >= 1 and f["recall_lower_bound"] >= 0.95 for f in filtered)
+    assert max(f["budget_factor"] for f in filtered) > 1
+    ladders = json.loads((d / vec.META_FILE).read_text())["filtered_ladders"]
+    assert ladders["0.1"][0]["budget_factor"] == 1  # the climb starts at 1
+    line = describe_setting(setting)  # what `index build` prints
+    assert "; filters keeping 0.5% budget x" in line and "30.0% budget x" in line
+    # fresh queries and a fresh filter: the old budget misses, the measured one holds
+    store = VectorStore.open(d)
+    rng = np.random.default_rng(9)
+    tenth = np.sort(rng.choice(rows, rows // 10, replace=False))
+    queries = (
+        x[rng.choice(rows, 40, replace=False)]
+        + rng.standard_normal((40, DIM * 2)).astype(np.float32) * 0.05
+    )
+    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+    assert store.budget_factor(len(tenth)) > 1
+    assert _recall(store, x, queries, rows=tenth, budget_factor=1.0) < 0.9
+    assert _recall(store, x, queries, rows=tenth) >= 0.95
+    assert store.last_path == "ann"
+
+
+def test_a_filter_takes_the_factor_of_the_shares_measured_around_it(
+    tuned: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(vec, "EXACT_MAX_ROWS", 100)
+    d, _, _ = tuned
+    n = ROWS
+    store = VectorStore.open(d)
+    assert store.budget_factor(n // 10) == 1.0  # built before filters were measured
+    store.filter_budgets = [(0.01, 2.0), (0.05, 0.0), (0.1, 3.0), (0.3, 5.0)]
+    assert store.budget_factor(n // 200) == 2.0  # below the smallest share: its factor
+    assert store.budget_factor(n // 50) == 0.0  # the larger share searched exactly
+    assert store.budget_factor(int(n * 0.07)) == 3.0  # the smaller one exact, the larger 3
+    assert store.budget_factor(int(n * 0.2)) == 5.0  # the larger of 3 and 5
+    assert store.budget_factor(int(n * 0.6)) == 5.0  # above: the largest measured
+    store.filter_budgets = [(0.1, 4.0), (0.3, 0.0)]
+    assert store.budget_factor(int(n * 0.6)) == 0.0
+    q = _sphere(1, DIM, 6)[0]
+    big = np.arange(n // 2, dtype=np.int64)
+    store.search(q, K, big)
+    assert store.last_path == "exact"  # factor 0: the build found no IVF budget worth it
+    store.search(q, K, big, probe=8)
+    assert store.last_path == "ann"  # an explicit probe count asks for the IVF path

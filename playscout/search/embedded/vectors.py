@@ -13,8 +13,10 @@ instead of faulting in one after another.
 
 from __future__ import annotations
 
+import bisect
 import json
 import mmap
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -138,7 +140,7 @@ def read_setting(directory: Path) -> dict[str, Any]:
     return json.loads(path.read_text()) if path.is_file() else {"kind": "exact"}
 
 
-class _Selection:
+class Selection:
     """A row set as the IVF index takes it: per-list counts and a faiss selector (which only
     points at the bitmap, so the bitmap is kept here)."""
 
@@ -159,12 +161,20 @@ class VectorStore:
     """Read side of one vector channel: the mapped float32 rows and, when the channel chose
     it at build time, the IVF index and its probe count."""
 
-    def __init__(self, mapped: MappedMatrix, ivf: IvfIndex | None = None, nprobe: int = 0) -> None:
+    def __init__(
+        self,
+        mapped: MappedMatrix,
+        ivf: IvfIndex | None = None,
+        nprobe: int = 0,
+        filter_budgets: Sequence[tuple[float, float]] = (),
+    ) -> None:
         self.mapped = mapped
         self.matrix: np.ndarray = mapped.rows
         self.n, self.dim = self.matrix.shape
         self.ivf = ivf
         self.nprobe = nprobe
+        # (share of rows, budget factor; 0 = exact) as measured at build, by share
+        self.filter_budgets = sorted(filter_budgets)
         self.oversample = OVERSAMPLE
         self.last_path = "none"  # which path the last search took ("exact" / "ann"), for tests
 
@@ -175,7 +185,25 @@ class VectorStore:
         if setting["kind"] == "exact":
             return cls(mapped)
         ivf = IvfIndex.load(directory, len(mapped.rows))
-        return cls(mapped, ivf, int(setting["nprobe"]))
+        budgets = [(f["share"], f.get("budget_factor", 0)) for f in setting.get("filtered", [])]
+        return cls(mapped, ivf, int(setting["nprobe"]), budgets)
+
+    def budget_factor(self, size: int) -> float:
+        """The filtered budget factor for a filter keeping `size` rows, from the factors
+        measured at build: between two measured shares the larger of their factors (the
+        factor a share needs is not monotone in it), exact (0) where the larger share was;
+        below the smallest share its factor, above the largest the largest factor measured.
+        1.0 for an index built before filters were measured."""
+        budgets = self.filter_budgets
+        if not budgets:
+            return 1.0
+        above = bisect.bisect_right([s for s, _ in budgets], size / self.n)
+        if above == 0:
+            return budgets[0][1]
+        if above == len(budgets):
+            return 0.0 if budgets[-1][1] <= 0 else max(f for _, f in budgets)
+        low, high = budgets[above - 1][1], budgets[above][1]
+        return 0.0 if high <= 0 else max(low, high)
 
     def search(
         self,
@@ -184,18 +212,25 @@ class VectorStore:
         rows: RowSet = None,
         exact: bool = False,
         probe: int | None = None,
+        budget_factor: float | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Top-k rows by inner product among `rows`; returns (rows int64, scores float32).
-        `probe` overrides the recorded setting for this search: lists probed, 0 = exact."""
+        `probe` overrides the recorded setting for this search (lists probed, 0 = exact), and
+        `budget_factor` the recorded filtered budget (build-time measurement)."""
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
         size = rowset_size(rows, self.n)
         if k <= 0 or size == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
         nprobe = self.nprobe if probe is None else probe
+        factor = 1.0
+        if rows is not None:
+            factor = self.budget_factor(size) if budget_factor is None else budget_factor
+            if factor <= 0 and probe:
+                factor = 1.0  # the caller asked for the IVF path at this probe count
         small = rows is not None and size <= EXACT_MAX_ROWS
-        if exact or self.ivf is None or nprobe <= 0 or small:
+        if exact or self.ivf is None or nprobe <= 0 or small or factor <= 0:
             return self._exact(q, k, rows)
-        return self._ann(q, k, rows, nprobe)
+        return self._ann(q, k, rows, nprobe, factor)
 
     def _exact(self, q: np.ndarray, k: int, rows: RowSet) -> tuple[np.ndarray, np.ndarray]:
         self.last_path = "exact"
@@ -219,7 +254,7 @@ class VectorStore:
         return out
 
     def _ann(
-        self, q: np.ndarray, k: int, rows: RowRange | np.ndarray | None, nprobe: int
+        self, q: np.ndarray, k: int, rows: RowRange | np.ndarray | None, nprobe: int, factor: float
     ) -> tuple[np.ndarray, np.ndarray]:
         assert self.ivf is not None
         self.last_path = "ann"
@@ -227,8 +262,10 @@ class VectorStore:
         if rows is None:
             cand = self.ivf.candidates(q, want, nprobe)
         else:
-            sel = _Selection(self.ivf, rows, self.n)
-            cand = self.ivf.filtered_candidates(q, want, nprobe, sel.counts, sel.selector)
+            sel = Selection(self.ivf, rows, self.n)
+            cand = self.ivf.filtered_candidates(q, want, nprobe, sel.counts, sel.selector, factor)[
+                0
+            ]
         if np.count_nonzero(cand >= 0) < min(k, rowset_size(rows, self.n)):
             return self._exact(q, k, rows)  # the probed lists hold too few allowed rows
         return rescore(self.mapped, cand, q, k)
