@@ -87,12 +87,7 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
     }
     agreement = None
     if "llm" in verdicts and "equivalence" in verdicts:
-        common = [q for q in verdicts["llm"] if q in verdicts["equivalence"]]
-        k, raw = cohen_kappa(
-            [str(verdicts["llm"][q]) for q in common],
-            [str(verdicts["equivalence"][q]) for q in common],
-        )
-        agreement = {"n": len(common), "kappa": k, "raw_agreement": raw}
+        agreement = judge_agreement(rows, verdicts["llm"], verdicts["equivalence"])
     task_metrics: dict[str, Any] = {}
     if not task.judged:
         task_metrics = task.score(rows)
@@ -128,6 +123,29 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
         "judge_agreement": agreement,
         "task_metrics": task_metrics,
         "notes": _notes(rows, meta),
+    }
+
+
+def judge_agreement(
+    rows: list[ResultRow], llm: dict[str, Any], equivalence: dict[str, Any]
+) -> dict[str, Any]:
+    """Agreement over the answers both judges decided. A row without an answer is Wrong for
+    both without either reading it, and an abstention is no verdict: counting either would
+    report agreement that no judge produced. What was left out is counted."""
+    answered = [
+        q
+        for q in (r.qid for r in rows if (r.answer or "").strip())
+        if q in llm and q in equivalence
+    ]
+    both = [q for q in answered if llm[q] is not None and equivalence[q] is not None]
+    k, raw = cohen_kappa([str(llm[q]) for q in both], [str(equivalence[q]) for q in both])
+    return {
+        "n": len(both),
+        "kappa": k,
+        "raw_agreement": raw,
+        "no_answer": sum(1 for r in rows if not (r.answer or "").strip()),
+        "llm_unjudged": sum(1 for q in answered if llm[q] is None),
+        "equivalence_unjudged": sum(1 for q in answered if equivalence[q] is None),
     }
 
 
@@ -320,7 +338,10 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
         if s["judge_agreement"]:
             a = s["judge_agreement"]
             lines.append(
-                f"\nJudge agreement ({head}): kappa {_fmt(a['kappa'])}, raw {_fmt(a['raw_agreement'])} over {a['n']}"
+                f"\nJudge agreement ({head}): kappa {_fmt(a['kappa'])}, raw "
+                f"{_fmt(a['raw_agreement'])} over {a['n']} answers both judges decided (left "
+                f"out: {a['no_answer']} without an answer, {a['llm_unjudged']} the LLM judge and "
+                f"{a['equivalence_unjudged']} the equivalence judge could not judge)"
             )
         if s["task_metrics"]:
             lines += [

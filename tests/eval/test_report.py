@@ -142,3 +142,20 @@ def test_t9_report_counts_gold_evidence_reached(
     assert evidence["gold_clip_found"] >= evidence["gold_clip_read"]
     assert 0 < evidence["gold_document_found"] <= 1
     assert "Gold evidence reached" in (run / "report.md").read_text()
+
+
+def test_judge_agreement_counts_only_answers_both_judges_decided() -> None:
+    """A row without an answer is Wrong for both judges unread, and an abstention is no
+    verdict: neither may count as agreement (before, both-unjudged rows agreed)."""
+    from playscout.eval.report import judge_agreement
+
+    def row(qid: str, answer: str | None) -> ResultRow:
+        return ResultRow(qid=qid, sport="basketball", question="?", gold="7", trajectory="",
+                         status="answered" if answer else "no_answer", answer=answer)  # fmt: skip
+
+    rows = [row("a", "7"), row("b", "8"), row("c", "9"), row("d", None), row("e", "x")]
+    llm = {"a": "right", "b": "right", "c": None, "d": "wrong", "e": None}
+    equivalence = {"a": "right", "b": "wrong", "c": "wrong", "d": "wrong", "e": None}
+    a = judge_agreement(rows, llm, equivalence)
+    assert (a["n"], a["raw_agreement"]) == (2, 0.5)  # a agrees, b does not; c, d, e left out
+    assert (a["no_answer"], a["llm_unjudged"], a["equivalence_unjudged"]) == (1, 2, 1)

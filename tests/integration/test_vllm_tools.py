@@ -2,11 +2,18 @@
 double anywhere) over the shared synthetic index, in oracle mode, through the two ways vLLM
 returns structured calls:
 
-- structured: `tool_choice="required"` (a named `final_answer` on the last call), which vLLM
-  enforces by guided decoding with no tool parser;
-- hermes: `tool_choice` left to the server, whose `--tool-call-parser hermes` reads
-  `<tool_call>` blocks out of the model's text (run_integration.sh serves SmolLM2 with
+- structured: `tool_choice="required"` (a named `final_answer` on the last call). With
+  `--tool-call-parser hermes`, vLLM 0.32 constrains the reply to a `<tool_call>` block by the
+  parser's grammar (strict schemas: the arguments too) and the hermes parser reads it back
+  (vllm/parser/abstract_parser.py: parsers with a structural tag handle required/named calls
+  as auto), so the call ids are the server's;
+- hermes, unforced: `tool_choice` left to the server, which parses a `<tool_call>` block only
+  if the model chooses to write one (run_integration.sh serves SmolLM2 with
   scripts/vllm/templates/chatml_hermes_tools.jinja, since SmolLM2's own template ignores tools).
+  SmolLM2-135M never does: 0 calls in 10 questions with the extended prompt, 0 with a short
+  prompt and a worked example, 0 with the example as chat turns (docs/presets.md). The test is
+  a strict xfail for that model, so it turns red the day it passes, and a plain test for any
+  other served model.
 
 Skipped unless PLAYSCOUT_VLLM_URL/MODEL name a running server; the hermes test also needs
 PLAYSCOUT_VLLM_TOOL_PARSER=hermes (set by run_integration.sh). Answer quality is not tested; a
@@ -44,10 +51,10 @@ PARSER = os.environ.get("PLAYSCOUT_VLLM_TOOL_PARSER", "")
 def _run(synth_index: SynthIndex, tmp_path: Path, protocol: str) -> list:
     question = first_question(synth_index)
     ctx = ToolContext(backend=synth_index.backend, sport="basketball", mode="oracle")
-    settings = agent_settings(protocol, tmp_path, max_tokens=192)
+    settings = agent_settings(protocol, tmp_path, max_tokens=256)
     agent = Agent(
         ctx,
-        client=_client(URL, MODEL, max_tokens=192),
+        client=_client(URL, MODEL, max_tokens=256),
         settings=settings,
         preset=load_preset("extended"),
     )
@@ -83,6 +90,12 @@ def test_structured_tool_choice_every_reply_is_a_call(
 
 @needs_llm
 @pytest.mark.skipif(PARSER != "hermes", reason="the server runs without --tool-call-parser hermes")
+@pytest.mark.xfail(
+    MODEL == "smollm2",
+    reason="SmolLM2-135M writes prose, never a <tool_call> block, when the call is not forced "
+    "(measured 0/10 questions with each of three prompts; docs/presets.md)",
+    strict=True,
+)
 def test_hermes_parser_returns_the_models_calls(synth_index: SynthIndex, tmp_path: Path) -> None:
     events = _run(synth_index, tmp_path, "native")
     tool_calls = [e for e in events if isinstance(e, ToolCallEvent)]

