@@ -29,7 +29,9 @@ def _norm(text: str) -> str:
 
 
 def is_fallback(answer: str) -> bool:
-    return _norm(answer) == _norm(FALLBACK_ANSWER)
+    """The fallback sentence, alone or with more text run on after it (small models go on:
+    "... or videos. I am forbidden to ..."): either way the model said it found nothing."""
+    return _norm(answer).startswith(_norm(FALLBACK_ANSWER))
 
 
 def extract_answer(content: str, truncated: bool = False) -> Extracted:

@@ -290,6 +290,15 @@ def render_qa(result: QAResult) -> str:
     return "\n".join(lines)
 
 
+def _require_one_known(ids: list[str], records: Sequence[Any], kind: str, search: str) -> None:
+    """A call none of whose ids exist failed: the model invented them, and it must see an
+    error (a report counting valid calls must not count this one). Some unknown ids among
+    known ones are reported per id instead."""
+    if ids and all(r is None for r in records):
+        shown = ", ".join(ids[:3]) + (f" (+{len(ids) - 3} more)" if len(ids) > 3 else "")
+        raise ToolError(f"no {kind} with the id(s) {shown}; use {kind} ids from {search} results")
+
+
 # ---------------------------------------------------------------- document_qa
 
 
@@ -301,6 +310,7 @@ async def document_qa_async(ctx: ToolContext, args: DocumentQAArgs) -> ToolResul
         records = ctx.backend.get_documents(ctx.sport, ids)
     except SearchError as e:
         raise ToolError(str(e)) from None
+    _require_one_known(ids, records, "document", "search_documents")
     counter = token_counter(getattr(ctx.qa, "tokenizer_path", None))
     client, ep = ctx.models.document_llm, ctx.qa.document_llm
     if client is None:
@@ -440,9 +450,11 @@ async def _video_oracle(
 
 def _clips(ctx: ToolContext, ids: list[str], include_caption: bool) -> list[Any]:
     try:
-        return list(ctx.backend.get_clips(ctx.sport, ids, include_caption=include_caption))
+        records = list(ctx.backend.get_clips(ctx.sport, ids, include_caption=include_caption))
     except SearchError as e:
         raise ToolError(str(e)) from None
+    _require_one_known(ids, records, "clip", "search_videos")
+    return records
 
 
 async def video_qa_async(ctx: ToolContext, args: VideoQAArgs) -> ToolResult:

@@ -165,6 +165,26 @@ def test_unknown_ids_are_per_id_errors_in_request_order(synth_index: SynthIndex)
     assert len(llm.requests) == 1
 
 
+@pytest.mark.parametrize("mode", ["oracle", "default"])
+def test_a_call_whose_ids_all_are_unknown_fails(synth_index: SynthIndex, mode: str) -> None:
+    """Invented ids only (seen from a 135M model: "videoplayer_1") are a failed call, not a
+    successful one listing "not found" per id: the model sees an error, and a report's count of
+    valid tool calls does not count it."""
+    tools = {t.name: t for t in ALL_TOOLS}
+    llm = ScriptedChatModel()
+    ctx = make_ctx(synth_index, mode, models=ModelSet(document_llm=llm, vlm=llm))
+    docs = call_tool(tools, ctx, "document_qa", {"doc_ids": ["2018-01-01_20:00:00"], "query": "q"})
+    assert docs.error == (
+        "no document with the id(s) 2018-01-01_20:00:00; use document ids from "
+        "search_documents results"
+    )
+    ids = ["videoplayer_1", "123_9", "x", "y"]
+    clips_ = call_tool(tools, ctx, "video_qa", {"video_ids": ids, "query": "q"})
+    assert clips_.error is not None and "videoplayer_1, 123_9, x (+1 more)" in clips_.error
+    assert clips_.observation.startswith("Error: no clip with the id(s)")
+    assert llm.requests == []
+
+
 def test_too_many_ids_is_a_tool_error_through_the_registry(synth_index: SynthIndex) -> None:
     tools = {t.name: t for t in ALL_TOOLS}
     ctx = make_ctx(synth_index, max_ids=2)
