@@ -310,7 +310,9 @@ def _choose(
     if chosen is None:
         return exact_setting(ivf.rows, f"exact search: {why} for recall {target}", **measured)
     latency["ann"] = chosen["ms"]
+    started = time.perf_counter()
     filtered, filtered_ladders = _choose_filtered(store, ivf, sets, opts, chosen["nprobe"])
+    measured["filtered_seconds"] = round(time.perf_counter() - started, 3)
     return {
         "kind": "faiss-ivf-sq8",
         "rows": ivf.rows,
