@@ -18,12 +18,14 @@ from playscout.search import IndexOpenError, open_backend
 from playscout.search.embedded import vectors as vec
 from playscout.search.embedded.ann import ANN_FILE, IvfIndex
 from playscout.search.embedded.recall import (
+    FILTER_SHARES,
     LADDERS,
     AnnOptions,
     Step,
     build_ann,
     choose_nprobe,
     describe_setting,
+    filter_shares,
     lower_bound,
 )
 from playscout.search.embedded.vectors import RowRange, VectorStore, VectorWriter
@@ -279,6 +281,14 @@ def test_filtered_budget_is_measured_at_build_where_the_unfiltered_one_misses(
     assert _recall(store, x, queries, rows=tenth, budget_factor=1.0) < 0.9
     assert _recall(store, x, queries, rows=tenth) >= 0.95
     assert store.last_path == "ann"
+
+
+def test_filters_are_measured_from_the_smallest_share_on_the_ivf_path(monkeypatch: Any) -> None:
+    monkeypatch.setattr(vec, "EXACT_MAX_ROWS", 40_000)
+    assert filter_shares(1_760_230, FILTER_SHARES) == [0.0228, 0.05, 0.1, 0.3]
+    assert filter_shares(857_000, FILTER_SHARES) == [0.0467, 0.1, 0.3]  # 5% is too close
+    assert filter_shares(195_000, FILTER_SHARES) == [0.2052, 0.3]
+    assert filter_shares(40_000, FILTER_SHARES) == []  # every filter is searched exactly
 
 
 def test_a_filter_takes_the_factor_of_the_shares_measured_around_it(
