@@ -73,18 +73,37 @@ def _run(synth_index: SynthIndex, tmp_path: Path, protocol: str) -> list:
     return events
 
 
+@pytest.fixture(scope="module")
+def structured_events(synth_index: SynthIndex, tmp_path_factory: pytest.TempPathFactory) -> list:
+    """One structured run, shared by the two tests that read it."""
+    return _run(synth_index, tmp_path_factory.mktemp("structured"), "structured")
+
+
 @needs_llm
-def test_structured_tool_choice_every_reply_is_a_call(
-    synth_index: SynthIndex, tmp_path: Path
-) -> None:
-    events = _run(synth_index, tmp_path, "structured")
+def test_structured_tool_choice_every_reply_is_a_call(structured_events: list) -> None:
+    events = structured_events
     model_calls = [e for e in events if isinstance(e, ModelCall)]
     tool_calls = [e for e in events if isinstance(e, ToolCallEvent)]
     # guided decoding: every reply parsed as a call (a tool, or final_answer ending the run)
     assert tool_calls and all(c.call_id for c in tool_calls)
     assert len(tool_calls) >= len(model_calls) - 1
     assert not [e for e in events if getattr(e, "kind", None) == "protocol"]
+    # every tool call reached its tool, which answered or refused in one line
     ran = [e for e in events if isinstance(e, Observation)]
+    assert len(ran) >= len([c for c in tool_calls if c.name != "final_answer"])
+    assert all("\n" not in (o.error or "") for o in ran)
+
+
+@needs_llm
+@pytest.mark.xfail(
+    MODEL == "smollm2",
+    reason="SmolLM2-135M's forced calls carry arguments no tool accepts: it names document ids "
+    "it made up, and a QA call whose ids all are unknown fails (tests/tools/test_qa.py); in a "
+    "10-question T9 run 1 episode in 10 had a call that ran without error (docs/presets.md)",
+    strict=True,
+)
+def test_structured_calls_have_arguments_a_tool_accepts(structured_events: list) -> None:
+    ran = [e for e in structured_events if isinstance(e, Observation)]
     assert ran and any(o.error is None for o in ran), [o.error for o in ran]
 
 
