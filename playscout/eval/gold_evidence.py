@@ -9,8 +9,11 @@ step that reads the clip: frames in default mode, captions in oracle mode).
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
 
 from playscout.agent.trajectory import (
     Observation,
@@ -19,8 +22,9 @@ from playscout.agent.trajectory import (
     read_trajectory,
 )
 from playscout.eval.records import ResultRow
+from playscout.tools.qa import VideoQAArgs
 
-QA_TOOLS = ("video_qa", "video_qa_oracle")
+CLIP_READERS = ("video_qa", "video_qa_oracle")  # the tools that read a clip
 STEPS = ("gold_document_found", "gold_clip_found", "gold_clip_read")
 
 
@@ -34,9 +38,11 @@ def _reached(events: list[Any], docs: set[str], clips: set[str]) -> dict[str, bo
                 found_docs.update(map(str, e.data.get("doc_ids") or []))
             elif e.name == "search_videos":
                 found_clips.update(map(str, e.data.get("clip_ids") or []))
-        elif isinstance(e, ToolCallEvent) and e.name in QA_TOOLS and isinstance(e.arguments, dict):
-            ids = e.arguments.get("video_ids") or e.arguments.get("clip_ids") or []
-            read.update(map(str, ids if isinstance(ids, list) else [ids]))
+        elif isinstance(e, ToolCallEvent) and e.name in CLIP_READERS:
+            # the tool's own argument model (its id aliases, one id for a list); arguments it
+            # refuses read no clip
+            with contextlib.suppress(ValidationError):
+                read.update(VideoQAArgs.model_validate(e.arguments).video_ids)
     return {
         "gold_document_found": bool(docs & found_docs),
         "gold_clip_found": bool(clips & found_clips),
