@@ -263,9 +263,8 @@ class VectorStore:
             cand = self.ivf.candidates(q, want, nprobe)
         else:
             sel = Selection(self.ivf, rows, self.n)
-            cand = self.ivf.filtered_candidates(q, want, nprobe, sel.counts, sel.selector, factor)[
-                0
-            ]
+            found = self.ivf.filtered_candidates(q, want, nprobe, sel.counts, sel.selector, factor)
+            cand = found[0]  # the one query's row
         if np.count_nonzero(cand >= 0) < min(k, rowset_size(rows, self.n)):
             return self._exact(q, k, rows)  # the probed lists hold too few allowed rows
         return rescore(self.mapped, cand, q, k)
