@@ -60,7 +60,7 @@ def test_parses_content_usage_finish_reason_and_latency(server: FakeOpenAIServer
     assert resp.finish_reason == "length"
     assert resp.model == "fake-model"
     assert resp.reasoning is None and resp.tool_calls == []
-    assert 0.05 <= resp.latency_s < 2.0
+    assert resp.latency_s >= 0.05  # the server's delay is inside it (load only adds)
 
 
 def test_params_are_sent_as_given(server: FakeOpenAIServer) -> None:
@@ -215,7 +215,7 @@ def test_hanging_server_times_out_and_retries(server: FakeOpenAIServer) -> None:
         asyncio.run(c.chat(USER))
     elapsed = time.perf_counter() - t0
     assert len(server.requests) == 2
-    assert 0.55 <= elapsed < 10.0  # two 0.3 s timeouts, not a hang (wide: CI is loaded)
+    assert elapsed >= 0.55  # two 0.3 s timeouts were waited out; a hang would never raise
     assert "timed out after 0.3s" in str(info.value) and c.url in str(info.value)
 
 
@@ -223,9 +223,9 @@ def test_explicit_params_timeout_overrides_client_default(server: FakeOpenAIServ
     server.push(Reply.hanging())
     c = client(server, timeout_s=30.0, max_retries=0)
     t0 = time.perf_counter()
-    with pytest.raises(ModelTimeout):
+    with pytest.raises(ModelTimeout, match=r"timed out after 0\.2s"):  # not the 30 s default
         asyncio.run(c.chat(USER, params=ChatParams(timeout_s=0.2)))
-    assert time.perf_counter() - t0 < 10.0  # the 30 s default did not apply
+    assert time.perf_counter() - t0 >= 0.2
 
 
 def test_garbage_body_is_retried_then_reported(server: FakeOpenAIServer) -> None:

@@ -7,7 +7,6 @@ import base64
 import io
 import shutil
 import socket
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -247,9 +246,7 @@ def test_slow_server_times_out_per_call(
     )
     doc = doc_of_type(synth_index, "espn_report")
     other = doc_of_type(synth_index, "game_stat_team")
-    t0 = time.perf_counter()
     result = document_qa(ctx, DocumentQAArgs(doc_ids=[doc.doc_id, other.doc_id], query="Who won?"))
-    assert time.perf_counter() - t0 < 3.0
     first, second = data(result).items
     assert first.error and "timed out after 0.3s" in first.error
     assert second.error is None and second.answer == "echo: Who won?"
