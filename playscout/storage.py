@@ -18,9 +18,12 @@ import logging
 import os
 import re
 import shutil
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+
+from pydantic import BaseModel
 
 from playscout.errors import PlayscoutError
 
@@ -265,3 +268,48 @@ class OutputLock:
         if folders:
             log.warning("%s: %s left by killed writers", self.target, swept)
         return swept
+
+
+class ProcessOwner(BaseModel):
+    """The process writing something that outlives it (a batch run's status, an ask's
+    trajectory), so a reader can tell a live writer from a dead one: a record still `running`
+    whose owner is gone was interrupted, never alive forever. `started` (the process's start
+    time) guards against a reused pid."""
+
+    pid: int
+    host: str
+    started: float | None = None
+
+    @classmethod
+    def of(cls, pid: int) -> ProcessOwner:
+        """Process `pid` of this machine."""
+        return cls(pid=pid, host=socket.gethostname(), started=_process_stat(pid)[1])
+
+    @classmethod
+    def me(cls) -> ProcessOwner:
+        return cls.of(os.getpid())
+
+    def alive(self) -> bool:
+        if self.host != socket.gethostname():
+            return True  # another machine's process: we cannot tell, so we do not guess
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass  # exists, owned by someone else
+        state, started = _process_stat(self.pid)
+        if state == "Z":
+            return False  # exited, not yet reaped by its parent
+        return self.started is None or started == self.started
+
+
+def _process_stat(pid: int) -> tuple[str | None, float | None]:
+    """(state letter, clock ticks since boot at start) of `pid` on Linux; Nones where /proc is
+    missing."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None, None
+    fields = stat.rpartition(")")[2].split()
+    return (fields[0] if fields else None), (float(fields[19]) if len(fields) > 19 else None)

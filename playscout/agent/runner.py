@@ -44,6 +44,7 @@ from playscout.clients.chat import ChatClient, ModelError
 from playscout.config import DEFAULT_POLICY, AgentSettings, Policy, package_versions, redact_urls
 from playscout.config.presets import DEFAULT_PRODUCT_PRESET, Preset, load_preset
 from playscout.errors import PlayscoutError, one_line
+from playscout.storage import ProcessOwner
 from playscout.tools.tool import Tool, ToolContext
 
 AGENT_PACKAGES = ("playscout", "langgraph", "langchain-core", "pydantic", "tokenizers")
@@ -247,6 +248,7 @@ class Agent:
             preset_version=self.preset.version,
             preset_deviations=self.deviations,
             versions=package_versions(AGENT_PACKAGES),
+            owner=ProcessOwner.me(),
             **extra,
         )
 

@@ -17,6 +17,7 @@ from typing import IO, Annotated, Any, Literal, Protocol, runtime_checkable
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from playscout.errors import PlayscoutError
+from playscout.storage import ProcessOwner
 
 SCHEMA_VERSION = 1
 Status = Literal["answered", "no_answer", "error", "budget_exhausted"]
@@ -45,6 +46,9 @@ class RunStart(_Event):
     preset: str | None = None  # the protocol preset (playscout/presets/<name>.yaml)
     preset_version: int | None = None
     preset_deviations: list[str] = Field(default_factory=list)  # explicit settings over it
+    # the process running it: a reader marks a run without a final event whose owner is gone
+    # (or never recorded) `interrupted`, never `running` forever
+    owner: ProcessOwner | None = None
 
 
 class ModelCall(_Event):

@@ -1,15 +1,13 @@
 """A run's status, kept in its directory (`status.json`) so it outlives the process that ran
 it. The runner writes it as the run goes (running, progress, then done / failed / cancelled);
 the HTTP run service writes `queued` before the runner starts. Whoever writes `running` also
-writes who it is (`owner`: pid, host, process start time): a reader that finds the run
+writes who it is (`owner`, a storage.ProcessOwner: pid, host, process start time): a reader that finds the run
 `running` while that process is gone reports `interrupted` (a killed CLI run, a server that
 restarted mid-run), never a run that looks alive forever.
 """
 
 from __future__ import annotations
 
-import os
-import socket
 import time
 from pathlib import Path
 from typing import Any, Literal
@@ -19,6 +17,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from playscout.agent.ids import ID_PATTERN
 from playscout.eval.store import write_json_atomic
+from playscout.storage import ProcessOwner
 
 STATUS_JSON = "status.json"
 RunState = Literal["queued", "running", "done", "failed", "cancelled", "interrupted", "unknown"]
@@ -41,35 +40,8 @@ class RunStatus(BaseModel):
     results: dict[str, object] | None = Field(None, description="The run summary, when done.")
 
 
-class RunOwner(BaseModel):
-    """The process running a run; `started` (its start time) guards against a reused pid."""
-
-    pid: int
-    host: str
-    started: float | None = None
-
-    @classmethod
-    def of(cls, pid: int) -> RunOwner:
-        """Process `pid` of this machine."""
-        return cls(pid=pid, host=socket.gethostname(), started=_process_start(pid))
-
-    @classmethod
-    def me(cls) -> RunOwner:
-        return cls.of(os.getpid())
-
-    def alive(self) -> bool:
-        if self.host != socket.gethostname():
-            return True  # another machine's process: we cannot tell, so we do not guess
-        try:
-            os.kill(self.pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            pass  # exists, owned by someone else
-        state, started = _process_stat(self.pid)
-        if state == "Z":
-            return False  # exited, not yet reaped by its parent
-        return self.started is None or started == self.started
+RunOwner = ProcessOwner
+"""The process running a run (storage.ProcessOwner: pid, host, start time)."""
 
 
 class StatusFile(RunStatus):
@@ -78,21 +50,6 @@ class StatusFile(RunStatus):
 
     owner: RunOwner | None = None
     request: dict[str, Any] | None = None
-
-
-def _process_stat(pid: int) -> tuple[str | None, float | None]:
-    """(state letter, clock ticks since boot at start) of `pid` on Linux; Nones where /proc is
-    missing."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None, None
-    fields = stat.rpartition(")")[2].split()
-    return (fields[0] if fields else None), (float(fields[19]) if len(fields) > 19 else None)
-
-
-def _process_start(pid: int) -> float | None:
-    return _process_stat(pid)[1]
 
 
 def write_status(

@@ -26,9 +26,11 @@ from playscout.agent.trajectory import (
 from playscout.errors import NotFound
 from playscout.eval.catalog import Page, paginate
 from playscout.serving.schemas import TrajectoryDetail, TrajectoryListItem
+from playscout.storage import ProcessOwner
 
 ANNOTATION_KEYS = ("gold_answer", "verdict", "judge", "correct")
-INTERRUPTED = "interrupted"  # the server shut down mid-run
+RUNNING = "running"
+INTERRUPTED = "interrupted"  # the server shut down mid-run, or the process writing it died
 CANCELLED = "cancelled"  # the client went away, or someone cancelled the run
 STOPPED_KINDS = (INTERRUPTED, CANCELLED)
 
@@ -67,20 +69,37 @@ def trajectory_path(directory: Path, trajectory_id: str) -> Path:
     return path
 
 
-def _status(events: list[Event], final_status: str | None) -> str | None:
-    """A run cut short by shutdown or cancelled says so, rather than a bare error."""
+def _owner(events: list[Event]) -> ProcessOwner | None:
+    start = next((e for e in reversed(events) if isinstance(e, RunStart)), None)
+    return start.owner if start else None
+
+
+def _unfinished(owner: ProcessOwner | None) -> tuple[str, str | None]:
+    """A run with no final event is running only while the process that writes it lives."""
+    if owner is None:
+        return INTERRUPTED, "no process owns it (no owner recorded): it will not finish"
+    if not owner.alive():
+        return INTERRUPTED, f"the process that ran it (pid {owner.pid}) ended before it finished"
+    return RUNNING, None
+
+
+def _status(events: list[Event], final_status: str | None) -> tuple[str | None, str | None]:
+    """(status, why it stopped): a run cut short by shutdown, cancelled, or whose process died
+    says so, rather than a bare error or `running` forever."""
     last_start = max((i for i, e in enumerate(events) if isinstance(e, RunStart)), default=-1)
     for e in events[last_start + 1 :]:
         if isinstance(e, ErrorEvent) and e.kind in STOPPED_KINDS:
-            return e.kind
-    return final_status or ("running" if events else None)
+            return e.kind, None
+    if final_status or not events:
+        return final_status, None
+    return _unfinished(_owner(events))
 
 
-def _item(path: Path, directory: Path) -> TrajectoryListItem:
+def _item(path: Path, directory: Path) -> tuple[TrajectoryListItem, ProcessOwner | None]:
     try:
         events = read_trajectory(path)
     except TrajectoryError as e:
-        return TrajectoryListItem(
+        item = TrajectoryListItem(
             id=path.stem,
             question=None,
             status="unreadable",
@@ -89,12 +108,14 @@ def _item(path: Path, directory: Path) -> TrajectoryListItem:
             created=None,
             error=str(e).replace(str(directory), "").lstrip("/"),
         )
+        return item, None
     s = summarise(events)
     start = next((e for e in events if isinstance(e, RunStart)), None)
-    return TrajectoryListItem(
+    status, why = _status(events, s.status)
+    item = TrajectoryListItem(
         id=path.stem,
         question=s.question,
-        status=_status(events, s.status),
+        status=status,
         answer=s.answer,
         turns=s.turns,
         created=events[0].ts if events else None,
@@ -102,15 +123,27 @@ def _item(path: Path, directory: Path) -> TrajectoryListItem:
         sport=start.sport if start else None,
         mode=start.mode if start else None,
         tool_calls=s.tool_calls,
-        error=s.error,
+        error=s.error or why,
     )
+    return item, _owner(events)
+
+
+def _now(item: TrajectoryListItem, owner: ProcessOwner | None) -> TrajectoryListItem:
+    """A cached `running` summary stays true only while its owner lives (the file of a killed
+    ask never changes again, so its cached summary would say `running` forever)."""
+    if item.status != RUNNING:
+        return item
+    status, why = _unfinished(owner)
+    return item if status == RUNNING else item.model_copy(update={"status": status, "error": why})
 
 
 class _Summaries:
     """path -> ((size, mtime_ns), item); entries of deleted files are dropped on listing."""
 
     def __init__(self) -> None:
-        self._items: dict[Path, tuple[tuple[int, int], TrajectoryListItem]] = {}
+        self._items: dict[
+            Path, tuple[tuple[int, int], tuple[TrajectoryListItem, ProcessOwner | None]]
+        ] = {}
         self._lock = threading.Lock()
 
     def items(self, directory: Path) -> list[tuple[float, TrajectoryListItem]]:
@@ -131,7 +164,7 @@ class _Summaries:
                 hit = (sig, _item(path, directory))
                 with self._lock:
                     self._items[path] = hit
-            out.append((st.st_mtime, hit[1]))
+            out.append((st.st_mtime, _now(*hit[1])))
         with self._lock:
             for gone in [p for p in self._items if p.parent == directory and p not in seen]:
                 del self._items[gone]
@@ -180,7 +213,9 @@ def trajectory_detail(
 ) -> TrajectoryDetail:
     events = read_trajectory(path)
     summary = summarise(events).model_dump(mode="json")
-    summary["status"] = _status(events, summary.get("status"))
+    summary["status"], why = _status(events, summary.get("status"))
+    if why and not summary.get("error"):
+        summary["error"] = why
     return TrajectoryDetail(
         id=trajectory_id,
         summary=summary,
