@@ -11,6 +11,7 @@ run directory holds everything (run.json, results, trajectories, judgements, rep
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import platform
 import sys
 import time
@@ -31,11 +32,12 @@ from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import MissingInput, RunError
 from playscout.eval.records import Outcome, QuestionFields, ResultRow
 from playscout.eval.spec import RunSpec
-from playscout.eval.status import StatusTracker
+from playscout.eval.status import StatusTracker, run_lock
 from playscout.eval.store import RUN_JSON, TRAJECTORIES, results_store, write_json_atomic
 from playscout.eval.tasks import get_task
 from playscout.eval.tasks.task import Instance, Task, TaskEnv
 from playscout.search.backend_api import SearchBackend
+from playscout.storage import OutputLock
 from playscout.tools.tool import ModelSet
 
 Progress = Callable[[int, int], None]
@@ -222,17 +224,25 @@ async def run_eval_async(
     client: ChatClient | None = None,
     backend: SearchBackend | None = None,
     progress: Progress | None = None,
+    lock: OutputLock | None = None,
 ) -> RunSummary:
     """Runs `spec` with `settings` (its `eval` section included); `client` and `backend`
     replace the configured agent model and index (tests, benchmarks, a server that has them
-    open already); `progress(done, total)` is called after each question."""
+    open already); `progress(done, total)` is called after each question.
+
+    The run folder is locked for the whole run (`lock`, when the caller took it already, as
+    the run service does at submit): a second `eval run --out` on the same folder, resuming
+    it from another shell or beside a server that runs it, is refused with one line naming
+    the holder instead of running the same questions twice."""
     settings = settings or Settings.load()
-    cache = ResponseCache(settings.eval.cache_db) if settings.eval.cache_db else None
-    try:
-        return await _run(spec, settings, client, backend, progress, cache)
-    finally:  # however the run ends (a failed start included), the cache closes
-        if cache is not None:
-            cache.close()
+    held = contextlib.nullcontext() if lock is not None else run_lock(Path(spec.out_dir))
+    with held:  # a caller's lock stays the caller's to release
+        cache = ResponseCache(settings.eval.cache_db) if settings.eval.cache_db else None
+        try:
+            return await _run(spec, settings, client, backend, progress, cache)
+        finally:  # however the run ends (a failed start included), the cache closes
+            if cache is not None:
+                cache.close()
 
 
 async def _run(
@@ -334,8 +344,9 @@ def run_eval(
     client: ChatClient | None = None,
     backend: SearchBackend | None = None,
     progress: Progress | None = None,
+    lock: OutputLock | None = None,
 ) -> RunSummary:
     """Synchronous entry (CLI, tests). See run_eval_async."""
     return asyncio.run(
-        run_eval_async(spec, settings, client=client, backend=backend, progress=progress)
+        run_eval_async(spec, settings, client=client, backend=backend, progress=progress, lock=lock)
     )

@@ -24,7 +24,15 @@ from playscout.eval.errors import RunConflict
 from playscout.eval.run_service import RunRequest
 from playscout.eval.runner import CANCELLED, run_eval_async
 from playscout.eval.spec import default_run_dir, model_label
-from playscout.eval.status import ACTIVE, RunOwner, RunStatus, read_status, write_status
+from playscout.eval.status import (
+    ACTIVE,
+    RunOwner,
+    RunStatus,
+    read_status,
+    run_lock,
+    write_status,
+)
+from playscout.storage import OutputLock
 
 T = TypeVar("T")
 CANCEL_REQUESTED = "cancel requested; stopping after the steps in flight"
@@ -33,7 +41,8 @@ CANCEL_REQUESTED = "cancel requested; stopping after the steps in flight"
 class _Active:
     """One run this service is running: its thread, and its task on its own loop."""
 
-    def __init__(self) -> None:
+    def __init__(self, lock: OutputLock) -> None:
+        self.lock = lock  # the run folder's, taken at submit
         self.loop: asyncio.AbstractEventLoop | None = None
         self.task: asyncio.Task[Any] | None = None
         self.cancel_requested = False
@@ -79,9 +88,14 @@ class EvalRunService:
                 request.mode,
                 model_label(request.policy, self.settings),
             )
+            lock = run_lock(out).acquire()  # held from queued to the end of the run
             status = RunStatus(id=out.name, state="queued", created=time.time())
-            write_status(out, status, RunOwner.me(), request.model_dump(mode="json"))
-            active = _Active()
+            try:
+                write_status(out, status, RunOwner.me(), request.model_dump(mode="json"))
+            except BaseException:
+                lock.release()
+                raise
+            active = _Active(lock)
             self._active[status.id] = active
         active.thread = threading.Thread(
             target=self._work, args=(status.id, out, request, active), daemon=True
@@ -125,11 +139,13 @@ class EvalRunService:
         error: BaseException | None = None
         try:
             spec = req.spec(out, self.eval.concurrency)
-            asyncio.run(active.run(run_eval_async(spec, self.settings, backend=self.backend)))
+            run = run_eval_async(spec, self.settings, backend=self.backend, lock=active.lock)
+            asyncio.run(active.run(run))
         except BaseException as e:  # reported through status.json, never raised into nothing
             error = e
         finally:
             self._settle(out, active, error)
+            active.lock.release()
             with self._lock:
                 self._active.pop(run_id, None)
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from playscout.agent.ids import ID_PATTERN
 from playscout.eval.store import write_json_atomic
-from playscout.storage import ProcessOwner
+from playscout.storage import OutputLock, ProcessOwner
 
 STATUS_JSON = "status.json"
 RunState = Literal["queued", "running", "done", "failed", "cancelled", "interrupted", "unknown"]
@@ -50,6 +50,12 @@ class StatusFile(RunStatus):
 
     owner: RunOwner | None = None
     request: dict[str, Any] | None = None
+
+
+def run_lock(run_dir: Path) -> OutputLock:
+    """The lock one process holds on a run folder while it runs (`.<run id>.lock` beside it;
+    the kernel drops it when the holder dies, so an interrupted run can be resumed)."""
+    return OutputLock(Path(run_dir), "eval run")
 
 
 def write_status(

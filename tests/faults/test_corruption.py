@@ -7,10 +7,12 @@ answered, with other results."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import shutil
 import signal
 import subprocess
+import weakref
 from pathlib import Path
 
 import httpx
@@ -20,6 +22,7 @@ from playscout.search.backend_api import IndexOpenError
 from playscout.search.embedded import open_index
 from playscout.search.embedded.integrity import FILES_KEY
 from playscout.search.embedded.layout import MANIFEST, read_manifest
+from playscout.search.embedded.text import TextIndex
 from playscout.search.verify import verify_index
 from tests.serving.conftest import free_port
 from tests.synthdata import SynthIndex
@@ -90,7 +93,9 @@ def test_every_kind_of_corruption_is_found_and_named(
             # Same sizes: opening may work (verify is the check) or fail, but cleanly.
             with contextlib.suppress(IndexOpenError):
                 open_index(index).close()
-        shutil.rmtree(index)
+        # tantivy's own watcher thread may still touch a lock file in a folder it had open
+        # (seen once on a loaded machine): cleanup only, not what this test checks
+        shutil.rmtree(index, ignore_errors=True)
     assert not missed, missed
 
 
@@ -160,3 +165,29 @@ def test_serve_verify_refuses_a_corrupt_index_and_serves_an_intact_one(
         server.send_signal(signal.SIGINT)
         out, err = server.communicate(timeout=60)
     assert b"is intact" in out + err
+
+
+def test_a_failed_open_frees_what_it_opened_at_once(
+    synth_index: SynthIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A live tantivy reader watches its folder and writes lock files into it. Whatever opened
+    before the fault is freed when the open fails, even while the caller keeps the error (to
+    log or show it): the error's chain must not hold the half-opened index."""
+    opened: list[weakref.ref[TextIndex]] = []
+    init = TextIndex.__init__
+
+    def tracked(self: TextIndex, directory: Path) -> None:
+        init(self, directory)
+        opened.append(weakref.ref(self))
+
+    monkeypatch.setattr(TextIndex, "__init__", tracked)
+    index = copy_index(synth_index, tmp_path / "copy")
+    flip_byte(index / "basketball/clips/caption/bm25/meta.json")  # after the docs' BM25 opened
+    gc.disable()  # only reference counting may free them
+    try:
+        with pytest.raises(IndexOpenError, match="corrupt index") as kept:
+            open_index(index)
+        assert opened and all(ref() is None for ref in opened), kept.value
+    finally:
+        gc.enable()
+    shutil.rmtree(index)

@@ -47,7 +47,13 @@ class EmbeddedBackend(BackendCore):
             try:
                 self._sports[sport] = _Sport(self.path / sport)
             except (OSError, ValueError, KeyError) as exc:
-                raise IndexOpenError(f"corrupt index at {self.path / sport}: {exc}") from exc
+                # Free what opened before the fault now, not when the exception is collected:
+                # a live tantivy reader watches its folder and writes lock files into it, so a
+                # caller that removes the bad index would race it. The cause keeps its message
+                # but not its frames (which hold the half-opened sport).
+                self._sports.clear()
+                message = f"corrupt index at {self.path / sport}: {exc}"
+                raise IndexOpenError(message) from exc.with_traceback(None)
         # Knobs for every dense search through this backend: `exact` forces exact search
         # (benchmarks, recall checks); `ann_probe` overrides the probe count each channel
         # recorded at build (0 = exact; None = the recorded setting; SearchSettings.ann_probe).
