@@ -20,8 +20,8 @@ from playscout.eval.published import read_data
 from playscout.eval.published.options import options_in
 from playscout.eval.published.reading import NotRunnable
 from playscout.eval.published.routes import first_letter
-from playscout.eval.registry import all_formats
 from playscout.eval.published.svi import tracks
+from playscout.eval.registry import all_formats
 
 P = Path(__file__).parent / "published"
 W = P / "written"

@@ -102,7 +102,13 @@ class _NoLoad:
 def _fmt(**change: Any) -> Format:
     """A whole format (its route a fresh class, which the declaration names), then `change`."""
     route = type("Route", (_Route,), {})
-    whole = {"name": "F", "layout": "[{id}]", "source": "here", "parse": lambda p: [], "route": route}
+    whole = {
+        "name": "F",
+        "layout": "[{id}]",
+        "source": "here",
+        "parse": lambda p: [],
+        "route": route,
+    }
     return Format(**whole | change)
 
 
@@ -223,12 +229,16 @@ def test_a_new_task_is_one_module_listed_and_run(toy_module: str, tmp_path: Path
     listed = runner.invoke(app, ["eval", "tasks"])
     assert listed.exit_code == 0, listed.output
     assert "toy  Echo each question's number, from nothing." in listed.output
-    assert "  metric: echo accuracy" in listed.output and "    Toy list (.json file)" in listed.output
+    assert (
+        "  metric: echo accuracy" in listed.output and "    Toy list (.json file)" in listed.output
+    )
     table = runner.invoke(app, ["eval", "tasks", "--markdown"]).output
     assert "| toy | echo accuracy |" in table and "| toy | toy.json | Toy list |" in table
 
     settings = Settings(eval=EvalSettings(cache_db=None))
-    spec = RunSpec(task="toy", sports=("hockey",), policy="workflow", out_dir=tmp_path / "gen", limit=3)
+    spec = RunSpec(
+        task="toy", sports=("hockey",), policy="workflow", out_dir=tmp_path / "gen", limit=3
+    )
     summary = run_eval(spec, settings)
     assert summary.statuses == {"answered": 3}
     assert summarise_run(tmp_path / "gen")["task_metrics"] == {"accuracy": 1.0}
@@ -236,8 +246,22 @@ def test_a_new_task_is_one_module_listed_and_run(toy_module: str, tmp_path: Path
     data = tmp_path / "toy.json"
     data.write_text(json.dumps([{"id": "a", "n": 4}, {"id": "b", "n": 5}]))
     out = tmp_path / "pub"
-    ran = runner.invoke(app, ["eval", "run", "--task", "toy", "--data", str(data), "--policy",
-                              "workflow", "--out", str(out), "--no-cache"])  # fmt: skip
+    ran = runner.invoke(
+        app,
+        [
+            "eval",
+            "run",
+            "--task",
+            "toy",
+            "--data",
+            str(data),
+            "--policy",
+            "workflow",
+            "--out",
+            str(out),
+            "--no-cache",
+        ],
+    )
     assert ran.exit_code == 0, ran.output
     assert sorted(r.answer or "" for r in load_results(out)) == ["4", "5"]
     metrics = summarise_run(out)["task_metrics"]
