@@ -246,22 +246,8 @@ def test_a_new_task_is_one_module_listed_and_run(toy_module: str, tmp_path: Path
     data = tmp_path / "toy.json"
     data.write_text(json.dumps([{"id": "a", "n": 4}, {"id": "b", "n": 5}]))
     out = tmp_path / "pub"
-    ran = runner.invoke(
-        app,
-        [
-            "eval",
-            "run",
-            "--task",
-            "toy",
-            "--data",
-            str(data),
-            "--policy",
-            "workflow",
-            "--out",
-            str(out),
-            "--no-cache",
-        ],
-    )
+    args = "eval run --task toy --policy workflow --no-cache".split()
+    ran = runner.invoke(app, [*args, "--data", str(data), "--out", str(out)])
     assert ran.exit_code == 0, ran.output
     assert sorted(r.answer or "" for r in load_results(out)) == ["4", "5"]
     metrics = summarise_run(out)["task_metrics"]
