@@ -5,6 +5,7 @@ line, and a new task is one new module, listed and run through the same runner p
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -50,6 +51,20 @@ def test_every_task_is_whole_and_listed() -> None:
             assert route.route is not PublishedTask.route, (t.name, fmt.name)
             assert route.score is not PublishedTask.score, (t.name, fmt.name)
             assert f"    {fmt.name} (" in listed.output, (t.name, fmt.name)
+
+
+def test_help_imports_no_task_module() -> None:
+    """Discovery imports every task module, so it waits for the first lookup."""
+    code = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "from playscout.cli.main import app\n"
+        "assert CliRunner().invoke(app, ['--help']).exit_code == 0\n"
+        "print([m for m in sys.modules if m.startswith(('playscout.eval.published', "
+        "'playscout.eval.tasks', 'playscout.eval.registry'))])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_the_docs_tables_are_the_generated_ones() -> None:
@@ -246,7 +261,7 @@ def test_a_new_task_is_one_module_listed_and_run(toy_module: str, tmp_path: Path
     data = tmp_path / "toy.json"
     data.write_text(json.dumps([{"id": "a", "n": 4}, {"id": "b", "n": 5}]))
     out = tmp_path / "pub"
-    args = "eval run --task toy --policy workflow --no-cache".split()
+    args = ["eval", "run", "--task", "toy", "--policy", "workflow", "--no-cache"]
     ran = runner.invoke(app, [*args, "--data", str(data), "--out", str(out)])
     assert ran.exit_code == 0, ran.output
     assert sorted(r.answer or "" for r in load_results(out)) == ["4", "5"]
