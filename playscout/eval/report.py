@@ -35,7 +35,7 @@ def _task(meta: dict[str, Any]) -> Any:
     if meta.get("data"):
         from playscout.eval.published import published_task
 
-        return published_task(meta["task"], format=meta.get("format"))
+        return published_task(meta["task"], format_name=meta.get("format"))
     return get_task(meta["task"])
 
 

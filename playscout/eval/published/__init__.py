@@ -10,10 +10,10 @@ from playscout.eval.published.task import Needs, PublishedTask
 
 
 def published_task(
-    name: str, data: PublishedData | None = None, format: str | None = None
+    name: str, data: PublishedData | None = None, format_name: str | None = None
 ) -> PublishedTask:
     """The task `name` over published data: the route of the format `data` was read in. With
-    `data` None (scoring stored rows): the route of the format named `format` (what the run
+    `data` None (scoring stored rows): the route of the format named `format_name` (what the run
     recorded), else of the task's first format."""
     from playscout.eval.errors import RunError
     from playscout.eval.registry import get
@@ -23,7 +23,7 @@ def published_task(
     decl = get(name)
     if not decl.published:
         raise RunError(f"task {name} reads no published format")
-    fmt = next((f for f in decl.published if f.name == format), decl.published[0])
+    fmt = next((f for f in decl.published if f.name == format_name), decl.published[0])
     return fmt.route(None)
 
 
