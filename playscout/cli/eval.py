@@ -76,14 +76,14 @@ def run_cmd(
     from playscout.config.presets import DEFAULT_EVAL_PRESET, load_preset
     from playscout.eval.errors import RunError
     from playscout.eval.preflight import run_needs
+    from playscout.eval.registry import get
     from playscout.eval.runner import run_eval
     from playscout.eval.spec import RunSpec, default_run_dir, model_label
     from playscout.eval.store import load_results
-    from playscout.eval.tasks import get_task
     from playscout.runtime import Runtime, parse_mode, parse_policy
     from playscout.runtime.preflight import Check, check_index, check_models
 
-    the_task = get_task(task)  # an unknown task is one line before anything else
+    declared = get(task)  # an unknown task is one line before anything else
     if data is not None and not data.exists():
         raise RunError(f"{data}: data file not found")
     if media is not None and not media.is_dir():
@@ -111,6 +111,7 @@ def run_cmd(
     warnings: list[Check] = []
     backend = None
     if data is None:  # a published run checks its data and what its task needs (runner)
+        the_task = declared.task()
         needs = run_needs(the_task, spec, load_preset(settings.preset or DEFAULT_EVAL_PRESET))
         warnings = checked(asyncio.run(check_models(settings, needs)))
         runtime = Runtime.from_settings(settings, need_index=the_task.needs_index, need_llm=False)
@@ -303,24 +304,19 @@ def _run_corpus(run_dir: Path) -> Path | None:
 
 
 @eval_app.command("tasks")
-def tasks_cmd() -> None:
-    """List the tasks: what each runs on the synthetic corpus, the published formats it reads
-    with --data (and where each is documented), and what such a run needs."""
-    from playscout.eval.published import formats_for, published_task
-    from playscout.eval.tasks import get_task, task_names
+def tasks_cmd(
+    markdown: Annotated[
+        bool, typer.Option(help="Print the tables of docs/published-data.md instead.")
+    ] = False,
+) -> None:
+    """List the tasks: what each runs on the synthetic corpus, its metric, the published
+    formats it reads with --data (and where each is documented), and what such a run needs."""
+    from playscout.eval import tasklist
+    from playscout.eval.registry import all_tasks
 
-    def line(text: str) -> None:
-        out.print(text, highlight=False, markup=False, soft_wrap=True)
-
-    for name in task_names():
-        task, published = get_task(name), published_task(name)
-        line(f"{name}  {task.description}")
-        line(f"  --data: {published.description}")
-        for fmt in formats_for(name):
-            kind = "folder" if fmt.kind == "folder" else f"{fmt.kind} file"
-            refused = "" if fmt.runnable else " [recognised, refused: nothing to score]"
-            line(f"    {fmt.name} ({kind}){refused}: {fmt.layout}")
-            line(f"      {'written from the paper: ' if fmt.from_paper else ''}{fmt.source}")
-        line("  needs: " + "; ".join(published.needs.lines()))
-        if published.stand_in:
-            line(f"  stand-in: {published.stand_in}")
+    if markdown:
+        out.print(tasklist.markdown(), end="", highlight=False, markup=False, soft_wrap=True)
+        return
+    for task in all_tasks():
+        for text in tasklist.lines(task):
+            out.print(text, highlight=False, markup=False, soft_wrap=True)

@@ -35,7 +35,7 @@ def _task(meta: dict[str, Any]) -> Any:
     if meta.get("data"):
         from playscout.eval.published import published_task
 
-        return published_task(meta["task"])
+        return published_task(meta["task"], format_name=meta.get("format"))
     return get_task(meta["task"])
 
 
@@ -172,11 +172,9 @@ def _data_line(meta: dict[str, Any]) -> str | None:
     """Which data the run answered: the corpus' items, or a published file and its format."""
     if not meta.get("data"):
         return None
-    from playscout.eval.published import FORMATS
+    from playscout.eval.registry import formats_for
 
-    fmt = next(
-        (f for f in FORMATS if f.task == meta["task"] and f.name == meta.get("format")), None
-    )
+    fmt = next((f for f in formats_for(meta["task"]) if f.name == meta.get("format")), None)
     line = f"{meta['data']} ({meta.get('format') or 'format not recorded'})"
     if fmt is not None and fmt.from_paper:
         line += "; format written from the paper, no public file"

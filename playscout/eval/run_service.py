@@ -31,10 +31,11 @@ class RunRequest(BaseModel):
     @classmethod
     def _known_task(cls, task: str) -> str:
         """Refused at the door (422), not accepted and then failed in the background."""
-        from playscout.eval.tasks import task_names
+        from playscout.eval.registry import task_names
 
-        if task not in (names := task_names()):
-            raise ValueError(f"unknown task {task!r}; one of: {', '.join(names)}")
+        if task not in (names := task_names(generated=True)):
+            what = "a task over published data only" if task in task_names() else "unknown task"
+            raise ValueError(f"{what} {task!r}; one of: {', '.join(names)}")
         return task
 
     @field_validator("sport")

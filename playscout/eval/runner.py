@@ -254,14 +254,16 @@ async def _run(
     cache: ResponseCache | None,
 ) -> RunSummary:
     out_dir = Path(spec.out_dir)
-    t: Task = get_task(spec.task)
-    needs_index = t.needs_index
+    t: Task
     published = None
     if spec.data is not None:  # the data file first: a wrong one fails before anything opens
         from playscout.eval.published import published_task, read_data
 
         published = published_task(spec.task, read_data(spec.task, spec.data))
         t, needs_index = published, published.index_needed(settings)
+    else:
+        t = get_task(spec.task)
+        needs_index = t.needs_index
     env = build_env(
         spec, settings, needs_index=needs_index, client=client, cache=cache, backend=backend
     )

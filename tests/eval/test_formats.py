@@ -16,11 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from playscout.eval.errors import DataFormatError
-from playscout.eval.published import FORMATS, read_data
+from playscout.eval.published import read_data
 from playscout.eval.published.options import options_in
 from playscout.eval.published.reading import NotRunnable
 from playscout.eval.published.routes import first_letter
 from playscout.eval.published.svi import tracks
+from playscout.eval.registry import all_formats
 
 P = Path(__file__).parent / "published"
 W = P / "written"
@@ -207,7 +208,7 @@ def test_each_sample_parses_as_its_format_only() -> None:
     for name, task in expected.items():
         path = P / name if (P / name).exists() else W / name
         parsed = []
-        for fmt in FORMATS:
+        for fmt in all_formats():
             if fmt.fits(path):
                 try:
                     fmt.parse(path)

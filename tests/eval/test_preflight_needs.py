@@ -6,14 +6,15 @@ import pytest
 
 from playscout.config.presets import DEFAULT_EVAL_PRESET, load_preset
 from playscout.eval.preflight import run_needs
+from playscout.eval.registry import task_names
 from playscout.eval.spec import RunSpec
-from playscout.eval.tasks import get_task, task_names
+from playscout.eval.tasks import get_task
 from playscout.eval.tasks.task import AGENT
 from playscout.runtime.preflight import Needs
 from playscout.tools.registry import ALL_TOOLS
 
 
-@pytest.mark.parametrize("name", task_names())
+@pytest.mark.parametrize("name", task_names(generated=True))
 def test_every_task_says_what_it_calls(name: str) -> None:
     calls = get_task(name).calls
     assert calls <= {t.name for t in ALL_TOOLS} | {AGENT}, calls

@@ -10,10 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from playscout.eval.metrics import accuracy, grouped_accuracy, mean
+from playscout.eval.published import svi
+from playscout.eval.published.formats import SVI, Format
 from playscout.eval.published.routes import ask_video_files, first_letter, require_vlm
 from playscout.eval.published.task import Needs, PublishedTask
 from playscout.eval.records import Outcome, ResultRow
-from playscout.eval.tasks.clips import AXES, T3Task, rubric_scores
+from playscout.eval.registry import declare
+from playscout.eval.tasks.clips import AXES, T1Task, T2Task, T3Task, rubric_scores
+from playscout.eval.tasks.games import T5Task
 from playscout.eval.tasks.generation import T8Task
 from playscout.eval.tasks.synthetic import pick_option
 from playscout.eval.tasks.task import Instance, TaskEnv
@@ -173,3 +177,89 @@ class T3Published(PublishedTask):
             **T3Task().score(records),
             "per_hn_bin": dict(Counter(r.meta.get("hn_bin") for r in records)),
         }
+
+
+declare(
+    "t1",
+    metric="mean 0-5 over six axes (action, identity, causality, spatial, temporal, contextual)",
+    generated=T1Task,
+    published=(
+        Format(
+            "T1 captions JSON",
+            "[{video, data_source, caption}]",
+            f"{SVI}/t1_structured_play_description/README.md",
+            svi.t1_captions,
+            T1Published,
+            example="`T1/captions/<sport>_caption_<split>.json`",
+        ),
+    ),
+)
+declare(
+    "t2",
+    metric="accuracy, per question type",
+    generated=T2Task,
+    published=(
+        Format(
+            "T2 MCQ JSON",
+            "[{id, video, question_type, question, options ['A: ...'], answer}]",
+            f"{SVI}/t2_fine_grained_action_qa/README.md",
+            svi.t2_mcq,
+            T2Published,
+            example="`T2/data/<sport>_qa_<split>.json`",
+        ),
+    ),
+)
+declare(
+    "t3",
+    metric="R@K and MedR of the positive over its candidate pool",
+    generated=T3Task,
+    published=(
+        Format(
+            "T3 annotation JSON",
+            "[{video|image, caption, is_positive, hn_bin}]",
+            "SVI-Bench T3 data/{split}/<sport>_<split>.json (docs/published-data.md)",
+            svi.t3_queries,
+            T3Published,
+            example="`T3/data/<split>/<sport>_<split>.json`",
+        ),
+    ),
+)
+declare(
+    "t5",
+    metric="accuracy; calibration error where option probabilities are known",
+    generated=T5Task,
+    published=(
+        Format(
+            "T5 forecasting JSON",
+            "[{id, conversations [human: <video> question with A-E, gpt: letter], video}]",
+            f"{SVI}/t5_outcome_forecasting/dataset/*_test.json",
+            svi.t5_forecast,
+            T5Published,
+            example="`T5/<sport>_test.json`",
+        ),
+    ),
+)
+declare(
+    "t8",
+    metric="goal accuracy, micro and macro over question types",
+    generated=T8Task,
+    published=(
+        Format(
+            "T8 goal-accuracy QA",
+            "[{id, video, start_bbox, jersey_number, normalized_action, conversations}]",
+            f"{SVI}/t8_goal_conditioned_action_generation/README.md (qa_test/Q*.json)",
+            svi.t8_goal_qa,
+            T8Published,
+            example="`T8/basketball/qa_test/Q*.json`",
+        ),
+        Format(
+            "T8 captions.json",
+            "{clip id: {refined_instruction, player_specifications}} (generation input)",
+            f"{SVI}/t8_goal_conditioned_action_generation/README.md",
+            svi.t8_captions,
+            T8Published,
+            runnable=False,
+            example="`T8/captions.json`",
+        ),
+    ),
+)

@@ -9,12 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from playscout.eval.metrics import grouped_accuracy
+from playscout.eval.published import external
+from playscout.eval.published.formats import Format
 from playscout.eval.published.routes import ask_video_files, first_letter, require_vlm
 from playscout.eval.published.task import Needs, PublishedTask
 from playscout.eval.records import Outcome, ResultRow
+from playscout.eval.registry import declare
 from playscout.eval.tasks.external import (
     GameplayQATask,
     LCricTask,
+    STARBenchTask,
     lcric_prediction,
     rubric_summary,
     rubric_turns,
@@ -87,3 +91,64 @@ class LCricPublished(_FileTask):
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
         return LCricTask().score(records)
+
+
+declare(
+    "gameplayqa",
+    metric="accuracy per entity type and video count; wrong choices by distractor type",
+    generated=GameplayQATask,
+    published=(
+        Format(
+            "GameplayQA qa.csv",
+            "id, question, correct_option, distractor_1..3(+_type), "
+            "question_code, video_1..5_file_name, video_indices",
+            "HATS-ICT/GameplayQA gameplayqa/data.py, questions.py",
+            external.gameplayqa_csv,
+            GameplayQAPublished,
+            kind=".csv",
+            example="`qa.csv`",
+        ),
+        Format(
+            "GameplayQA generator export",
+            "{instanceId, questions [{id, level, code, question, "
+            "answer {option, start, end}, distractors [{type, option}], videoIndex, videoContext}]}",
+            "wangyz1999/sync-video-label app/utils/questionGenerator/types.ts",
+            external.gameplayqa_generator,
+            GameplayQAPublished,
+            example="the question generator's export",
+        ),
+    ),
+)
+declare(
+    "starbench",
+    metric="weighted rubric score (%), penalties subtracted",
+    generated=STARBenchTask,
+    published=(
+        Format(
+            "STARBench items",
+            "[{id, video, task, turns [{question, answer, rubric "
+            "[{name, description, category, is_penalty}]}]}]",
+            "STARBench paper App. B (question, answer and rubric JSON per item); no public file",
+            external.starbench_items,
+            STARBenchPublished,
+            from_paper=True,
+            example="a JSON list",
+        ),
+    ),
+)
+declare(
+    "lcric",
+    metric="binary and multiple-choice accuracy, regression L1",
+    generated=LCricTask,
+    published=(
+        Format(
+            "LCric queries",
+            "[{id, video, kind: binary|multiple|regression, query, answer}]",
+            "ASAP/LCric paper §4.3 (query types); no public file",
+            external.lcric_queries,
+            LCricPublished,
+            from_paper=True,
+            example="a JSON list",
+        ),
+    ),
+)

@@ -17,13 +17,16 @@ from playscout.eval.guard import BackendView
 from playscout.eval.judges.criteria import CriteriaJudge
 from playscout.eval.judges.rubric import ANSWER_PROMPT
 from playscout.eval.metrics import mean, mean_video_miou, video_miou
+from playscout.eval.published import svi
+from playscout.eval.published.formats import SVI, Format
 from playscout.eval.published.media import find, media_root
 from playscout.eval.published.routes import ask_video_files, require_vlm
 from playscout.eval.published.svi import tracks
 from playscout.eval.published.task import Needs, PublishedTask
 from playscout.eval.records import Outcome, ResultRow
-from playscout.eval.tasks.games import best_of_k_answers, t4_scores
-from playscout.eval.tasks.generation import linear_prediction
+from playscout.eval.registry import declare
+from playscout.eval.tasks.games import T4Task, T6Task, best_of_k_answers, t4_scores
+from playscout.eval.tasks.generation import T7Task, linear_prediction
 from playscout.eval.tasks.t9 import T9Task
 from playscout.eval.tasks.task import Instance, TaskEnv, run_agent, tool_subset
 
@@ -219,3 +222,77 @@ class T9Published(PublishedTask):
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
         return T9Task().score(records)
+
+
+declare(
+    "t4",
+    metric="0-5 rubric score, best of k; per sport and question type",
+    generated=T4Task,
+    published=(
+        Format(
+            "T4 qa.json",
+            "[{league, game_id, question_type, question, answer, video_path}]",
+            f"{SVI}/t4_strategic_reasoning_qa/dataset/qa.json",
+            svi.t4_questions,
+            T4Published,
+            example="`T4/qa.json` (1,000) or `qa_subset.json`",
+        ),
+    ),
+)
+declare(
+    "t6",
+    metric="saliency (reference facts covered) and writing quality 1-5",
+    generated=T6Task,
+    published=(
+        Format(
+            "T6 sample folders",
+            "<sport>/{single,multi}_game/Q*/<id>/{prompt.txt, metadata.json, "
+            "stats.txt, log.txt, ground_truth_report.txt, coverage_facts.txt}",
+            f"{SVI}/t6_long_form_narrative_synthesis/README.md",
+            svi.t6_samples,
+            T6Published,
+            kind="folder",
+            example="a `T6/` folder (or any folder of sample folders)",
+        ),
+    ),
+)
+declare(
+    "t7",
+    metric="video mIoU of box tracks",
+    generated=T7Task,
+    published=(
+        Format(
+            "T7 MOT track files",
+            "frame,track,x1,y1,x2,y2,conf,-1,-1,-1 (normalised), one file per clip",
+            "SVI-Bench T7 bboxes/ (docs/published-data.md)",
+            svi.t7_tracks,
+            T7Published,
+            kind="folder",
+            example="a folder of track files",
+        ),
+        Format(
+            "T7 MOT track file",
+            "frame,track,x1,y1,x2,y2,conf,-1,-1,-1 (normalised)",
+            "SVI-Bench T7 bboxes/ (docs/published-data.md)",
+            svi.t7_tracks,
+            T7Published,
+            kind=".txt",
+            example="one track file",
+        ),
+    ),
+)
+declare(
+    "t9",
+    metric="answers judged correct by `eval judge` (LLM or deterministic equivalence)",
+    generated=T9Task,
+    published=(
+        Format(
+            "T9 questions JSON",
+            "questions/{sport}.json: [{id, question, answer}]",
+            "SVI-Bench T9 release layout (docs/published-data.md)",
+            svi.t9_questions,
+            T9Published,
+            example="`questions/{sport}.json`",
+        ),
+    ),
+)

@@ -1,35 +1,24 @@
-"""The task registry: name -> task object (loader + route + metric)."""
+"""The tasks over questions generated from the synthetic corpus: name -> task object (loader +
+route + metric). Each is declared with its published formats (eval/registry.py); these are the
+lookups the runner, preflight and report use."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from playscout.eval.errors import RunError
 from playscout.eval.tasks.task import Instance, Task, TaskEnv
 
 
-def _registry() -> dict[str, Any]:
-    from playscout.eval.tasks.clips import T1Task, T2Task, T3Task
-    from playscout.eval.tasks.external import GameplayQATask, LCricTask, STARBenchTask
-    from playscout.eval.tasks.games import T4Task, T5Task, T6Task
-    from playscout.eval.tasks.generation import T7Task, T8Task
-    from playscout.eval.tasks.t9 import T9Task
-
-    tasks: list[Any] = [T1Task(), T2Task(), T3Task(), T4Task(), T5Task(), T6Task(), T7Task(), T8Task(),
-             T9Task(), GameplayQATask(), STARBenchTask(), LCricTask()]  # fmt: skip
-    return {t.name: t for t in tasks}
-
-
 def task_names() -> list[str]:
-    return list(_registry())
+    from playscout.eval.registry import task_names as declared
+
+    return declared()
 
 
 def get_task(name: str) -> Task:
-    reg = _registry()
-    if name not in reg:
-        raise RunError(f"unknown task {name!r}; one of: {', '.join(reg)}")
-    task: Task = reg[name]
-    return task
+    """The task over generated questions; an unknown task, or one that only reads published
+    data, is one line."""
+    from playscout.eval.registry import get
+
+    return get(name).task()
 
 
 __all__ = ["Instance", "Task", "TaskEnv", "get_task", "task_names"]
