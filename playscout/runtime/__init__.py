@@ -151,9 +151,11 @@ class Runtime:
         *,
         backend: SearchBackend | None = None,
         search: SearchSettings | None = None,
+        models: ModelSet | None = None,
     ) -> ToolContext:
-        """The only place a ToolContext is built. `backend` and `search` narrow this run (an
-        eval task's view of the index, a task's search overrides)."""
+        """The only place a ToolContext is built. `backend`, `search` and `models` narrow this
+        run (an eval task's view of the index, a task's search overrides, the runtime's QA
+        clients behind eval's response cache)."""
         return ToolContext(
             backend=backend if backend is not None else self.require_backend(),
             sport=sport,
@@ -161,7 +163,7 @@ class Runtime:
             search=search if search is not None else self.settings.search,
             qa=self.settings.qa,
             corpus=self.corpus,
-            models=self.models,
+            models=models if models is not None else self.models,
             perception=self.settings.perception,
         )
 

@@ -117,7 +117,8 @@ def test_open_build_verify_and_runtime_go_through_the_kind(
     toy_index: str, calls: list[tuple[str, str]]
 ) -> None:
     backend = open_backend(toy_index, ann_probe=2)
-    assert backend.sports() == ["basketball"] and backend.search_documents("basketball", "Lakers")
+    team = backend.entities("basketball")[0][0]
+    assert backend.sports() == ["basketball"] and backend.search_documents("basketball", team)
     assert verify_index(toy_index).ok
     runtime = Runtime.from_settings(Settings(index=toy_index, backend="toy"), need_llm=False)
     assert runtime.require_backend().sports() == ["basketball"]
@@ -152,9 +153,12 @@ def test_the_cli_builds_verifies_and_searches_through_the_kind(
     assert built.exit_code == 0, built.output
     verified = runner.invoke(app, ["index", "verify", target])
     assert verified.exit_code == 0, verified.output
-    found = runner.invoke(app, ["search", "documents", "Lakers", "--index", target, "--json"])
+    info = synth_corpus.game_info("basketball", next(iter(synth_corpus.games("basketball"))))
+    assert info is not None
+    team = info.home_team
+    found = runner.invoke(app, ["search", "documents", team, "--index", target, "--json"])
     assert found.exit_code == 0, found.output
-    assert json.loads(found.output)["result"]
+    assert json.loads(found.output)["result"]["hits"]
     assert [what for what, _ in calls] == [
         "claim",
         "build",
