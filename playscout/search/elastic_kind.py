@@ -47,7 +47,7 @@ def _open(target: str, embedders: Mapping[str, Embedder], _ann_probe: int | None
     from playscout.search import elastic
 
     url, prefix = _parts(target)
-    return elastic.open_elasticsearch(url, prefix, embedders)
+    return elastic.open_elasticsearch(url, prefix, embedders, client=elastic.make_client(url))
 
 
 def _build(target: str, sources: Iterable[SportSource], o: BuildOptions) -> Any:
