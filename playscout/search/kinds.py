@@ -1,7 +1,7 @@
 """The registry of search backend kinds: which kind a target is (or the one a setting forces),
 read by every site that opens, builds or verifies an index (search.open, search.verify,
 indexer.build, the CLI, the runtime). A new backend kind is one module defining a
-`BackendKind` plus one line in `_BUILTIN` (or `register_kind` from an embedding app)."""
+`BackendKind` plus one line in `BUILTIN` (or `register_kind` from an embedding app)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from playscout.search.embedded_kind import EMBEDDED
 from playscout.search.kind import BackendKind
 
 AUTO = "auto"
-_BUILTIN = (EMBEDDED, ELASTICSEARCH)
-_KINDS: dict[str, BackendKind] = {k.name: k for k in _BUILTIN}
+BUILTIN = (EMBEDDED, ELASTICSEARCH)
+_KINDS: dict[str, BackendKind] = {k.name: k for k in BUILTIN}
 
 
 class BackendKindError(IndexOpenError):
@@ -31,7 +31,7 @@ def register_kind(kind: BackendKind) -> None:
 
 def unregister_kind(name: str) -> None:
     """Remove a kind added by `register_kind` (tests); the built-in ones stay."""
-    if any(k.name == name for k in _BUILTIN):
+    if any(k.name == name for k in BUILTIN):
         raise ValueError(f"{name!r} is a built-in backend kind")
     _KINDS.pop(name, None)
 

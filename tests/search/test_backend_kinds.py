@@ -6,6 +6,7 @@ the CLI. Settings.backend forces a kind, and a target that does not fit is one l
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from playscout.search import (
     unregister_kind,
 )
 from playscout.search.embedded_kind import EMBEDDED
+from playscout.search.kinds import BUILTIN
 from playscout.search.verify import verify_index
 from tests.search.conformance import BackendConformance
 
@@ -89,6 +91,16 @@ def test_the_registry_finds_the_kind_by_target_and_refuses_what_fits_none() -> N
         register_kind(TOY)
     with pytest.raises(ValueError, match="built-in"):
         unregister_kind("embedded")
+
+
+def test_every_builtin_kind_runs_the_conformance_suite() -> None:
+    """A kind without its one conformance subclass is caught here, not by its users."""
+    declared = {
+        m.group(1)
+        for f in Path(__file__).parent.glob("test_*.py")
+        for m in re.finditer(r'^    kind = "([^"]+)"$', f.read_text(), re.MULTILINE)
+    }
+    assert {k.name for k in BUILTIN} <= declared
 
 
 def test_a_forced_kind_must_fit_the_target() -> None:
