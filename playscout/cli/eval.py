@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from playscout.cli.common import (
+    IndexOpt,
     JsonOpt,
     RunConfig,
     checked,
@@ -57,7 +58,7 @@ def run_cmd(
             "runs_dir named by time, task, mode and model].",
         ),
     ] = None,
-    index: Annotated[Path | None, typer.Option(help="Index directory.")] = None,
+    index: IndexOpt = None,
     corpus: Annotated[Path | None, typer.Option(help="Corpus root.")] = None,
     limit: Annotated[int | None, typer.Option(help="Questions per sport at most.")] = None,
     retry_failed: Annotated[
@@ -77,10 +78,10 @@ def run_cmd(
     from playscout.eval.errors import RunError
     from playscout.eval.preflight import run_needs
     from playscout.eval.registry import get
-    from playscout.eval.runner import run_eval
+    from playscout.eval.runner import eval_runtime, run_eval
     from playscout.eval.spec import RunSpec, default_run_dir, model_label
     from playscout.eval.store import load_results
-    from playscout.runtime import Runtime, parse_mode, parse_policy
+    from playscout.runtime import parse_mode, parse_policy
     from playscout.runtime.preflight import Check, check_index, check_models
 
     declared = get(task)  # an unknown task is one line before anything else
@@ -89,7 +90,7 @@ def run_cmd(
     if media is not None and not media.is_dir():
         raise RunError(f"{media}: media folder not found")
     default_sports = "" if data is not None else "basketball"
-    settings = run_config.settings(index=str(index) if index else None, corpus_dir=corpus)
+    settings = run_config.settings(index=index, corpus_dir=corpus)
     run_mode, run_policy = parse_mode(mode), parse_policy(policy)
     if out_dir is None:
         model = model_label(run_policy, settings)
@@ -109,20 +110,19 @@ def run_cmd(
     if no_cache:
         settings.eval.cache_db = None
     warnings: list[Check] = []
-    backend = None
+    runtime = None  # the run's one Runtime: built here for the preflight, or by the runner
     if data is None:  # a published run checks its data and what its task needs (runner)
         the_task = declared.task()
         needs = run_needs(the_task, spec, load_preset(settings.preset or DEFAULT_EVAL_PRESET))
         warnings = checked(asyncio.run(check_models(settings, needs)))
-        runtime = Runtime.from_settings(settings, need_index=the_task.needs_index, need_llm=False)
-        backend = runtime.backend
-        if backend is not None:
+        runtime = eval_runtime(spec, settings, needs_index=the_task.needs_index)
+        if runtime.backend is not None:
             warnings += checked(check_index(runtime, needs))
     with progress_bar() as update:
         summary = run_eval(
             spec,
             settings,
-            backend=backend,
+            runtime=runtime,
             progress=lambda done, total: update(f"{spec.task} {spec.mode}", done, total),
         )
     errors = [r for r in load_results(out_dir) if r.status == "error"]

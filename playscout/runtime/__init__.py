@@ -33,7 +33,7 @@ from playscout.config.presets import (
 )
 from playscout.corpus import Corpus
 from playscout.errors import PlayscoutError
-from playscout.search import SearchBackend, elastic_target, open_backend
+from playscout.search import SearchBackend, kind_for, open_backend
 from playscout.tools.tool import ModelSet, Tool, ToolContext
 
 
@@ -65,12 +65,16 @@ def chat_client(endpoint: ModelEndpoint) -> ChatClient:
     return OpenAIChatClient.from_endpoint(endpoint)
 
 
-def open_index(target: Path | str, ann_probe: int | None = None) -> SearchBackend:
-    """The index named by `target` (a directory or an Elasticsearch URL), or a one-line error
-    saying how to build one. `ann_probe`: SearchSettings.ann_probe (see open_backend)."""
-    if not (elastic_target(target) or Path(target).exists()):
+def open_index(
+    target: Path | str, ann_probe: int | None = None, backend: str = "auto"
+) -> SearchBackend:
+    """The index named by `target` (a directory, an Elasticsearch URL, another registered
+    kind's target), or a one-line error saying how to build one. `ann_probe`:
+    SearchSettings.ann_probe (see open_backend); `backend`: Settings.backend."""
+    kind = kind_for(target, backend)
+    if not kind.present(str(target)):
         raise SetupError(f"no index at {target}: build one with `playscout index build`")
-    return open_backend(target, ann_probe=ann_probe)
+    return open_backend(target, ann_probe=ann_probe, backend=kind.name)
 
 
 @dataclass
@@ -115,7 +119,7 @@ class Runtime:
         preset = load_preset(settings.preset or default_preset)
         settings, deviations = apply_preset(settings, preset)
         if backend is None and need_index:
-            backend = open_index(settings.index, settings.search.ann_probe)
+            backend = open_index(settings.index, settings.search.ann_probe, settings.backend)
         if llm is None and need_llm and settings.agent.llm.configured:
             llm = chat_client(settings.agent.llm)
         return cls(
@@ -147,9 +151,11 @@ class Runtime:
         *,
         backend: SearchBackend | None = None,
         search: SearchSettings | None = None,
+        models: ModelSet | None = None,
     ) -> ToolContext:
-        """The only place a ToolContext is built. `backend` and `search` narrow this run (an
-        eval task's view of the index, a task's search overrides)."""
+        """The only place a ToolContext is built. `backend`, `search` and `models` narrow this
+        run (an eval task's view of the index, a task's search overrides, the runtime's QA
+        clients behind eval's response cache)."""
         return ToolContext(
             backend=backend if backend is not None else self.require_backend(),
             sport=sport,
@@ -157,7 +163,7 @@ class Runtime:
             search=search if search is not None else self.settings.search,
             qa=self.settings.qa,
             corpus=self.corpus,
-            models=self.models,
+            models=models if models is not None else self.models,
             perception=self.settings.perception,
         )
 

@@ -7,19 +7,27 @@ Two levels, because one ES stand-in (osmem) cannot store vectors:
   document vectors or without (then with video vectors only, or ES' osmem stand-in).
 - `BackendConformance(RulesConformance)`: everything, on an index with all vectors.
 
-Use: subclass one of them in a test module and provide a class-scoped fixture `factory`
-returning a `BackendFactory` (how to build, open and close that backend; the build takes
-`Sources` and the embedders the factory holds). Runs: embedded (test_embedded.py, both
-levels), Elasticsearch on osmem (test_elastic_osmem.py, rules) and on a real cluster
-(test_elastic_conformance.py, both levels; needs PLAYSCOUT_ES_URL).
+Use: a backend kind registered in playscout.search.kinds runs the suite with one subclass,
+built and opened through its registry entry (as the CLI and the runtime do):
+
+    class TestMyBackend(BackendConformance):
+        kind = "mine"
+        target = staticmethod(lambda path: f"mine://{path}")  # an index path -> its target
+
+A backend whose tests need more (a server to start, a test client) overrides the
+class-scoped fixture `factory` with any `BackendFactory`, usually a `KindFactory` subclass.
+Runs: embedded (test_embedded.py, both levels), Elasticsearch on osmem (test_elastic_osmem.py,
+rules) and on a real cluster (test_elastic_conformance.py, both levels; needs
+PLAYSCOUT_ES_URL), and a toy kind registered by tests/search/test_backend_kinds.py.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import pytest
 
@@ -35,6 +43,9 @@ from playscout.search.backend_api import (
     SearchMode,
     rrf_fuse,
 )
+from playscout.search.core.build import SportSource
+from playscout.search.kind import BuildOptions
+from playscout.search.kinds import get_kind
 from tests.search import corpus
 
 SPORTS = ("basketball", "soccer")
@@ -57,6 +68,49 @@ class BackendFactory(Protocol):
     def leftovers(self, path: Path) -> list[str]:
         """Temporary artefacts a finished or failed build left behind (must be none)."""
         ...
+
+
+class KindFactory:
+    """A BackendFactory over a registered kind: builds with MiniLM document and caption vectors
+    (unless doc_vectors is False) and video vectors made from the captions, opens with the
+    matching query embedders (or none at all)."""
+
+    def __init__(
+        self, kind: str, target: Callable[[Path], str], minilm: Any, doc_vectors: bool = True
+    ) -> None:
+        self.kind, self.target = get_kind(kind), target
+        self.minilm, self.doc_vectors = minilm, doc_vectors
+        self.visual = corpus.CaptionVideoVectors(minilm, all_captions())
+        self.tower = corpus.VideoTextTower(minilm)
+
+    def build(self, path: Path, sources: Iterable[Source], overwrite: bool = False) -> None:
+        text = self.minilm if self.doc_vectors else None
+        options = BuildOptions(
+            doc_embedder=text,
+            caption_embedder=text,
+            visual_vectors=self.visual,
+            overwrite=overwrite,
+        )
+        target = self.target(path)
+        with self.kind.claim(target, overwrite) as claim:
+            built = (SportSource(*s) for s in sources)
+            self.kind.build(target, built, dataclasses.replace(options, claim=claim))
+
+    def open(self, path: Path, query_embedders: bool = True) -> SearchBackend:
+        embedders: dict[str, Any] = {"visual": self.tower} if query_embedders else {}
+        if query_embedders and self.doc_vectors:
+            embedders |= {"documents": self.minilm, "caption": self.minilm}
+        return self.kind.open(self.target(path), embedders, None)
+
+    def close(self, backend: SearchBackend) -> None:
+        close = getattr(backend, "close", None)
+        if close is not None:
+            close()
+
+    def leftovers(self, path: Path) -> list[str]:
+        """Staging folders and lock files beside a directory target (a server-backed kind
+        overrides this)."""
+        return sorted(p.name for p in path.parent.iterdir() if p.name.startswith("."))
 
 
 def exactly(message: str) -> str:
@@ -190,7 +244,22 @@ CLIP_FILTER_CASES: list[tuple[str, ClipFilter, Callable[[ClipRecord], bool]]] = 
 
 
 class RulesConformance:
-    """The shared rules, through the public interface. Needs a class-scoped `factory`."""
+    """The shared rules, through the public interface: of the registered kind `kind` (its
+    index at `target(path)`), or of whatever a subclass's class-scoped `factory` returns."""
+
+    kind: ClassVar[str | None] = None
+    doc_vectors: ClassVar[bool] = True  # build with document and caption vectors
+
+    @staticmethod
+    def target(path: Path) -> str:
+        return str(path)
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def factory(cls, minilm: Any) -> BackendFactory:
+        if cls.kind is None:
+            raise TypeError(f"{cls.__name__}: set `kind` or override the `factory` fixture")
+        return KindFactory(cls.kind, cls.target, minilm, cls.doc_vectors)
 
     @pytest.fixture(scope="class")
     @classmethod

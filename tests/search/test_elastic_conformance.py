@@ -16,16 +16,11 @@ from typing import Any
 import pytest
 
 from playscout.search.backend_api import ClipFilter, SearchBackend
-from playscout.search.core.build import SportSource
 from playscout.search.elastic import (
-    ElasticsearchBackend,
-    build_elasticsearch,
     make_client,
-    open_elasticsearch,
     orphan_indices,
 )
-from tests.search import corpus
-from tests.search.conformance import BackendConformance, Source, all_captions
+from tests.search.conformance import BackendConformance, KindFactory, Source
 
 ES_URL = os.environ.get("PLAYSCOUT_ES_URL")
 pytestmark = pytest.mark.skipif(
@@ -33,49 +28,26 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-class ElasticFactory:
-    """One index prefix per conformance index path; every index it made is deleted at the end."""
+def es_prefix(path: Path) -> str:
+    return "pstest-" + hashlib.sha1(str(path).encode()).hexdigest()[:10]
 
-    doc_vectors = True
+
+class ElasticFactory(KindFactory):
+    """The elasticsearch kind at ES_URL, one index prefix per conformance index path; every
+    index it made is deleted at the end."""
 
     def __init__(self, minilm: Any) -> None:
         assert ES_URL is not None
-        self.url = ES_URL
+        super().__init__("elasticsearch", lambda p: f"{ES_URL}/{es_prefix(p)}", minilm)
         self.es = make_client(ES_URL, request_timeout=120)
-        self.minilm = minilm
-        self.visual = corpus.CaptionVideoVectors(minilm, all_captions())
-        self.tower = corpus.VideoTextTower(minilm)
         self.prefixes: set[str] = set()
 
-    def prefix(self, path: Path) -> str:
-        p = "pstest-" + hashlib.sha1(str(path).encode()).hexdigest()[:10]
-        self.prefixes.add(p)
-        return p
-
     def build(self, path: Path, sources: Iterable[Source], overwrite: bool = False) -> None:
-        build_elasticsearch(
-            self.url,
-            (SportSource(*s) for s in sources),
-            doc_embedder=self.minilm,
-            caption_embedder=self.minilm,
-            visual_vectors=self.visual,
-            prefix=self.prefix(path),
-            overwrite=overwrite,
-            client=self.es,
-        )
-
-    def open(self, path: Path, query_embedders: bool = True) -> SearchBackend:
-        embedders: dict[str, Any] = {}
-        if query_embedders:
-            embedders = {"documents": self.minilm, "caption": self.minilm, "visual": self.tower}
-        return open_elasticsearch(self.url, self.prefix(path), embedders, client=self.es)
-
-    def close(self, backend: SearchBackend) -> None:
-        assert isinstance(backend, ElasticsearchBackend)
-        backend.close()
+        self.prefixes.add(es_prefix(path))
+        super().build(path, sources, overwrite)
 
     def leftovers(self, path: Path) -> list[str]:
-        return orphan_indices(self.es, self.prefix(path))
+        return orphan_indices(self.es, es_prefix(path))
 
     def drop_all(self) -> None:
         for p in self.prefixes:
@@ -84,6 +56,8 @@ class ElasticFactory:
 
 
 class TestElasticConformance(BackendConformance):
+    kind = "elasticsearch"
+
     @pytest.fixture(scope="class")
     @classmethod
     def factory(cls, minilm: Any) -> Any:

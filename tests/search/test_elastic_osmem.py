@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from playscout.search.elastic import (  # noqa: E402
 )
 from tests.search import corpus  # noqa: E402
 from tests.search.conformance import (  # noqa: E402
+    KindFactory,
     RulesConformance,
     Source,
     corpus_sources,
@@ -105,42 +107,54 @@ def backend(built: ElasticsearchBackend) -> ElasticsearchBackend:
     return with_visual_channel(built)
 
 
-class OsmemFactory:
-    """Builds without vectors (osmem has none) and opens without query embedders."""
+@pytest.fixture(scope="module")
+def plain_mime_clients() -> Iterator[None]:
+    """Clients the elasticsearch kind makes for itself speak plain JSON to osmem."""
+    from playscout.search import elastic
 
-    doc_vectors = False
+    make = elastic.make_client
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(elastic, "make_client", partial(make, transport_class=PlainMimeTransport))
+        yield
 
-    def __init__(self, es: Elasticsearch, url: str) -> None:
-        self.es, self.url = es, url
 
-    @staticmethod
-    def prefix(path: Path) -> str:
-        return "rules-" + hashlib.sha1(str(path).encode()).hexdigest()[:10]
+def rules_prefix(path: Path) -> str:
+    return "rules-" + hashlib.sha1(str(path).encode()).hexdigest()[:10]
+
+
+class OsmemFactory(KindFactory):
+    """The elasticsearch kind built without vectors (osmem has none), opened with a "visual"
+    channel entry (with_visual_channel); leftovers are orphan indices."""
+
+    def __init__(self, es: Elasticsearch, url: str, minilm: Any) -> None:
+        super().__init__("elasticsearch", lambda p: f"{url}/{rules_prefix(p)}", minilm, False)
+        self.es = es
 
     def build(self, path: Path, sources: Iterable[Source], overwrite: bool = False) -> None:
-        srcs = [SportSource(*s) for s in sources]
-        prefix = self.prefix(path)
-        build_elasticsearch(
-            self.url, srcs, None, None, prefix=prefix, client=self.es, overwrite=overwrite
-        )
+        self.visual = None  # osmem stores no vectors
+        super().build(path, sources, overwrite)
 
     def open(self, path: Path, query_embedders: bool = True) -> SearchBackend:
-        b = open_elasticsearch(self.url, prefix=self.prefix(path), client=self.es)
+        b = super().open(path, query_embedders=False)
+        assert isinstance(b, ElasticsearchBackend)
         return with_visual_channel(b)
 
-    def close(self, backend: SearchBackend) -> None:
-        assert isinstance(backend, ElasticsearchBackend)
-        backend.close()
-
     def leftovers(self, path: Path) -> list[str]:
-        return orphan_indices(self.es, self.prefix(path))
+        return orphan_indices(self.es, rules_prefix(path))
 
 
 class TestOsmemRules(RulesConformance):
+    """The rules level through the registered elasticsearch kind, on osmem."""
+
+    kind = "elasticsearch"
+    doc_vectors = False
+
     @pytest.fixture(scope="class")
     @classmethod
-    def factory(cls, es: Elasticsearch, osmem: Any) -> OsmemFactory:
-        return OsmemFactory(es, osmem.url)
+    def factory(
+        cls, es: Elasticsearch, osmem: Any, minilm: Any, plain_mime_clients: None
+    ) -> OsmemFactory:
+        return OsmemFactory(es, osmem.url, minilm)
 
 
 def test_aliases_mappings_and_manifest(es: Elasticsearch, built: ElasticsearchBackend) -> None:

@@ -5,7 +5,6 @@ files, spec checks)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -17,53 +16,11 @@ from playscout.search.embedded.backend import EmbeddedBackend, open_index
 from playscout.search.embedded.build import IndexExistsError, SportSource, build_index
 from playscout.search.embedded.vectors import RowRange
 from tests.search import corpus
-from tests.search.conformance import (
-    BackendConformance,
-    RulesConformance,
-    Source,
-    all_captions,
-)
-
-
-class EmbeddedFactory:
-    """doc_vectors=False builds video vectors only (no document or caption channel)."""
-
-    def __init__(self, minilm: Any, doc_vectors: bool = True) -> None:
-        self.minilm = minilm
-        self.doc_vectors = doc_vectors
-        self.visual = corpus.CaptionVideoVectors(minilm, all_captions())
-        self.tower = corpus.VideoTextTower(minilm)
-
-    def build(self, path: Path, sources: Iterable[Source], overwrite: bool = False) -> None:
-        text_embedder = self.minilm if self.doc_vectors else None
-        build_index(
-            path,
-            (SportSource(*s) for s in sources),
-            doc_embedder=text_embedder,
-            caption_embedder=text_embedder,
-            visual_vectors=self.visual,
-            overwrite=overwrite,
-        )
-
-    def open(self, path: Path, query_embedders: bool = True) -> SearchBackend:
-        embedders: dict[str, Any] = {"visual": self.tower} if query_embedders else {}
-        if query_embedders and self.doc_vectors:
-            embedders |= {"documents": self.minilm, "caption": self.minilm}
-        return open_index(path, embedders)
-
-    def close(self, backend: SearchBackend) -> None:
-        assert isinstance(backend, EmbeddedBackend)
-        backend.close()
-
-    def leftovers(self, path: Path) -> list[str]:
-        return sorted(p.name for p in path.parent.iterdir() if p.name.startswith("."))
+from tests.search.conformance import BackendConformance, RulesConformance
 
 
 class TestEmbeddedConformance(BackendConformance):
-    @pytest.fixture(scope="class")
-    @classmethod
-    def factory(cls, minilm: Any) -> EmbeddedFactory:
-        return EmbeddedFactory(minilm)
+    kind = "embedded"
 
     def test_visual_never_reads_captions(self, backend: SearchBackend, monkeypatch: Any) -> None:
         assert isinstance(backend, EmbeddedBackend)
@@ -107,10 +64,8 @@ class TestEmbeddedConformance(BackendConformance):
 class TestEmbeddedRules(RulesConformance):
     """The shared rules on an index with video vectors only (as the osmem ES index)."""
 
-    @pytest.fixture(scope="class")
-    @classmethod
-    def factory(cls, minilm: Any) -> EmbeddedFactory:
-        return EmbeddedFactory(minilm, doc_vectors=False)
+    kind = "embedded"
+    doc_vectors = False
 
 
 def _tiny_sources(with_clips: bool = True) -> list[SportSource]:

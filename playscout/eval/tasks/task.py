@@ -7,7 +7,6 @@ back typed."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +15,6 @@ from typing import Any, Protocol
 from playscout.agent.answer import is_fallback
 from playscout.agent.runner import AGENT_PACKAGES
 from playscout.agent.tooling import recorded_call
-from playscout.agent.tracing import otlp_tracer
 from playscout.agent.trajectory import (
     FinalAnswer,
     JsonlRecorder,
@@ -29,7 +27,7 @@ from playscout.agent.trajectory import (
 )
 from playscout.clients.chat import ChatClient
 from playscout.config import EvalSettings, Mode, Policy, Settings, package_versions
-from playscout.config.presets import DEFAULT_EVAL_PRESET, Preset, load_preset
+from playscout.config.presets import Preset
 from playscout.corpus import Corpus
 from playscout.eval.errors import RunError
 from playscout.eval.guard import BackendView
@@ -56,34 +54,43 @@ class Instance:
 
 @dataclass
 class TaskEnv:
-    """What routes may use: built once per run, shared by all instances (read-only)."""
+    """What routes may use: a view of the run's one `Runtime` (its settings with the preset
+    applied, index, corpus, preset, tracer) with the run's mode and policy, and the runtime's
+    model clients as the run sees them (behind the response cache when there is one). Built
+    once per run, shared by all instances (read-only)."""
 
-    settings: Settings  # with the preset applied (Runtime.from_settings)
-    eval: EvalSettings
+    runtime: Runtime
     mode: Mode
     policy: Policy
-    corpus: Corpus | None
-    backend: SearchBackend | None
-    client: ChatClient | None = None
-    models: ModelSet = field(default_factory=ModelSet)
+    client: ChatClient | None = None  # runtime.llm, maybe behind the cache
+    models: ModelSet = field(default_factory=ModelSet)  # runtime.models, maybe behind the cache
     tokenizer: Any = None
-    preset: Preset = field(default_factory=lambda: load_preset(DEFAULT_EVAL_PRESET))
-    deviations: list[str] = field(default_factory=list)
     media: Path | None = None  # where a published data file's videos are (`eval run --media`)
     judge: ChatClient | None = None  # eval.judge: rubric judges of T4/T6/STARBench (else fallbacks)
 
-    @functools.cached_property
-    def runtime(self) -> Runtime:
-        return Runtime(
-            self.settings,
-            self.backend,
-            llm=self.client,
-            models=self.models,
-            corpus=self.corpus,
-            preset=self.preset,
-            deviations=self.deviations,
-            tracer=otlp_tracer(self.settings.telemetry),
-        )
+    @property
+    def settings(self) -> Settings:
+        return self.runtime.settings
+
+    @property
+    def eval(self) -> EvalSettings:
+        return self.runtime.settings.eval
+
+    @property
+    def corpus(self) -> Corpus | None:
+        return self.runtime.corpus
+
+    @property
+    def backend(self) -> SearchBackend | None:
+        return self.runtime.backend
+
+    @property
+    def preset(self) -> Preset:
+        return self.runtime.preset
+
+    @property
+    def deviations(self) -> list[str]:
+        return self.runtime.deviations
 
     def ctx(self, sport: str, view: BackendView | None = None, **search: Any) -> ToolContext:
         backend = self.runtime.require_backend()
@@ -91,7 +98,9 @@ class TaskEnv:
             self.settings.search.model_copy(update=search) if search else self.settings.search
         )
         narrowed: Any = view.wrap(backend) if view else backend  # a GuardedBackend
-        return self.runtime.tool_context(sport, self.mode, backend=narrowed, search=settings)
+        return self.runtime.tool_context(
+            sport, self.mode, backend=narrowed, search=settings, models=self.models
+        )
 
     def need_corpus(self) -> Corpus:
         if self.corpus is None:
@@ -134,7 +143,7 @@ async def run_agent(
 ) -> Outcome:
     """One agent run -> the common row fields. The fallback phrase is kept as `raw_answer`
     but never as `answer` (defect 13: it was counted as a successful answer)."""
-    agent = env.runtime.agent(ctx, env.policy, tools=tools, tokenizer=env.tokenizer)
+    agent = env.runtime.agent(ctx, env.policy, llm=env.client, tools=tools, tokenizer=env.tokenizer)
     result = await agent.run(prompt, trajectory=trajectory)
     summary = summarise(result.events)
     answer, status = result.answer, result.status

@@ -214,7 +214,7 @@ def test_elasticsearch_path_takes_the_keyed_directory(
     from playscout.search.core.spec import spec_of
     from playscout.search.elastic.ingest import SportStats, clip_actions
     from playscout.search.elastic.mappings import VISUAL_VECTOR
-    from playscout.search.open import _query_embedders
+    from playscout.search.kind import fill_embedders
 
     sport = "soccer"
     clips = list(corpus.iter_clips(sport))[:5]
@@ -226,5 +226,6 @@ def test_elasticsearch_path_takes_the_keyed_directory(
     np.testing.assert_allclose(got, vecs, atol=1e-6)
     spec = spec_of(source)
     assert spec["kind"] == "open_clip" and spec["dim"] == 64
-    query = _query_embedders({"visual": spec}, {})["visual"]
+    manifest = {"sports": {sport: {"channels": {"visual": {"spec": spec}}}}}
+    query = fill_embedders(manifest, {})["visual"]
     np.testing.assert_array_equal(query.embed_queries(["a goal"]), clip.embed_queries(["a goal"]))
