@@ -19,6 +19,7 @@ from playscout.clients.models import NoModelList, served_models
 from playscout.config import DEFAULT_MODE, Mode, ModelEndpoint, Settings, redact_urls
 from playscout.runtime import Runtime, SetupError
 from playscout.search.core.rules import unknown_sport
+from playscout.tools.registry import MODEL_ROLES, REGISTRY
 from playscout.tools.search import missing_clip_channel
 
 PROBE_TIMEOUT_S = 5.0
@@ -38,11 +39,14 @@ class Role:
 
 ROLES: dict[str, Role] = {
     "agent": Role("agent.llm", "the agent's model", lambda s: s.agent.llm),
-    "document_qa": Role("qa.document_llm", "document_qa's model", lambda s: s.qa.document_llm),
-    "video_qa": Role("qa.vlm", "video_qa's VLM", lambda s: s.qa.vlm),
-    "caption_qa": Role("qa.caption_llm", "video_qa's model in oracle mode", lambda s: s.qa.caption_llm),
+    **{
+        r.name: Role(r.path, r.what, lambda s, r=r: r.endpoint(s.qa))  # type: ignore[misc]
+        for r in MODEL_ROLES
+    },
     "judge": Role("eval.judge", "the LLM judge", lambda s: s.eval.judge),
-}  # fmt: skip
+}
+"""Every endpoint a run may call: the agent's, each tool's (declared with the tool:
+tools/declare.model_role), the judge's."""
 
 
 # The required endpoints, and what a run can do instead of configuring one.
@@ -87,12 +91,12 @@ class Needs:
     judge: bool = False
 
     def roles(self) -> list[str]:
-        """The model endpoints this run calls (when configured)."""
+        """The model endpoints this run calls (when configured): each tool's roles for the
+        mode, as the tool declares them."""
         roles = ["agent"] if self.agent else []
-        if "document_qa" in self.tools:
-            roles.append("document_qa")
-        if "video_qa" in self.tools:
-            roles += ["video_qa"] if self.mode == "default" else ["caption_qa", "document_qa"]
+        for tool in REGISTRY.values():
+            if tool.name in self.tools:
+                roles += [r.name for r in tool.roles_for(self.mode)]
         return list(dict.fromkeys(roles + (["judge"] if self.judge else [])))
 
 

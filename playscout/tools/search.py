@@ -19,6 +19,7 @@ from playscout.search.backend_api import (
     SearchError,
     SearchMode,
 )
+from playscout.tools.declare import tool
 from playscout.tools.filters import (
     expand_doc_types,
     parse_boundary,
@@ -104,6 +105,12 @@ def _names_to_filter(
     return matches, query
 
 
+@tool(
+    "search_documents",
+    "Hybrid (BM25 + dense) search over game reports, game statistics and season statistics. "
+    "Returns the top {{search.document_top_k}} documents with doc ids and highlighted snippets.",
+    group="search",
+)
 def search_documents(ctx: ToolContext, args: SearchDocumentsArgs) -> ToolResult:
     notes: list[str] = []
     query = args.query.strip()
@@ -178,6 +185,13 @@ def missing_clip_channel(backend: SearchBackend, sport: str, mode: Mode) -> str 
     )
 
 
+@tool(
+    "search_videos",
+    "Search video clips ({{clip_seconds}} s each) by what happens in them, with game, "
+    "{{period_words}}, team, player and time filters. Returns up to {{search.video_top_k}} clip "
+    "ids with timestamps.",
+    group="search",
+)
 def search_videos(ctx: ToolContext, args: SearchVideosArgs) -> ToolResult:
     notes: list[str] = []
     query = args.query.strip()
