@@ -143,8 +143,9 @@ async def check_models(
 
 
 def check_index(runtime: Runtime, needs: Needs) -> list[Check]:
-    """The sports exist; the mode's clip channel is there when clips are searched; default-mode
-    video_qa has a VLM and the clip media."""
+    """The sports exist; the mode's clip channel is there when clips are searched; a tool's
+    model with no offline reader behind it (default-mode video_qa's VLM) is configured;
+    default-mode video_qa has the clip media."""
     backend = runtime.require_backend()
     have = backend.sports()
     checks = []
@@ -155,14 +156,18 @@ def check_index(runtime: Runtime, needs: Needs) -> list[Check]:
             missing = missing_clip_channel(backend, sport, needs.mode)
             if missing is not None:
                 checks.append(Check("clips", "error", missing, "missing"))
-    if "video_qa" in needs.tools and needs.mode == "default":
-        severity: Severity = "error" if needs.direct else "warning"
-        if not runtime.settings.qa.vlm.configured:
-            detail = "video_qa has no VLM (qa.vlm): its calls will fail; configure one or use oracle mode"
-            checks.append(Check("video_qa", severity, detail, "not configured"))
-        if runtime.corpus is None:
-            detail = "video_qa has no clip media: pass the corpus root (corpus_dir)"
-            checks.append(Check("video_qa", severity, detail, "missing"))
+    severity: Severity = "error" if needs.direct else "warning"
+    for tool in REGISTRY.values():
+        if tool.name not in needs.tools:
+            continue
+        for role in tool.roles_for(needs.mode):  # a model with no offline reader behind it
+            if not role.offline and not role.endpoint(runtime.settings.qa).configured:
+                other = " or use oracle mode" if tool.roles_for("oracle") != tool.roles else ""
+                detail = f"{tool.name} has no {role.noun} ({role.path}): its calls will fail; configure one{other}"
+                checks.append(Check(tool.name, severity, detail, "not configured"))
+    if "video_qa" in needs.tools and needs.mode == "default" and runtime.corpus is None:
+        detail = "video_qa has no clip media: pass the corpus root (corpus_dir)"
+        checks.append(Check("video_qa", severity, detail, "missing"))
     return checks
 
 

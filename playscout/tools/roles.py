@@ -25,6 +25,7 @@ class ModelRole:
     help: str  # the CLI flags' words: "video_qa's vision-language model"
     status: str  # its key under /readyz "models"
     offline: bool = True  # an offline reader answers when it is not configured
+    noun: str = "model"  # what preflight calls it when it must be configured: "VLM"
 
     @property
     def path(self) -> str:
@@ -40,14 +41,22 @@ ROLES: dict[str, ModelRole] = {}
 
 
 def model_role(
-    name: str, setting: str, what: str, *, flag: str, help: str, status: str, offline: bool = True
+    name: str,
+    setting: str,
+    what: str,
+    *,
+    flag: str,
+    help: str,
+    status: str,
+    offline: bool = True,
+    noun: str = "model",
 ) -> ModelRole:
     """Declares the model endpoint `qa.<setting>` (a QASettings field) under `name`."""
     if setting not in QASettings.model_fields:
         raise RoleError(f"model role {name!r}: QASettings has no field {setting!r}")
     if name in ROLES or any(r.flag == flag or r.setting == setting for r in ROLES.values()):
         raise RoleError(f"model role {name!r}: its name, flag or setting is already declared")
-    ROLES[name] = ModelRole(name, setting, what, flag, help, status, offline)
+    ROLES[name] = ModelRole(name, setting, what, flag, help, status, offline, noun)
     return ROLES[name]
 
 
@@ -67,6 +76,7 @@ VLM = model_role(
     help="video_qa's vision-language model",
     status="vlm",
     offline=False,  # nothing offline can honestly look at pixels
+    noun="VLM",
 )
 CAPTION_LLM = model_role(
     "caption_qa",
