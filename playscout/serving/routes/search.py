@@ -47,11 +47,10 @@ def _context(state: ServingState, sport: str, mode: Mode = DEFAULT_MODE) -> Tool
 def _query(opt: ArgOption) -> inspect.Parameter:
     """The query parameter of one tool argument: repeated for a list, bounded either way."""
     inner: Any = list.__class_getitem__(opt.kind) if opt.many else opt.kind
-    limit = (
-        {"max_length": MAX_VALUES if opt.many else MAX_CHARS} if opt.many or opt.kind is str else {}
-    )
+    limit = MAX_VALUES if opt.many else MAX_CHARS if opt.kind is str else None
     annotation: Any = Annotated[
-        inner if opt.default is not None else inner | None, Query(description=opt.help, **limit)
+        inner if opt.default is not None else inner | None,
+        Query(description=opt.help, max_length=limit),
     ]
     return inspect.Parameter(opt.name, _KW, default=opt.default, annotation=annotation)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import time
+from typing import Any
 
 from playscout.clients.chat import ChatMessage
 from playscout.clients.sync import run_sync
@@ -19,7 +20,7 @@ from playscout.tools.qa.fanout import (
     check_ids,
     extract,
     fan_out,
-    ready,
+    per_record,
     require_one_known,
     result,
 )
@@ -44,24 +45,21 @@ async def document_qa_async(ctx: ToolContext, args: DocumentQAArgs) -> ToolResul
     client, ep = ctx.models.document_llm, ctx.qa.document_llm
     if client is None:
         notes.append(NO_DOC_LLM)
-    jobs: list[Job] = []
-    for doc_id, record in zip(ids, records, strict=True):
-        item = QAItem(id=doc_id)
-        if record is None:
-            item.error = f"document {doc_id} not found; use doc ids from search_documents"
-            jobs.append(ready(item))
-            continue
+
+    def job(item: QAItem, record: Any) -> Job:
         cut = counter.truncate(record.text, ctx.qa.max_document_tokens)
         if cut.cut:
             item.notes.append(
                 f"document cut to its first {cut.tokens} of {cut.total_tokens} tokens"
             )
         if client is None:
-            jobs.append(functools.partial(extract, cut.text, query, item))
-        else:
-            prompt = render("document_qa", document_content=cut.text, query=query)
-            msgs = [ChatMessage(role="user", content=prompt)]
-            jobs.append(functools.partial(ask, client, msgs, ep, item))
+            return functools.partial(extract, cut.text, query, item)
+        prompt = render("document_qa", document_content=cut.text, query=query)
+        msgs = [ChatMessage(role="user", content=prompt)]
+        return functools.partial(ask, client, msgs, ep, item)
+
+    missing = "document {id} not found; use doc ids from search_documents"
+    jobs = per_record(ids, records, missing, job)
     items = await fan_out(jobs, ctx.qa.max_concurrency)
     source = f"model {client.model}" if client is not None else "extractive reader"
     return result("document_qa", ctx, query, source, items, notes, t0)

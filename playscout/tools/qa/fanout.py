@@ -25,6 +25,7 @@ from playscout.tools.tool import ToolContext, ToolError, ToolResult
 _DEADLINE_SLACK_S = 10.0
 
 Job = Callable[[], Awaitable[QAItem]]
+MISSING_CLIP = "clip {id} not found; use clip ids from search_videos"
 
 
 def deadline_s(ep: ModelEndpoint) -> float:
@@ -120,6 +121,22 @@ def ready(item: QAItem) -> Job:
         return item
 
     return done
+
+
+def per_record(
+    ids: list[str], records: Sequence[Any], missing: str, job: Callable[[QAItem, Any], Job]
+) -> list[Job]:
+    """One job per id, in order: `job(item, record)` where the record exists; an id without one
+    is answered at once with the error `missing` (its `{id}` filled)."""
+    jobs = []
+    for id_, record in zip(ids, records, strict=True):
+        item = QAItem(id=id_)
+        if record is None:
+            item.error = missing.format(id=id_)
+            jobs.append(ready(item))
+        else:
+            jobs.append(job(item, record))
+    return jobs
 
 
 def data_uri(jpeg: bytes) -> str:

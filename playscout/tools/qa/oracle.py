@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import time
+from typing import Any
 
 from playscout.clients.answers import ParsedAnswer
 from playscout.clients.chat import ChatMessage
@@ -14,6 +15,7 @@ from playscout.tools.declare import tool
 from playscout.tools.prompts import render
 from playscout.tools.qa.args import VideoQAArgs
 from playscout.tools.qa.fanout import (
+    MISSING_CLIP,
     Job,
     ask,
     check_ids,
@@ -21,6 +23,7 @@ from playscout.tools.qa.fanout import (
     extract,
     fan_out,
     fill,
+    per_record,
     ready,
     result,
 )
@@ -53,13 +56,8 @@ async def video_oracle(
         notes.append(NO_CAPTION_LLM)
     counter = token_counter(getattr(ctx.qa, "tokenizer_path", None))
     records = clip_records(ctx, ids, include_caption=True)
-    jobs: list[Job] = []
-    for clip_id, record in zip(ids, records, strict=True):
-        item = QAItem(id=clip_id)
-        if record is None:
-            item.error = f"clip {clip_id} not found; use clip ids from search_videos"
-            jobs.append(ready(item))
-            continue
+
+    def job(item: QAItem, record: Any) -> Job:
         captions = record.caption.strip()
         if not captions:
             item.notes.append("no captions for this clip")
@@ -70,13 +68,13 @@ async def video_oracle(
             )
         if client is None:
             if captions:
-                jobs.append(functools.partial(extract, cut.text, query, item))
-            else:
-                jobs.append(ready(fill(item, ParsedAnswer(answer=NO_EVIDENCE))))
-        else:
-            prompt = render("video_qa_oracle", captions=cut.text, query=query)
-            msgs = [ChatMessage(role="user", content=prompt)]
-            jobs.append(functools.partial(ask, client, msgs, ep, item))
+                return functools.partial(extract, cut.text, query, item)
+            return ready(fill(item, ParsedAnswer(answer=NO_EVIDENCE)))
+        prompt = render("video_qa_oracle", captions=cut.text, query=query)
+        msgs = [ChatMessage(role="user", content=prompt)]
+        return functools.partial(ask, client, msgs, ep, item)
+
+    jobs = per_record(ids, records, MISSING_CLIP, job)
     items = await fan_out(jobs, ctx.qa.max_concurrency)
     source = f"model {client.model}" if client is not None else "extractive reader"
     return result(tool, ctx, query, source, items, notes, t0)

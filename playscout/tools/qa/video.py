@@ -16,13 +16,13 @@ from playscout.tools.declare import tool
 from playscout.tools.prompts import render
 from playscout.tools.qa.args import VideoQAArgs
 from playscout.tools.qa.fanout import (
-    Job,
+    MISSING_CLIP,
     ask,
     check_ids,
     clip_records,
     data_uri,
     fan_out,
-    ready,
+    per_record,
     result,
 )
 from playscout.tools.qa.oracle import ORACLE_ROLES, video_oracle
@@ -73,14 +73,12 @@ async def _video_default(
     if ctx.corpus is None:
         return ToolResult.failure("video_qa", NO_CORPUS)
     records = clip_records(ctx, ids, include_caption=False)
-    jobs: list[Job] = []
-    for clip_id, record in zip(ids, records, strict=True):
-        item = QAItem(id=clip_id)
-        if record is None:
-            item.error = f"clip {clip_id} not found; use clip ids from search_videos"
-            jobs.append(ready(item))
-        else:
-            jobs.append(functools.partial(_ask_frames, ctx, client, query, item))
+    jobs = per_record(
+        ids,
+        records,
+        MISSING_CLIP,
+        lambda item, _: functools.partial(_ask_frames, ctx, client, query, item),
+    )
     items = await fan_out(jobs, ctx.qa.max_concurrency)
     n = ctx.qa.frames_per_clip
     return result(
