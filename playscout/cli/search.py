@@ -110,7 +110,7 @@ def _param(name: str, annotation: Any, default: Any) -> inspect.Parameter:
 
 
 def _register() -> None:
-    from playscout.tools.search import SearchDocumentsArgs, SearchVideosArgs
+    from playscout.tools.search_args import SearchDocumentsArgs, SearchVideosArgs
 
     for command, tool, args_model, modes in (
         ("documents", "search_documents", SearchDocumentsArgs, False),

@@ -12,12 +12,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from playscout.tools.entities import EntityResolver, Resolution
     from playscout.tools.registry import ALL_TOOLS, QA_TOOLS, SEARCH_TOOLS, call_tool
-    from playscout.tools.search import (
-        SearchDocumentsArgs,
-        SearchVideosArgs,
-        search_documents,
-        search_videos,
-    )
+    from playscout.tools.search import search_documents, search_videos
+    from playscout.tools.search_args import SearchDocumentsArgs, SearchVideosArgs
     from playscout.tools.tool import (
         Mode,
         ModelSet,
@@ -36,8 +32,8 @@ _WHERE = {
     "QA_TOOLS": "registry",
     "SEARCH_TOOLS": "registry",
     "call_tool": "registry",
-    "SearchDocumentsArgs": "search",
-    "SearchVideosArgs": "search",
+    "SearchDocumentsArgs": "search_args",
+    "SearchVideosArgs": "search_args",
     "search_documents": "search",
     "search_videos": "search",
     **dict.fromkeys(

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from types import UnionType
 from typing import Any, Literal, Union, get_args, get_origin
 
-from playscout.tools.tool import ToolArgs
+from playscout.tools.args import ToolArgs
 
 _SCALARS = (str, int, float, bool)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import UnionType
 from typing import Any, Literal, Union, get_args, get_origin
 
-from pydantic import AliasChoices, BaseModel, ConfigDict
+from pydantic import AliasChoices, BaseModel
 from pydantic.fields import FieldInfo
 
 from playscout.clients.chat import ChatClient
@@ -27,6 +27,7 @@ from playscout.config import (
 from playscout.config.presets import ToolParam
 from playscout.corpus.loader import Corpus
 from playscout.search.backend_api import SearchBackend
+from playscout.tools.args import ToolArgs as ToolArgs  # re-exported: every tool's base
 from playscout.tools.entities import EntityResolver
 from playscout.tools.errors import ToolError as ToolError  # re-exported: tools raise it
 from playscout.tools.errors import ToolSpecError
@@ -34,12 +35,6 @@ from playscout.tools.roles import ModelRole
 from playscout.tools.session_memory import SessionMemory
 
 SchemaStyle = Literal["reference", "pydantic"]
-
-
-class ToolArgs(BaseModel):
-    """Arguments of a tool. Unknown arguments are errors so a model learns the right names."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 class ToolResult(BaseModel):

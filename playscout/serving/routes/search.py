@@ -18,12 +18,11 @@ from playscout.serving.state import ServingState
 from playscout.tools.options import ArgOption, arg_options, given
 from playscout.tools.search import (
     DocumentSearchResult,
-    SearchDocumentsArgs,
-    SearchVideosArgs,
     VideoSearchResult,
     search_documents,
     search_videos,
 )
+from playscout.tools.search_args import SearchDocumentsArgs, SearchVideosArgs
 from playscout.tools.tool import ToolArgs, ToolContext, ToolResult
 
 router = APIRouter(
