@@ -2,7 +2,8 @@
 calls (`tools.declare.tool(roles=...)`), preflight probes them, `/readyz` reports them and the
 CLI takes `--<flag>-url/--<flag>-model` for each, all read from here. A role's endpoint is a
 QASettings field. This module imports only config, so the CLI can read the roles at start-up
-without loading any tool."""
+without loading any tool; so every role is declared here (tests/tools/test_registry.py fails
+for one declared in a tool's module, which the CLI would not see)."""
 
 from __future__ import annotations
 

@@ -8,6 +8,8 @@ CLI flags."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -133,3 +135,9 @@ def test_every_model_role_is_probed_reported_and_flagged() -> None:
         for mode in MODES:
             roles = Needs(mode=mode, tools=frozenset({name})).roles()
             assert roles == [r.name for r in t.roles_for(mode)]
+
+
+def test_every_role_is_declared_where_the_cli_reads_it_at_start_up() -> None:
+    code = "import playscout.tools.roles as r, sys; print(sorted(r.ROLES)); print('playscout.tools.registry' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == [str(sorted(r.name for r in MODEL_ROLES)), "False"]
