@@ -108,6 +108,7 @@ class Agent:
                 "the llm policy needs a model: pass --llm-url and --llm-model (or set "
                 "PLAYSCOUT_AGENT__LLM__BASE_URL/MODEL), or use --policy workflow"
             )
+        from playscout.tools.describe import described
         from playscout.tools.offer import without_media
 
         self.ctx = ctx
@@ -115,7 +116,7 @@ class Agent:
         self.preset = preset or load_preset(DEFAULT_PRODUCT_PRESET)
         self.deviations = list(deviations)
         chosen = tools if tools is not None else default_tools(ctx, self.preset)
-        self.tools = without_media(chosen, ctx.mode)
+        self.tools = described(without_media(chosen, ctx.mode), ctx.search, ctx.qa)
         self.settings = settings or AgentSettings()
         self.policy_name: Policy = policy
         self.tokenizer = tokenizer or default_tokenizer(

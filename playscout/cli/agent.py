@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from playscout.cli.common import (
+    TOOL_MODELS,
     IndexOpt,
     JsonOpt,
     ModeOpt,
@@ -29,7 +30,7 @@ trajectory_app = typer.Typer(no_args_is_help=True, help="Read agent trajectories
 
 
 @user_errors
-@configurable("llm", "vlm", "doc-llm", "caption-llm")
+@configurable("llm", *TOOL_MODELS)
 def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
     index: IndexOpt = None,

@@ -32,6 +32,7 @@ from rich.text import Text
 from playscout.cli.errors import warn
 from playscout.config import ConfigError, Settings, deep_merge, dotted_overrides
 from playscout.storage import human_bytes
+from playscout.tools.roles import ROLES
 
 console = Console(stderr=True)
 out = Console()
@@ -95,13 +96,13 @@ def settings_for(index: str | None, corpus: Path | None = None) -> Settings:
 
 ENDPOINTS: dict[str, tuple[str, str]] = {
     "llm": ("agent.llm", "the agent's model"),
-    "vlm": ("qa.vlm", "video_qa's vision-language model"),
-    "doc-llm": ("qa.document_llm", "document_qa's model"),
-    "caption-llm": ("qa.caption_llm", "video_qa's model in oracle mode (reads captions)"),
+    **{r.flag: (r.path, r.help) for r in ROLES.values()},
     "judge": ("eval.judge", "the LLM judge"),
 }
 """The model endpoints a command can take as `--<name>-url` / `--<name>-model` flags, with the
-setting each one fills."""
+setting each one fills: the agent's, each tool's model role (tools/roles.py), the judge's."""
+TOOL_MODELS = tuple(r.flag for r in ROLES.values())
+"""The flags of every tool's model: what a command that runs the agent takes."""
 
 
 @dataclass

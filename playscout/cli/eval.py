@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from playscout.cli.common import (
+    TOOL_MODELS,
     IndexOpt,
     JsonOpt,
     RunConfig,
@@ -32,7 +33,7 @@ eval_app = typer.Typer(
 
 @eval_app.command("run")
 @user_errors
-@configurable("llm", "vlm", "doc-llm", "caption-llm", "judge")
+@configurable("llm", *TOOL_MODELS, "judge")
 def run_cmd(
     task: Annotated[str, typer.Option(help="Task name (see `playscout eval tasks`).")] = "t9",
     data: Annotated[

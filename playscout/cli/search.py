@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -9,7 +11,6 @@ import typer
 from playscout.cli.common import (
     IndexOpt,
     JsonOpt,
-    ListOpt,
     ModeOpt,
     SportOpt,
     out,
@@ -67,56 +68,55 @@ def _run_search_tool(
         out.print(result.observation, highlight=False, markup=False, soft_wrap=True)
 
 
-@search_app.command("documents")
-@user_errors
-def search_documents_cmd(
-    query: Annotated[str, typer.Argument()] = "",
-    index: IndexOpt = None,
-    sport: SportOpt = "basketball",
-    game_ids: ListOpt = None,
-    doc_type: Annotated[str | None, typer.Option()] = None,
-    teams: ListOpt = None,
-    players: ListOpt = None,
-    season: Annotated[str | None, typer.Option()] = None,
-    date: Annotated[str | None, typer.Option()] = None,
-    json_out: JsonOpt = False,
-    ann_probe: AnnProbeOpt = None,
-) -> None:
-    """search_documents exactly as the agent calls it; prints the model's observation."""
-    args = {
-        "query": query,
-        "game_ids": game_ids,
-        "doc_type": doc_type,
-        "teams": teams,
-        "players": players,
-        "season": season,
-        "date": date,
-    }
-    _run_search_tool(index, sport, "default", "search_documents", args, json_out, ann_probe)
+def _tool_command(name: str, args_model: type[Any], *, modes: bool) -> Callable[..., None]:
+    """The `search` command of the tool `name`: its query as the argument and one option per
+    other field of its argument model (tools/options.py), as the agent calls it."""
+    from playscout.tools.options import arg_options
+
+    def command(
+        index: str | None,
+        sport: str,
+        json_out: bool,
+        ann_probe: int | None,
+        mode: str = DEFAULT_MODE,
+        **args: Any,
+    ) -> None:
+        _run_search_tool(index, sport, mode, name, args, json_out, ann_probe)
+
+    own: list[inspect.Parameter] = []
+    for opt in arg_options(args_model):
+        inner: Any = list.__class_getitem__(opt.kind) if opt.many else opt.kind
+        if opt.name == "query":
+            marker: Any = typer.Argument(help=opt.help)
+            annotation: Any = Annotated[opt.kind, marker]
+        else:
+            annotation = Annotated[inner | None, typer.Option(help=opt.help)]
+        own.append(_param(opt.name, annotation, opt.default))
+    shared = [_param("index", IndexOpt, None), _param("sport", SportOpt, "basketball")]
+    if modes:
+        shared.append(_param("mode", ModeOpt, DEFAULT_MODE))
+    tail = [_param("json_out", JsonOpt, False), _param("ann_probe", AnnProbeOpt, None)]
+    params = own[:1] + shared + own[1:] + tail
+    command.__signature__ = inspect.Signature(params, return_annotation=None)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in params}
+    command.__doc__ = f"{name} exactly as the agent calls it; prints the model's observation."
+    return command
 
 
-@search_app.command("videos")
-@user_errors
-def search_videos_cmd(
-    query: Annotated[str, typer.Argument()] = "",
-    index: IndexOpt = None,
-    sport: SportOpt = "basketball",
-    mode: ModeOpt = DEFAULT_MODE,
-    game_ids: ListOpt = None,
-    quarter: Annotated[int | None, typer.Option()] = None,
-    teams: ListOpt = None,
-    players: ListOpt = None,
-    temporal_boundary: Annotated[str | None, typer.Option()] = None,
-    json_out: JsonOpt = False,
-    ann_probe: AnnProbeOpt = None,
-) -> None:
-    """search_videos exactly as the agent calls it; prints the model's observation."""
-    args = {
-        "query": query,
-        "game_ids": game_ids,
-        "quarter": quarter,
-        "teams": teams,
-        "players": players,
-        "temporal_boundary": temporal_boundary,
-    }
-    _run_search_tool(index, sport, mode, "search_videos", args, json_out, ann_probe)
+def _param(name: str, annotation: Any, default: Any) -> inspect.Parameter:
+    return inspect.Parameter(
+        name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+    )
+
+
+def _register() -> None:
+    from playscout.tools.search_args import SearchDocumentsArgs, SearchVideosArgs
+
+    for command, tool, args_model, modes in (
+        ("documents", "search_documents", SearchDocumentsArgs, False),
+        ("videos", "search_videos", SearchVideosArgs, True),
+    ):
+        search_app.command(command)(user_errors(_tool_command(tool, args_model, modes=modes)))
+
+
+_register()

@@ -16,7 +16,7 @@ import yaml
 from rich.console import Console
 from rich.table import Table
 
-from playscout.cli.common import RunConfig, configurable
+from playscout.cli.common import TOOL_MODELS, RunConfig, configurable
 from playscout.cli.errors import fail, user_errors, warn
 from playscout.config import Settings
 
@@ -34,7 +34,7 @@ def _loopback(host: str) -> bool:
 
 @serve_app.callback(invoke_without_command=True)
 @user_errors
-@configurable("llm", "vlm", "doc-llm", "caption-llm")
+@configurable("llm", *TOOL_MODELS)
 def serve(
     ctx: typer.Context,
     host: Annotated[str | None, typer.Option(help="Bind address (default 127.0.0.1).")] = None,

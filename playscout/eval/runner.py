@@ -122,10 +122,11 @@ def build_env(
         mode=spec.mode,
         policy=spec.policy,
         client=_wrap(runtime.llm, cache),
-        models=ModelSet(
+        models=ModelSet(  # every role's client behind the cache, declared ones included
             document_llm=_wrap(models.document_llm, cache),
             vlm=_wrap(models.vlm, cache),
             caption_llm=_wrap(models.caption_llm, cache),
+            more={role: _wrap(c, cache) for role, c in models.more.items()},
         ),
         tokenizer=default_tokenizer(),
         media=spec.media,

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from playscout.agent import Agent
 from playscout.clients.chat import ChatClient
+from playscout.clients.factory import chat_client as chat_client  # re-exported: eval, judges
 from playscout.config import (
     DEFAULT_MODE,
     DEFAULT_POLICY,
@@ -19,7 +20,6 @@ from playscout.config import (
     POLICIES,
     AgentSettings,
     Mode,
-    ModelEndpoint,
     Policy,
     SearchSettings,
     Settings,
@@ -57,12 +57,6 @@ def parse_mode(value: str) -> Mode:
 
 def parse_policy(value: str) -> Policy:
     return _one_of(value, POLICIES, "policy")
-
-
-def chat_client(endpoint: ModelEndpoint) -> ChatClient:
-    from playscout.clients.openai_chat import OpenAIChatClient
-
-    return OpenAIChatClient.from_endpoint(endpoint)
 
 
 def open_index(
@@ -114,7 +108,7 @@ class Runtime:
         configured (a workflow-policy batch needs neither model). The tracer is the OTLP one
         when `settings.telemetry.otlp_endpoint` is set."""
         from playscout.agent.tracing import otlp_tracer
-        from playscout.tools.qa import models_from_settings
+        from playscout.tools.registry import models_from_settings
 
         preset = load_preset(settings.preset or default_preset)
         settings, deviations = apply_preset(settings, preset)

@@ -19,6 +19,7 @@ from playscout.clients.models import NoModelList, served_models
 from playscout.config import DEFAULT_MODE, Mode, ModelEndpoint, Settings, redact_urls
 from playscout.runtime import Runtime, SetupError
 from playscout.search.core.rules import unknown_sport
+from playscout.tools.registry import MODEL_ROLES, REGISTRY
 from playscout.tools.search import missing_clip_channel
 
 PROBE_TIMEOUT_S = 5.0
@@ -38,11 +39,14 @@ class Role:
 
 ROLES: dict[str, Role] = {
     "agent": Role("agent.llm", "the agent's model", lambda s: s.agent.llm),
-    "document_qa": Role("qa.document_llm", "document_qa's model", lambda s: s.qa.document_llm),
-    "video_qa": Role("qa.vlm", "video_qa's VLM", lambda s: s.qa.vlm),
-    "caption_qa": Role("qa.caption_llm", "video_qa's model in oracle mode", lambda s: s.qa.caption_llm),
+    **{
+        r.name: Role(r.path, r.what, lambda s, r=r: r.endpoint(s.qa))  # type: ignore[misc]
+        for r in MODEL_ROLES
+    },
     "judge": Role("eval.judge", "the LLM judge", lambda s: s.eval.judge),
-}  # fmt: skip
+}
+"""Every endpoint a run may call: the agent's, each tool's (declared with the tool:
+tools/declare.model_role), the judge's."""
 
 
 # The required endpoints, and what a run can do instead of configuring one.
@@ -87,12 +91,12 @@ class Needs:
     judge: bool = False
 
     def roles(self) -> list[str]:
-        """The model endpoints this run calls (when configured)."""
+        """The model endpoints this run calls (when configured): each tool's roles for the
+        mode, as the tool declares them."""
         roles = ["agent"] if self.agent else []
-        if "document_qa" in self.tools:
-            roles.append("document_qa")
-        if "video_qa" in self.tools:
-            roles += ["video_qa"] if self.mode == "default" else ["caption_qa", "document_qa"]
+        for tool in REGISTRY.values():
+            if tool.name in self.tools:
+                roles += [r.name for r in tool.roles_for(self.mode)]
         return list(dict.fromkeys(roles + (["judge"] if self.judge else [])))
 
 
@@ -139,8 +143,9 @@ async def check_models(
 
 
 def check_index(runtime: Runtime, needs: Needs) -> list[Check]:
-    """The sports exist; the mode's clip channel is there when clips are searched; default-mode
-    video_qa has a VLM and the clip media."""
+    """The sports exist; the mode's clip channel is there when clips are searched; a tool's
+    model with no offline reader behind it (default-mode video_qa's VLM) is configured;
+    default-mode video_qa has the clip media."""
     backend = runtime.require_backend()
     have = backend.sports()
     checks = []
@@ -151,14 +156,18 @@ def check_index(runtime: Runtime, needs: Needs) -> list[Check]:
             missing = missing_clip_channel(backend, sport, needs.mode)
             if missing is not None:
                 checks.append(Check("clips", "error", missing, "missing"))
-    if "video_qa" in needs.tools and needs.mode == "default":
-        severity: Severity = "error" if needs.direct else "warning"
-        if not runtime.settings.qa.vlm.configured:
-            detail = "video_qa has no VLM (qa.vlm): its calls will fail; configure one or use oracle mode"
-            checks.append(Check("video_qa", severity, detail, "not configured"))
-        if runtime.corpus is None:
-            detail = "video_qa has no clip media: pass the corpus root (corpus_dir)"
-            checks.append(Check("video_qa", severity, detail, "missing"))
+    severity: Severity = "error" if needs.direct else "warning"
+    for tool in REGISTRY.values():
+        if tool.name not in needs.tools:
+            continue
+        for role in tool.roles_for(needs.mode):  # a model with no offline reader behind it
+            if not role.offline and not role.endpoint(runtime.settings.qa).configured:
+                other = " or use oracle mode" if tool.roles_for("oracle") != tool.roles else ""
+                detail = f"{tool.name} has no {role.noun} ({role.path}): its calls will fail; configure one{other}"
+                checks.append(Check(tool.name, severity, detail, "not configured"))
+    if "video_qa" in needs.tools and needs.mode == "default" and runtime.corpus is None:
+        detail = "video_qa has no clip media: pass the corpus root (corpus_dir)"
+        checks.append(Check("video_qa", severity, detail, "missing"))
     return checks
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from playscout.tools.declare import tool
 from playscout.tools.tool import ToolArgs, ToolContext, ToolError, ToolResult
 
 MAX_CHARS = 500
@@ -248,6 +249,12 @@ def format_value(value: Value) -> str:
     return repr(value)
 
 
+@tool(
+    "calculator",
+    "Exact arithmetic: + - * / // % ** with parentheses, comparisons, and round, abs, min, "
+    "max, sum. Use it for any sum, difference, ratio, average or percentage; ^ means power.",
+    group="utility",
+)
 def calculator(ctx: ToolContext, args: CalculatorArgs) -> ToolResult:
     value = evaluate(args.expression)
     text = format_value(value)

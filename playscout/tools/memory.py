@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from playscout.tools.declare import tool
 from playscout.tools.session_memory import MAX_KEY, MAX_VALUE
 from playscout.tools.tool import ToolArgs, ToolContext, ToolResult
 
@@ -33,6 +34,12 @@ class MemoryResult(BaseModel):
 LIST_PREVIEW = 120
 
 
+@tool(
+    "memory",
+    "A notepad that survives the whole run: write short notes under a key (e.g. the target "
+    "game id, clip ids found, partial answers), read or delete them, or list all notes.",
+    group="utility",
+)
 def memory(ctx: ToolContext, args: MemoryArgs) -> ToolResult:
     store = ctx.memory
     key = args.key.strip() if args.key else None

@@ -1,55 +1,20 @@
 """The tools a run offers: a preset's tool list made into `Tool`s (registry entries with the
-preset's descriptions and parameter views), and the oracle rule that no tool reading pixels or
-audio is ever offered in oracle mode, whatever the preset or the caller asks for."""
+preset's descriptions and parameter views, every description filled from the run's settings),
+and the oracle rule that no tool reading pixels or audio is ever offered in oracle mode,
+whatever the preset or the caller asks for."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import replace
-from importlib import resources
 
 from playscout.config import Mode, QASettings, SearchSettings
 from playscout.config.presets import Preset, ToolSpec
+from playscout.tools.describe import described, render_description
 from playscout.tools.errors import ToolSpecError
-from playscout.tools.prompts import placeholders
 from playscout.tools.tool import SchemaStyle, Tool
 
-DESCRIPTIONS = "descriptions"  # playscout/tools/descriptions/<name>.txt
-
-
-@functools.cache
-def description_text(name: str) -> str:
-    try:
-        path = resources.files("playscout.tools").joinpath(f"{DESCRIPTIONS}/{name}.txt")
-        return path.read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
-        raise ToolSpecError(
-            f"no tool description {name!r} (looked for playscout/tools/{DESCRIPTIONS}/{name}.txt)"
-        ) from None
-
-
-def render_description(name: str, search: SearchSettings, qa: QASettings) -> str:
-    """A description file with its `{{...}}` values filled from the run's settings (top-k,
-    frames per clip) and `{{templates}}` from the shared video-QA question templates."""
-    text = description_text(name)
-    values = {
-        "document_top_k": str(search.document_top_k),
-        "video_top_k": str(search.video_top_k),
-        "listed": str(search.observation_clips),
-        "frames": str(qa.frames_per_clip),
-    }
-    for key in placeholders(text):
-        if key == "templates":
-            value = description_text("video_qa_templates")
-        elif key in values:
-            value = values[key]
-        else:
-            raise ToolSpecError(
-                f"tool description {name!r} has an unknown placeholder {{{{{key}}}}}"
-            )
-        text = text.replace("{{" + key + "}}", value)
-    return text
+__all__ = ["check_preset_tools", "offered_tools", "render_description", "without_media"]
 
 
 def without_media(tools: Sequence[Tool], mode: Mode) -> tuple[Tool, ...]:
@@ -75,13 +40,11 @@ def offered_tools(
             raise ToolSpecError(
                 f"tool {spec.name!r} is not in the registry; known: {', '.join(sorted(REGISTRY))}"
             )
-        description = (
-            render_description(spec.description, search, qa)
-            if spec.description
-            else tool.description
-        )
+        if spec.description:
+            tool = replace(tool, description=render_description(spec.description, search, qa))
+        (tool,) = described([tool], search, qa)
         params = tuple(spec.parameters) if spec.parameters is not None else None
-        made = replace(tool, description=description, params=params, schema_style=style)
+        made = replace(tool, params=params, schema_style=style)
         made.schema()  # a parameter the argument model lacks fails here, at setup
         out.append(made)
     return without_media(out, mode)

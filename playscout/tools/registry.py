@@ -1,80 +1,61 @@
-"""Tool lookup and invocation: the single place where raw model arguments become typed calls,
-and every failure becomes an `Error: ...` observation instead of an exception."""
+"""The registry: every tool declared with `tools.declare.tool` in a module under
+playscout/tools, found by importing them all (no list to extend); tool lookup and invocation,
+the single place where raw model arguments become typed calls and every failure becomes an
+`Error: ...` observation instead of an exception; and the model clients of the declared roles."""
 
 from __future__ import annotations
 
+import importlib
 import logging
+import pkgutil
+import sys
 from typing import Any
 
 import orjson
 from pydantic import ValidationError
 
+from playscout.clients.factory import chat_client
+from playscout.config import QASettings
 from playscout.errors import is_user_error
-from playscout.tools.perception import PERCEPTION_TOOLS
-from playscout.tools.qa import (
-    DocumentQAArgs,
-    VideoQAArgs,
-    document_qa,
-    video_qa,
-    video_qa_oracle,
-)
-from playscout.tools.search import (
-    SearchDocumentsArgs,
-    SearchVideosArgs,
-    search_documents,
-    search_videos,
-)
-from playscout.tools.tool import Tool, ToolContext, ToolResult
-from playscout.tools.utility import UTILITY_TOOLS
+from playscout.tools.declare import GROUPS, declared_tools
+from playscout.tools.roles import ROLES, ModelRole
+from playscout.tools.tool import ModelSet, Tool, ToolContext, ToolResult
 
 log = logging.getLogger(__name__)
 
 
-SEARCH_TOOLS: tuple[Tool, ...] = (
-    Tool(
-        "search_documents",
-        "Hybrid (BM25 + dense) search over game reports, game statistics and season statistics. "
-        "Returns the top 20 documents with doc ids and highlighted snippets.",
-        SearchDocumentsArgs,
-        search_documents,
-    ),
-    Tool(
-        "search_videos",
-        "Search video clips (10-15 s each) by what happens in them, with game, quarter/period, "
-        "team, player and time filters. Returns up to 100 clip ids with timestamps.",
-        SearchVideosArgs,
-        search_videos,
-    ),
-)
+def _discover() -> None:
+    """Imports every module under playscout/tools, so each `@tool` has run."""
+    package = sys.modules[__name__.rpartition(".")[0]]  # playscout.tools, still importing
+    for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        importlib.import_module(module.name)
 
-QA_TOOLS: tuple[Tool, ...] = (
-    Tool(
-        "document_qa",
-        "Ask one question of each listed document (full text, read by a language model). "
-        "Returns per document an answer, a confidence and the supporting evidence.",
-        DocumentQAArgs,
-        document_qa,
-    ),
-    Tool(
-        "video_qa",
-        "Ask one question of each listed video clip (16 frames per clip, read by a vision "
-        "model). Returns per clip an answer, a confidence and the visual evidence.",
-        VideoQAArgs,
-        video_qa,
-    ),
-)
 
-VIDEO_QA_ORACLE = Tool(
-    "video_qa_oracle",
-    "Ask one question of each listed video clip, answered from the clip's ground-truth event "
-    "captions (oracle mode only; the reference's name for video_qa in oracle runs).",
-    VideoQAArgs,
-    video_qa_oracle,
-)
+_discover()
 
-ALL_TOOLS: tuple[Tool, ...] = SEARCH_TOOLS + QA_TOOLS + PERCEPTION_TOOLS + UTILITY_TOOLS
-REGISTRY: dict[str, Tool] = {t.name: t for t in (*ALL_TOOLS, VIDEO_QA_ORACLE)}
+
+def _in_groups(tools: tuple[Tool, ...]) -> tuple[Tool, ...]:
+    return tuple(t for g in GROUPS for t in tools if t.group == g)
+
+
+REGISTRY: dict[str, Tool] = {t.name: t for t in _in_groups(declared_tools())}
 """Every tool by name: what a preset may offer."""
+ALL_TOOLS: tuple[Tool, ...] = tuple(t for t in REGISTRY.values() if not t.oracle_only)
+"""Every tool but the oracle-only stand-ins, search tools first."""
+SEARCH_TOOLS: tuple[Tool, ...] = tuple(t for t in ALL_TOOLS if t.group == "search")
+QA_TOOLS: tuple[Tool, ...] = tuple(t for t in ALL_TOOLS if t.group == "qa")
+MODEL_ROLES: tuple[ModelRole, ...] = tuple(ROLES.values())
+"""Every model endpoint a tool calls: preflight, `/readyz` and the CLI flags read these."""
+
+
+def models_from_settings(qa: QASettings) -> ModelSet:
+    """Clients for every declared role whose endpoint is configured (clients/factory.py)."""
+    clients = {
+        r.setting: chat_client(r.endpoint(qa)) if r.endpoint(qa).configured else None
+        for r in MODEL_ROLES
+    }
+    known = {k: clients.pop(k, None) for k in ("document_llm", "vlm", "caption_llm")}
+    return ModelSet(**known, more=clients)
 
 
 def _validation_message(err: ValidationError) -> str:

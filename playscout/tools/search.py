@@ -3,9 +3,7 @@ reference's semantics, rendered as compact observations a model can read."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import AliasChoices, BaseModel, Field, field_validator
+from pydantic import BaseModel
 
 from playscout.config import Mode
 from playscout.corpus.models import PERIOD_NAME
@@ -19,6 +17,7 @@ from playscout.search.backend_api import (
     SearchError,
     SearchMode,
 )
+from playscout.tools.declare import tool
 from playscout.tools.filters import (
     expand_doc_types,
     parse_boundary,
@@ -27,51 +26,10 @@ from playscout.tools.filters import (
     resolve_names,
     restrict_doc_types,
 )
-from playscout.tools.tool import ToolArgs, ToolContext, ToolError, ToolResult
+from playscout.tools.search_args import SearchDocumentsArgs, SearchVideosArgs
+from playscout.tools.tool import ToolContext, ToolError, ToolResult
 
 HEARD_CHARS = 160  # one short line per clip: the observation lists up to dozens of clips
-
-
-def _as_list(value: Any) -> Any:
-    """Models often write one id where a list is expected."""
-    if isinstance(value, (str, int)) and value != "":
-        return [str(value)]
-    return value or None
-
-
-class SearchDocumentsArgs(ToolArgs):
-    query: str = Field("", description="What to look for; may be empty when filters are given.")
-    game_ids: list[str] | None = Field(None, description="Only these games.")
-    doc_type: str | list[str] | None = Field(
-        None,
-        description="espn_report (alias game_report), game_stat_player, game_stat_team, "
-        "season_stat_player, season_stat_team; or statistics / season_statistics.",
-    )
-    doc_ids: list[str] | None = Field(None, description="Only these documents.")
-    teams: list[str] | None = Field(None, description="Documents about any of these teams.")
-    players: list[str] | None = Field(None, description="Statistics of any of these players.")
-    season: int | str | None = Field(None, description="Season by its end year (2019 = 2018-19).")
-    date: str | None = Field(None, description="YYYY-MM-DD, or a range A..B, A.. or ..B.")
-
-    _lists = field_validator("game_ids", "doc_ids", "teams", "players", mode="before")(_as_list)
-
-
-class SearchVideosArgs(ToolArgs):
-    query: str = Field("", description="What happens in the clip; may be empty with filters.")
-    game_ids: list[str] | None = Field(None, description="Only clips of these games.")
-    quarter: int | list[int] | None = Field(
-        None,
-        validation_alias=AliasChoices("quarter", "period", "half"),
-        description="Quarter (basketball), period (hockey) or half (soccer).",
-    )
-    teams: list[str] | None = Field(None, description="Clips involving any of these teams.")
-    players: list[str] | None = Field(None, description="Clips involving any of these players.")
-    temporal_boundary: str | None = Field(
-        None, description="'START-END' seconds of the game video; clips overlapping it."
-    )
-    video_ids: list[str] | None = Field(None, description="Only these clip ids.")
-
-    _lists = field_validator("game_ids", "teams", "players", "video_ids", mode="before")(_as_list)
 
 
 class DocumentSearchResult(BaseModel):
@@ -104,6 +62,12 @@ def _names_to_filter(
     return matches, query
 
 
+@tool(
+    "search_documents",
+    "Hybrid (BM25 + dense) search over game reports, game statistics and season statistics. "
+    "Returns the top {{search.document_top_k}} documents with doc ids and highlighted snippets.",
+    group="search",
+)
 def search_documents(ctx: ToolContext, args: SearchDocumentsArgs) -> ToolResult:
     notes: list[str] = []
     query = args.query.strip()
@@ -178,6 +142,13 @@ def missing_clip_channel(backend: SearchBackend, sport: str, mode: Mode) -> str 
     )
 
 
+@tool(
+    "search_videos",
+    "Search video clips ({{clip_seconds}} s each) by what happens in them, with game, "
+    "{{period_words}}, team, player and time filters. Returns up to {{search.video_top_k}} clip "
+    "ids with timestamps.",
+    group="search",
+)
 def search_videos(ctx: ToolContext, args: SearchVideosArgs) -> ToolResult:
     notes: list[str] = []
     query = args.query.strip()

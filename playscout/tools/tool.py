@@ -13,26 +13,28 @@ from dataclasses import dataclass, field
 from types import UnionType
 from typing import Any, Literal, Union, get_args, get_origin
 
-from pydantic import AliasChoices, BaseModel, ConfigDict
+from pydantic import AliasChoices, BaseModel
 from pydantic.fields import FieldInfo
 
 from playscout.clients.chat import ChatClient
-from playscout.config import DEFAULT_MODE, Mode, PerceptionSettings, QASettings, SearchSettings
+from playscout.config import (
+    DEFAULT_MODE,
+    Mode,
+    PerceptionSettings,
+    QASettings,
+    SearchSettings,
+)
 from playscout.config.presets import ToolParam
 from playscout.corpus.loader import Corpus
 from playscout.search.backend_api import SearchBackend
+from playscout.tools.args import ToolArgs as ToolArgs  # re-exported: every tool's base
 from playscout.tools.entities import EntityResolver
 from playscout.tools.errors import ToolError as ToolError  # re-exported: tools raise it
 from playscout.tools.errors import ToolSpecError
+from playscout.tools.roles import ModelRole
 from playscout.tools.session_memory import SessionMemory
 
 SchemaStyle = Literal["reference", "pydantic"]
-
-
-class ToolArgs(BaseModel):
-    """Arguments of a tool. Unknown arguments are errors so a model learns the right names."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 class ToolResult(BaseModel):
@@ -49,11 +51,21 @@ class ToolResult(BaseModel):
 
 @dataclass
 class ModelSet:
-    """Clients behind the QA tools; None = not configured (the tool then says what it did)."""
+    """Clients behind the tools' model roles (tools/roles.py), by the QASettings field that
+    holds each endpoint; None = not configured (the tool then says what it did). The three
+    roles the paper's tools use are fields; a role another tool declares lives in `more`."""
 
     document_llm: ChatClient | None = None
     vlm: ChatClient | None = None
     caption_llm: ChatClient | None = None
+    more: dict[str, ChatClient | None] = field(default_factory=dict)
+
+    def client(self, setting: str) -> ChatClient | None:
+        """The client of the role whose endpoint is `qa.<setting>`."""
+        if setting in ("document_llm", "vlm", "caption_llm"):
+            client: ChatClient | None = getattr(self, setting)
+            return client
+        return self.more.get(setting)
 
 
 @dataclass
@@ -178,6 +190,10 @@ def _reference_parameters(
 
 @dataclass(frozen=True)
 class Tool:
+    """One tool. Declared with `tools.declare.tool` on its implementation; `description` is a
+    template (`{{search.document_top_k}}`, `{{period_words}}`, see tools/describe.py) until a
+    run's settings fill it (`describe.described`)."""
+
     name: str
     description: str
     args: type[ToolArgs]
@@ -185,6 +201,16 @@ class Tool:
     reads_media: bool = False  # opens clip pixels or audio: never offered in oracle mode
     params: tuple[ToolParam, ...] | None = None  # the parameters the schema shows (presets)
     schema_style: SchemaStyle = "pydantic"
+    group: str = ""  # search | qa | perception | utility: the registry's views
+    roles: tuple[ModelRole, ...] = ()  # models it calls in default mode
+    oracle_roles: tuple[ModelRole, ...] | None = None  # in oracle mode; None = `roles`
+    oracle_only: bool = False  # a stand-in offered only in oracle mode (video_qa_oracle)
+    no_preset: str = ""  # why no preset offers it (else the registry test fails)
+
+    def roles_for(self, mode: Mode) -> tuple[ModelRole, ...]:
+        if mode == "oracle" and self.oracle_roles is not None:
+            return self.oracle_roles
+        return self.roles
 
     def schema(self) -> dict[str, Any]:
         return function_schema(

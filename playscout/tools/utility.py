@@ -1,22 +1,7 @@
-"""STARAgent's calculator and memory utilities as `Tool` entries for the registry."""
+"""STARAgent's calculator and memory utilities: their declarations are in their own modules."""
 
-from playscout.tools.calculator import CalculatorArgs, calculator
-from playscout.tools.memory import MemoryArgs, memory
-from playscout.tools.tool import Tool
+from playscout.tools import calculator as calculator
+from playscout.tools import memory as memory
+from playscout.tools.declare import declared_tools
 
-UTILITY_TOOLS: tuple[Tool, ...] = (
-    Tool(
-        "calculator",
-        "Exact arithmetic: + - * / // % ** with parentheses, comparisons, and round, abs, min, "
-        "max, sum. Use it for any sum, difference, ratio, average or percentage; ^ means power.",
-        CalculatorArgs,
-        calculator,
-    ),
-    Tool(
-        "memory",
-        "A notepad that survives the whole run: write short notes under a key (e.g. the target "
-        "game id, clip ids found, partial answers), read or delete them, or list all notes.",
-        MemoryArgs,
-        memory,
-    ),
-)
+UTILITY_TOOLS = declared_tools("utility")

@@ -27,7 +27,7 @@ def built(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """How many Runtimes, QA model sets (models_from_settings) and tracers were built."""
     from playscout import runtime
     from playscout.agent import tracing
-    from playscout.tools import qa
+    from playscout.tools import registry
 
     counts: Counter[str] = Counter()
     init = runtime.Runtime.__init__
@@ -37,7 +37,7 @@ def built(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         init(self, *args, **kwargs)
 
     monkeypatch.setattr(runtime.Runtime, "__init__", runtime_init)
-    for module, name in ((tracing, "otlp_tracer"), (qa, "models_from_settings")):
+    for module, name in ((tracing, "otlp_tracer"), (registry, "models_from_settings")):
         real = getattr(module, name)
 
         def counted(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:

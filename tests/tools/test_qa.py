@@ -30,10 +30,15 @@ from playscout.tools.qa import (
     VideoQAArgs,
     document_qa,
     document_qa_async,
-    models_from_settings,
     video_qa,
 )
-from playscout.tools.registry import ALL_TOOLS, QA_TOOLS, SEARCH_TOOLS, call_tool
+from playscout.tools.registry import (
+    ALL_TOOLS,
+    QA_TOOLS,
+    SEARCH_TOOLS,
+    call_tool,
+    models_from_settings,
+)
 from playscout.tools.tokens import token_counter
 from playscout.tools.tool import ModelSet, ToolContext, ToolError
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply

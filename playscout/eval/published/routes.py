@@ -13,10 +13,8 @@ from playscout.agent.trajectory import TrajectoryWriter
 from playscout.eval.errors import RunError
 from playscout.eval.records import Outcome
 from playscout.eval.tasks.task import Instance, TaskEnv, record_direct
-from playscout.tools.qa import VideoFile, video_files_qa
+from playscout.eval.video_files import TOOL, VideoFile, video_files_qa
 from playscout.tools.tool import ToolResult
-
-TOOL = "video_file_qa"
 
 
 def require_vlm(env: TaskEnv, task: str, why: str) -> None:

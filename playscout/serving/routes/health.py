@@ -1,6 +1,7 @@
 """`/healthz` (the process answers) and `/readyz` (the index is open and every configured model
 endpoint answers `/models` and lists its model: the CLI's preflight check, runtime/preflight.py;
-unconfigured endpoints are reported as such, not as failures). The readiness body also counts
+unconfigured endpoints are reported as such, not as failures); the tools' endpoints are the
+roles declared in tools/roles.py. The readiness body also counts
 asks: slots in use, runs in flight, and the limit."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from fastapi.responses import JSONResponse
 from playscout.runtime.preflight import check_endpoint
 from playscout.serving.routes import get_state
 from playscout.serving.state import ServingState
+from playscout.tools.roles import ROLES
 
 router = APIRouter(tags=["health"])
 State = Annotated[ServingState, Depends(get_state)]
@@ -27,12 +29,7 @@ def healthz() -> dict[str, str]:
 @router.get("/readyz")
 async def readyz(state: State) -> JSONResponse:
     s = state.settings
-    endpoints = {
-        "agent": s.agent.llm,
-        "document_qa": s.qa.document_llm,
-        "vlm": s.qa.vlm,
-        "caption_llm": s.qa.caption_llm,
-    }
+    endpoints = {"agent": s.agent.llm, **{r.status: r.endpoint(s.qa) for r in ROLES.values()}}
     timeout = s.serving.readiness_timeout_s
     checks = await asyncio.gather(
         *(check_endpoint(name, ep, timeout_s=timeout) for name, ep in endpoints.items())

@@ -1,8 +1,10 @@
 """`GET /v1/search/documents` and `/v1/search/videos`: the agent's search tools by hand, the
-query parameters mapping one to one onto the tools' arguments."""
+query parameters generated from the tools' argument models (tools/options.py), one to one."""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
@@ -13,23 +15,24 @@ from playscout.serving.query import reject_unknown_query
 from playscout.serving.routes import get_state
 from playscout.serving.schemas import ErrorBody
 from playscout.serving.state import ServingState
+from playscout.tools.options import ArgOption, arg_options, given
 from playscout.tools.search import (
     DocumentSearchResult,
-    SearchDocumentsArgs,
-    SearchVideosArgs,
     VideoSearchResult,
     search_documents,
     search_videos,
 )
-from playscout.tools.tool import ToolContext
+from playscout.tools.search_args import SearchDocumentsArgs, SearchVideosArgs
+from playscout.tools.tool import ToolArgs, ToolContext, ToolResult
 
 router = APIRouter(
     prefix="/v1/search", tags=["search"], dependencies=[Depends(reject_unknown_query)]
 )
 State = Annotated[ServingState, Depends(get_state)]
 ERRORS: dict[int | str, dict[str, Any]] = {c: {"model": ErrorBody} for c in (400, 401, 422)}
-Ids = Annotated[list[str] | None, Query(max_length=100)]
-Text = Annotated[str, Query(max_length=2000)]
+MAX_VALUES = 100  # values one list parameter may repeat
+MAX_CHARS = 2000  # characters one text parameter may hold
+_KW = inspect.Parameter.KEYWORD_ONLY
 
 
 def _context(state: ServingState, sport: str, mode: Mode = DEFAULT_MODE) -> ToolContext:
@@ -40,66 +43,52 @@ def _context(state: ServingState, sport: str, mode: Mode = DEFAULT_MODE) -> Tool
     return state.runtime.tool_context(sport, mode)
 
 
-def _drop_none(**kwargs: Any) -> dict[str, Any]:
-    return {k: v for k, v in kwargs.items() if v not in (None, [])}
+def _query(opt: ArgOption) -> inspect.Parameter:
+    """The query parameter of one tool argument: repeated for a list, bounded either way."""
+    inner: Any = list.__class_getitem__(opt.kind) if opt.many else opt.kind
+    limit = MAX_VALUES if opt.many else MAX_CHARS if opt.kind is str else None
+    annotation: Any = Annotated[
+        inner if opt.default is not None else inner | None,
+        Query(description=opt.help, max_length=limit),
+    ]
+    return inspect.Parameter(opt.name, _KW, default=opt.default, annotation=annotation)
 
 
-@router.get("/documents", response_model=DocumentSearchResult, responses=ERRORS)
-def documents(
-    state: State,
-    sport: str = "basketball",
-    query: Text = "",
-    game_ids: Ids = None,
-    doc_type: Ids = None,
-    doc_ids: Ids = None,
-    teams: Ids = None,
-    players: Ids = None,
-    season: Annotated[str | None, Query(max_length=20)] = None,
-    date: Annotated[str | None, Query(max_length=40)] = None,
-) -> DocumentSearchResult:
-    """Hybrid search over reports and statistics (the `search_documents` tool)."""
-    ctx = _context(state, sport, "default")
-    args = SearchDocumentsArgs.model_validate(
-        _drop_none(
-            query=query,
-            game_ids=game_ids,
-            doc_type=doc_type,
-            doc_ids=doc_ids,
-            teams=teams,
-            players=players,
-            season=season,
-            date=date,
-        )
-    )
-    data: DocumentSearchResult = search_documents(ctx, args).data
-    return data
+def _endpoint(
+    tool: Callable[[ToolContext, Any], ToolResult], args: type[ToolArgs], *, modes: bool
+) -> Callable[..., Any]:
+    """The route function of `tool`: `sport` (and `mode` where the tool searches clips), then
+    one query parameter per argument; the body is the tool's typed result."""
+
+    def endpoint(state: ServingState, sport: str, mode: Mode = DEFAULT_MODE, **values: Any) -> Any:
+        ctx = _context(state, sport, mode)
+        return tool(ctx, args.model_validate(given(values))).data
+
+    params = [
+        inspect.Parameter("state", _KW, annotation=State),
+        inspect.Parameter("sport", _KW, default="basketball", annotation=str),
+    ]
+    if modes:
+        params.append(inspect.Parameter("mode", _KW, default=DEFAULT_MODE, annotation=Mode))
+    params += [_query(opt) for opt in arg_options(args)]
+    endpoint.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    return endpoint
 
 
-@router.get("/videos", response_model=VideoSearchResult, responses=ERRORS)
-def videos(
-    state: State,
-    sport: str = "basketball",
-    mode: Mode = DEFAULT_MODE,
-    query: Text = "",
-    game_ids: Ids = None,
-    quarter: Annotated[list[int] | None, Query(max_length=10)] = None,
-    teams: Ids = None,
-    players: Ids = None,
-    temporal_boundary: Annotated[str | None, Query(max_length=40)] = None,
-    video_ids: Ids = None,
-) -> VideoSearchResult:
-    """Clip search (the `search_videos` tool); oracle mode searches ground-truth captions."""
-    ctx = _context(state, sport, mode)
-    args = SearchVideosArgs.model_validate(
-        _drop_none(
-            query=query,
-            game_ids=game_ids,
-            quarter=quarter,
-            teams=teams,
-            players=players,
-            temporal_boundary=temporal_boundary,
-            video_ids=video_ids,
-        )
-    )
-    data: VideoSearchResult = search_videos(ctx, args).data
-    return data
+router.get(
+    "/documents",
+    response_model=DocumentSearchResult,
+    responses=ERRORS,
+    name="documents",
+    summary="Documents",
+    description="Hybrid search over reports and statistics (the `search_documents` tool).",
+)(_endpoint(search_documents, SearchDocumentsArgs, modes=False))
+router.get(
+    "/videos",
+    response_model=VideoSearchResult,
+    responses=ERRORS,
+    name="videos",
+    summary="Videos",
+    description="Clip search (the `search_videos` tool); oracle mode searches ground-truth "
+    "captions.",
+)(_endpoint(search_videos, SearchVideosArgs, modes=True))

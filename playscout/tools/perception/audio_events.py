@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from playscout.media.audio import SAMPLE_RATE, AudioError, load_audio
 from playscout.perception.audio_events import audio_model
+from playscout.tools.declare import tool
 from playscout.tools.perception.clips import ClipArgs, ClipFile, per_clip, resolve_clips
 from playscout.tools.tool import ToolContext, ToolResult
 
@@ -42,6 +43,13 @@ class AudioEventsResult(BaseModel):
     clips: list[ClipAudio]
 
 
+@tool(
+    "detect_audio_events",
+    "Describe the non-speech sounds of video clips (crowd, whistle, buzzer, horn, music, "
+    "impacts) with an audio-language model; optionally ask a specific question about them.",
+    group="perception",
+    reads_media=True,
+)
 def detect_audio_events(ctx: ToolContext, args: DetectAudioEventsArgs) -> ToolResult:
     settings = ctx.perception
     clips = resolve_clips(ctx, args.video_ids, settings.max_clips)

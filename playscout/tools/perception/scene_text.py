@@ -14,6 +14,7 @@ from playscout.config import OcrEngine
 from playscout.media.errors import VideoError
 from playscout.media.timed_frames import frames_at
 from playscout.perception.ocr import Engine, choose_engine, read_lines
+from playscout.tools.declare import tool
 from playscout.tools.perception.clips import ClipArgs, ClipFile, per_clip, resolve_clips
 from playscout.tools.tool import ToolContext, ToolError, ToolResult
 
@@ -70,6 +71,14 @@ def _key(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
+@tool(
+    "extract_scene_text",
+    "Read on-screen text (scoreboard score and game clock, player names, captions) in video "
+    "clips by OCR. Give clip ids and optionally seconds into the clip; returns each text "
+    "line once with the frame times it was seen and a confidence.",
+    group="perception",
+    reads_media=True,
+)
 def extract_scene_text(ctx: ToolContext, args: ExtractSceneTextArgs) -> ToolResult:
     settings = ctx.perception
     clips = resolve_clips(ctx, args.video_ids, settings.max_clips)

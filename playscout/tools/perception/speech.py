@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from playscout.media.audio import SAMPLE_RATE, AudioError, load_audio
 from playscout.perception.asr import whisper_model
+from playscout.tools.declare import tool
 from playscout.tools.perception.clips import ClipArgs, ClipFile, per_clip, resolve_clips
 from playscout.tools.tool import ToolContext, ToolError, ToolResult
 
@@ -44,6 +45,13 @@ class SpeechResult(BaseModel):
     real_time_factor: float  # processing seconds per audio second (decode + ASR)
 
 
+@tool(
+    "transcribe_speech",
+    "Transcribe the commentary or speech in video clips (Whisper). Returns time-stamped "
+    "segments per clip, or 'no speech' when the audio is only crowd noise or music.",
+    group="perception",
+    reads_media=True,
+)
 def transcribe_speech(ctx: ToolContext, args: TranscribeSpeechArgs) -> ToolResult:
     settings = ctx.perception
     clips = resolve_clips(ctx, args.video_ids, settings.max_clips)

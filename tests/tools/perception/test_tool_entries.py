@@ -12,13 +12,15 @@ from playscout.tools.utility import UTILITY_TOOLS
 
 def test_names_and_schemas() -> None:
     tools = PERCEPTION_TOOLS + UTILITY_TOOLS
-    assert [t.name for t in tools] == [
-        "extract_scene_text",
-        "transcribe_speech",
-        "detect_audio_events",
-        "calculator",
-        "memory",
-    ]
+    assert sorted(t.name for t in tools) == sorted(
+        [
+            "extract_scene_text",
+            "transcribe_speech",
+            "detect_audio_events",
+            "calculator",
+            "memory",
+        ]
+    )
     for tool in tools:
         fn = tool.schema()["function"]
         assert fn["name"] == tool.name and len(fn["description"]) > 40
