@@ -31,6 +31,7 @@ from rich.text import Text
 
 from playscout.cli.errors import warn
 from playscout.config import ConfigError, Settings, deep_merge, dotted_overrides
+from playscout.errors import displayable_json
 from playscout.storage import human_bytes
 from playscout.tools.roles import ROLES
 
@@ -296,8 +297,11 @@ def print_counts(data: dict[str, Any], title: str, indent: int = 1) -> None:
 
 
 def print_json(data: Any) -> None:
-    """Exactly one JSON document on stdout, for scripts (progress and warnings go to stderr)."""
-    text = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS, default=str)
+    """Exactly one JSON document on stdout, for scripts (progress and warnings go to stderr).
+    Names that are not UTF-8 are escaped (errors.displayable), never a traceback."""
+    text = orjson.dumps(
+        displayable_json(data), option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS, default=str
+    )
     typer.echo(text.decode())
 
 

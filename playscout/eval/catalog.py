@@ -236,6 +236,9 @@ def _load(run_dir: Path) -> _Loaded:
             "message": "no status.json (a run from an older playscout, or not started)",
         }
     )
+    # The folder's name is the id everywhere (it is what run_dir() finds): a copied or renamed
+    # run keeps its first id inside status.json, which would name another run, or none.
+    base["id"] = run_dir.name
     # status.json is written at most once a second and not at all by a killed process; the
     # result rows are appended as each question ends, so they are the floor of `done`.
     base["done"] = max(base.get("done", 0), len(rows))

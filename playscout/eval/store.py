@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from playscout.errors import displayable_json
 from playscout.eval.errors import RunError
 from playscout.eval.records import ResultRow
 
@@ -133,10 +134,11 @@ def load_results(run_dir: Path) -> list[ResultRow]:
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    """Non-string keys (a metric's {1: r@1, 5: r@5}) are written as strings, as JSON needs."""
+    """Non-string keys (a metric's {1: r@1, 5: r@5}) are written as strings, and names that
+    are not UTF-8 escaped (errors.displayable), as JSON needs."""
     tmp = path.with_suffix(path.suffix + ".tmp")
     option = orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
-    tmp.write_bytes(orjson.dumps(data, option=option))
+    tmp.write_bytes(orjson.dumps(displayable_json(data), option=option))
     with tmp.open("rb") as fh:
         os.fsync(fh.fileno())
     os.replace(tmp, path)

@@ -15,7 +15,8 @@ from playscout.agent.ids import valid_id
 from playscout.corpus import Corpus
 from playscout.corpus.errors import CorpusError
 from playscout.corpus.models import split_clip_id
-from playscout.errors import NotFound
+from playscout.corpus.validate import unusable
+from playscout.errors import NotFound, PlayscoutError
 
 THUMBNAIL_SIDE = 240
 MEDIA_TYPES = {".mp4": "video/mp4", ".webm": "video/webm", ".mkv": "video/x-matroska",
@@ -25,6 +26,14 @@ MEDIA_TYPES = {".mp4": "video/mp4", ".webm": "video/webm", ".mkv": "video/x-matr
 
 class UnknownClip(NotFound):
     code = "clip_not_found"
+
+
+class UnusableClip(PlayscoutError, ValueError):
+    """A listed clip whose file cannot be served (empty, unreadable): 422 with the reason,
+    never a 200 with no bytes."""
+
+    status_code = 422
+    code = "clip_unusable"
 
 
 class ClipMedia:
@@ -52,6 +61,8 @@ class ClipMedia:
             except CorpusError:
                 continue  # not a game of this sport
             if path is not None and path.is_file() and path.suffix.lower() in MEDIA_TYPES:
+                if (why := unusable(path)) is not None:
+                    raise UnusableClip(f"clip {clip_id!r}: its file is {why}")
                 return path
         raise UnknownClip(f"no clip {clip_id!r} with a media file in this corpus")
 

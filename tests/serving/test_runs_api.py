@@ -4,6 +4,7 @@ by the real runner or through its writers (tests/serving/runs_data.py)."""
 
 from __future__ import annotations
 
+import shutil
 import time
 from pathlib import Path
 
@@ -202,3 +203,16 @@ def test_questions_read_in_id_order_not_the_order_they_finished(api, runs_dir):
         f"q{i:04d}" for i in range(12)
     ]
     assert sorted(["q10", "q2", "q1"], key=natural_key) == ["q1", "q2", "q10"]
+
+
+def test_a_copied_run_is_listed_and_found_by_its_folder_name(api, runs_dir):
+    """Its status.json still names the original run: the listing must not send a reader to
+    that id (which would show the original, or 404 once it is deleted)."""
+    shutil.copytree(write_run(runs_dir, "original", 3), runs_dir / "copy-for-paper")
+    shutil.rmtree(runs_dir / "original")
+    [listed] = walk(api, "/v1/runs")
+    assert listed["id"] == "copy-for-paper"
+    got = api.get("/v1/runs/copy-for-paper")
+    assert got.status_code == 200 and got.json()["id"] == "copy-for-paper"
+    questions = api.get("/v1/runs/copy-for-paper/questions").json()
+    assert questions["total"] == 3

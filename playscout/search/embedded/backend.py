@@ -24,6 +24,7 @@ from playscout.search.embedded.columns import Vocab
 from playscout.search.embedded.docs import DocIndex
 from playscout.search.embedded.integrity import check_sizes
 from playscout.search.embedded.layout import read_manifest
+from playscout.search.embedded.text import tantivy_path
 from playscout.search.embedded.vectors import RowSet
 
 
@@ -40,6 +41,7 @@ class EmbeddedBackend(BackendCore):
 
     def __init__(self, path: Path, embedders: Mapping[str, QueryEmbedder] | None = None) -> None:
         self.path = Path(path)
+        tantivy_path(self.path)  # not UTF-8: say so, rather than blame corruption
         super().__init__(read_manifest(self.path), embedders)
         check_sizes(self.path, self.manifest)
         self._sports: dict[str, _Sport] = {}

@@ -47,6 +47,7 @@ from playscout.search.embedded.layout import (
     package_versions,
 )
 from playscout.search.embedded.recall import AnnOptions
+from playscout.search.embedded.text import tantivy_path
 from playscout.search.embedded.writers import ClipWriter, DocWriter, write_entities
 from playscout.storage import (
     OutputLock,
@@ -88,6 +89,7 @@ class BuildSummary:
 def claim_output(out_dir: Path, overwrite: bool) -> OutputLock:
     """Take the output's lock and check the output may be written: before any slow work, so
     a second build fails at once. Release the lock (or use it as a context manager) when done."""
+    tantivy_path(Path(out_dir))  # a name tantivy cannot take fails now, not after embedding
     lock = OutputLock(Path(out_dir), "index build").acquire()
     if Path(out_dir).exists() and not overwrite:
         lock.release()

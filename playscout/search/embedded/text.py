@@ -11,12 +11,32 @@ from pathlib import Path
 import numpy as np
 import tantivy
 
+from playscout.errors import PlayscoutError, displayable
 from playscout.search.embedded.vectors import RowRange, RowSet
 
 # Letters and digits only: tantivy splits on "_" too, and a split word becomes a phrase
 # query, which this positions-free index cannot answer.
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 TERM_SET_MAX = 50_000  # above this, fetch more hits and post-filter instead
+
+
+class PathNotUtf8(PlayscoutError, ValueError):
+    """tantivy takes its folder as UTF-8 text, so a folder whose name is not cannot hold the
+    BM25 half of an index."""
+
+
+def tantivy_path(directory: Path) -> str:
+    """`directory` as tantivy takes it, or one line saying why it cannot (checked before a
+    build's slow work, and before an open is blamed on corruption)."""
+    text = str(directory)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PathNotUtf8(
+            f"{displayable(text)}: an index's path must be UTF-8 (tantivy cannot use this "
+            "name); rename or move it"
+        ) from None
+    return text
 
 
 def _schema() -> tantivy.Schema:
@@ -29,7 +49,7 @@ def _schema() -> tantivy.Schema:
 def build_text_index(directory: Path, texts: Iterable[tuple[int, str]], heap: int = 200_000_000):
     """Index (row, text) pairs; rows with empty text are skipped."""
     directory.mkdir(parents=True, exist_ok=True)
-    index = tantivy.Index(_schema(), path=str(directory))
+    index = tantivy.Index(_schema(), path=tantivy_path(directory))
     writer = index.writer(heap_size=heap, num_threads=1)
     for row, text in texts:
         if not text:
@@ -50,7 +70,7 @@ def query_text(query: str) -> str:
 class TextIndex:
     def __init__(self, directory: Path) -> None:
         try:
-            self.index = tantivy.Index.open(str(directory))
+            self.index = tantivy.Index.open(tantivy_path(directory))
         except BaseException as exc:
             # A corrupt segment file makes tantivy panic, and pyo3 raises its panics as a
             # BaseException (PanicException) that would pass every `except Exception`.
