@@ -37,7 +37,7 @@ def test_equivalence(question: str, gold: str, pred: str | None, verdict: str) -
 ALIASES = name_aliases(
     ["Los Angeles Lakers", "Boston Celtics", "Charlotte Hornets"],
     ["Paul Underwood", "David Baker", "Nico Coleman", "Grant Coleman"],
-    dict(sport("basketball").team_aliases),
+    sport("basketball").team_aliases,
 )
 
 

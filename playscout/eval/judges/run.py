@@ -126,5 +126,5 @@ def run_aliases(run_dir: Path) -> dict[str, dict[str, str]]:
     out = {}
     for sport in meta.get("sports") or []:
         teams, players = backend.entities(sport) if backend is not None else ([], [])
-        out[sport] = name_aliases(teams, players, dict(sport_record(sport).team_aliases))
+        out[sport] = name_aliases(teams, players, sport_record(sport).team_aliases)
     return out
