@@ -84,4 +84,3 @@ def test_t9_eval_on_generated_questions(futsal: tuple[Path, Path], tmp_path: Pat
     assert {r.status for r in rows} <= {"answered", "no_answer"}
     assert json.loads((run / "run.json").read_text())["sports"] == ["futsal"]
     assert aliases["futsal"]["dragoes"] == "porto dragons"  # the record's nickname table
-
