@@ -26,10 +26,10 @@ import orjson
 from rich.console import Console
 from rich.table import Table
 
-from playscout.corpus.models import SPORTS
 from playscout.corpus.pbp import load_pbp
 from playscout.indexer.video.scoreboard import align_events, evaluate_alignment, read_scoreboard
 from playscout.perception.ocr import get_engine
+from playscout.synthetic.sports import spec_names
 
 
 def _render(args: argparse.Namespace, out: Path, con: Console) -> list[Path]:
@@ -107,7 +107,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--videos", type=Path, help="directory of rendered {gid}.mp4 (+ .pbp/.truth)")
     ap.add_argument("--full", action="store_true", help="render whole games, not excerpts")
-    ap.add_argument("--sports", nargs="+", default=list(SPORTS), choices=SPORTS)
+    ap.add_argument("--sports", nargs="+", default=list(spec_names()), choices=spec_names())
     ap.add_argument("--games", type=int, default=1, help="games per sport to render")
     ap.add_argument("--start", type=float, default=600.0, help="excerpt start (s of game video)")
     ap.add_argument("--duration", type=float, default=600.0, help="excerpt length (s)")
@@ -170,7 +170,7 @@ def main() -> None:
         "loaded",
     ):
         table.add_column(col)
-    for sport in SPORTS:
+    for sport in spec_names():
         rs = [r for r in rows if r["sport"] == sport]
         if not rs:
             continue

@@ -18,7 +18,8 @@ from importlib import resources
 from typing import Any
 
 from playscout.config.presets import Preset
-from playscout.corpus.models import DOC_TYPES, PERIOD_NAME
+from playscout.corpus.models import DOC_TYPES
+from playscout.corpus.sports import sport as sport_record
 from playscout.search.backend_api import DocFilter
 from playscout.tools.tool import Tool, ToolContext
 
@@ -67,7 +68,7 @@ def _signature(tool: Tool) -> str:
 
 def env_description(ctx: ToolContext, tools: Sequence[Tool]) -> str:
     sport = ctx.sport
-    period = PERIOD_NAME.get(sport, "period")
+    period = sport_record(sport).period_word
     channels = ctx.backend.channels(sport)
     lines = [f"Sport: {sport} (game segments are called {period}s; pass them as `quarter`)."]
     if ctx.mode == "oracle":
@@ -131,7 +132,7 @@ def reference_env_description(ctx: ToolContext) -> str:
         if found.intersection(types)
     ]
     if "videos" in found:
-        period = PERIOD_NAME.get(ctx.sport, "period")
+        period = sport_record(ctx.sport).period_word
         entries.append(
             f"- [videos]: Game video cut into clips of 10-15 s, each with its game id, {period} "
             "number, video time, game clock, teams and players. Clip id `{game_id}_{window_id}`."

@@ -31,6 +31,7 @@ from rich.text import Text
 
 from playscout.cli.errors import warn
 from playscout.config import ConfigError, Settings, deep_merge, dotted_overrides
+from playscout.corpus.sports import sport_names
 from playscout.errors import displayable_json
 from playscout.storage import human_bytes
 from playscout.tools.roles import ROLES
@@ -316,7 +317,7 @@ ModeOpt = Annotated[
 PolicyOpt = Annotated[
     str, typer.Option(help="llm (agent over a model) | workflow (offline baseline)")
 ]
-SportOpt = Annotated[str, typer.Option(help="basketball | hockey | soccer")]
+SportOpt = Annotated[str, typer.Option(help=" | ".join(sport_names()))]
 ListOpt = Annotated[list[str] | None, typer.Option()]
 JsonOpt = Annotated[
     bool,

@@ -78,8 +78,8 @@ def corpus_synth(
     out_dir: Annotated[Path, typer.Option("--out", help="Where to write the corpus.")],
     games: Annotated[int, typer.Option(help="Games in total (7430 = the T9 release).")] = 24,
     sports: Annotated[
-        str, typer.Option(help="Comma-separated sports.")
-    ] = "basketball,hockey,soccer",
+        str, typer.Option(help="Comma-separated sports [default: every sport the generator has].")
+    ] = "",
     seed: Annotated[int, typer.Option(help="Same seed, same corpus.")] = 0,
     workers: Annotated[int, typer.Option(help="Processes (0 = one per core).")] = 0,
     json_out: JsonOpt = False,

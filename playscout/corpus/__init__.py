@@ -5,25 +5,26 @@ from playscout.corpus.loader import Corpus
 from playscout.corpus.models import (
     DOC_TYPE_FAMILIES,
     DOC_TYPES,
-    PERIOD_NAME,
-    SPORTS,
     ClipRecord,
     DocumentRecord,
     Question,
 )
+from playscout.corpus.sports import SportRecord, UnknownSport, sport, sport_names
 from playscout.corpus.validate import ValidationReport, validate_corpus
 
 __all__ = [
     "DOC_TYPES",
     "DOC_TYPE_FAMILIES",
-    "PERIOD_NAME",
-    "SPORTS",
     "ClipRecord",
     "Corpus",
     "CorpusError",
     "DocumentRecord",
     "Problem",
     "Question",
+    "SportRecord",
+    "UnknownSport",
     "ValidationReport",
+    "sport",
+    "sport_names",
     "validate_corpus",
 ]

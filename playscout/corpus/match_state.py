@@ -5,86 +5,45 @@ score. Countdown sports (basketball, hockey) show the time remaining rounded up;
 elapsed time of the match rounded down, so an event at clock c first appears on screen when the
 displayed value becomes c. Period labels follow common broadcast usage.
 
-Each sport's rules are one `Board` in BOARDS (data, not branches), so the renderer, the reader and
-a new sport all read the same table; the module-level dicts are views of it for older callers.
+Each sport's rules are the `Board` of its record (playscout/corpus/sports/), so the renderer, the
+reader and a new sport all read the same data; an unknown sport fails at that one lookup.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
-
-@dataclass(frozen=True, slots=True)
-class Board:
-    """How one sport's scoreboard counts and labels time.
-
-    `period_format` labels a regulation period ({n}: 1, 2..; {nth}: 1ST, 2ND..); an extra period
-    k (overtime / extra time) is `first_extra` when k == 1, else `extra_format` with {n} = k.
-    """
-
-    countdown: bool  # clock shows time remaining in the period (else elapsed match time)
-    regulation_periods: int
-    period_seconds: int
-    overtime_seconds: int
-    period_format: str
-    first_extra: str
-    extra_format: str
-
-    def period_length(self, period: int) -> int:
-        return self.period_seconds if period <= self.regulation_periods else self.overtime_seconds
-
-    def period_label(self, period: int) -> str:
-        if period <= self.regulation_periods:
-            return self.period_format.format(n=period, nth=_nth(period))
-        extra = period - self.regulation_periods
-        return self.first_extra if extra == 1 else self.extra_format.format(n=extra)
-
-
-def _nth(n: int) -> str:
-    """'1ST', '2ND', '3RD', '4TH', ... '11TH'."""
-    suffix = "TH" if 10 <= n % 100 <= 20 else {1: "ST", 2: "ND", 3: "RD"}.get(n % 10, "TH")
-    return f"{n}{suffix}"
-
-
-BOARDS: dict[str, Board] = {
-    # Q1..Q4 / OT, 2OT
-    "basketball": Board(True, 4, 720, 300, "Q{n}", "OT", "{n}OT"),
-    # 1ST..3RD / OT, 2OT
-    "hockey": Board(True, 3, 1200, 300, "{nth}", "OT", "{n}OT"),
-    # 1H, 2H / ET1, ET2
-    "soccer": Board(False, 2, 2700, 900, "{n}H", "ET1", "ET{n}"),
-}
-COUNTDOWN: dict[str, bool] = {s: b.countdown for s, b in BOARDS.items()}
-REGULATION_PERIODS: dict[str, int] = {s: b.regulation_periods for s, b in BOARDS.items()}
-# (regulation period, overtime period) lengths in seconds
-PERIOD_SECONDS: dict[str, tuple[int, int]] = {
-    s: (b.period_seconds, b.overtime_seconds) for s, b in BOARDS.items()
-}
+from playscout.corpus.sports import Board, sport
 
 
 @dataclass(frozen=True, slots=True)
 class MatchState:
     period: int
-    clock: int  # displayed game clock in whole seconds (remaining or elapsed, see COUNTDOWN)
+    clock: int  # displayed game clock in whole seconds (remaining or elapsed, Board.countdown)
     home: int
     away: int
 
 
-def period_label(sport: str, period: int) -> str:
+def period_label(sport_name: str, period: int) -> str:
     """Q1..Q4 / OT, 2OT (basketball); 1ST..3RD / OT (hockey); 1H, 2H / ET1, ET2 (soccer)."""
-    return BOARDS[sport].period_label(period)
+    return board(sport_name).period_label(period)
 
 
-_LABELS: dict[str, dict[str, int]] = {
-    sport: {period_label(sport, p): p for p in range(1, REGULATION_PERIODS[sport] + 5)}
-    for sport in BOARDS
-}
+def board(sport_name: str) -> Board:
+    """The scoreboard rules of a sport (UnknownSport for a name with no record)."""
+    return sport(sport_name).board
 
 
-def parse_period(sport: str, text: str) -> int | None:
+@cache
+def _labels(b: Board) -> dict[str, int]:
+    return {b.period_label(p): p for p in range(1, b.regulation_periods + 5)}
+
+
+def parse_period(sport_name: str, text: str) -> int | None:
     """Inverse of period_label; None when the text is not a period label of this sport."""
-    return _LABELS[sport].get(text.strip().upper())
+    return _labels(board(sport_name)).get(text.strip().upper())
 
 
 def format_clock(seconds: int) -> str:
@@ -124,15 +83,16 @@ def team_codes(home: str, away: str) -> tuple[str, str]:
     return h, "AWY"
 
 
-def period_length(sport: str, period: int) -> int:
-    return BOARDS[sport].period_length(period)
+def period_length(sport_name: str, period: int) -> int:
+    return board(sport_name).period_length(period)
 
 
-def remaining_and_elapsed(sport: str, period: int, clock: int) -> tuple[int, int]:
+def remaining_and_elapsed(sport_name: str, period: int, clock: int) -> tuple[int, int]:
     """(time remaining in the period, elapsed game time) of a displayed clock value; soccer's
     elapsed clock runs over the whole match (45:00 at the start of the second half)."""
-    length = period_length(sport, period)
-    if BOARDS[sport].countdown:
+    b = board(sport_name)
+    length = b.period_length(period)
+    if b.countdown:
         return clock, max(0, length - clock)
-    start = sum(period_length(sport, p) for p in range(1, period))
+    start = sum(b.period_length(p) for p in range(1, period))
     return max(0, start + length - clock), clock

@@ -12,12 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-SPORTS: tuple[str, ...] = ("basketball", "hockey", "soccer")
-Sport = Literal["basketball", "hockey", "soccer"]
-
-# What the tools call a period, per sport (search_videos output key, reference §3.3).
-PERIOD_NAME: dict[str, str] = {"basketball": "quarter", "hockey": "period", "soccer": "half"}
-
+# The sports, their periods' words and every other sport fact: playscout/corpus/sports/.
 GAME_DOC_TYPES: tuple[str, ...] = ("espn_report", "game_stat_player", "game_stat_team")
 SEASON_DOC_TYPES: tuple[str, ...] = ("season_stat_player", "season_stat_team")
 DOC_TYPES: tuple[str, ...] = GAME_DOC_TYPES + SEASON_DOC_TYPES

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from playscout.corpus.errors import PlayByPlayError
 from playscout.corpus.match_state import parse_clock, team_codes
-from playscout.corpus.models import SPORTS
+from playscout.corpus.sports import sport
 
 FORMAT = "playscout-pbp/1"
 
@@ -79,9 +79,7 @@ class PbpGame(BaseModel):
     @field_validator("sport")
     @classmethod
     def _sport(cls, v: str) -> str:
-        if v not in SPORTS:
-            raise ValueError(f"sport {v!r} is not one of {', '.join(SPORTS)}")
-        return v
+        return sport(v).name
 
     def codes(self) -> tuple[str, str]:
         derived = team_codes(self.home_team, self.away_team)

@@ -11,7 +11,8 @@ from typing import Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Mode, Policy
-from playscout.corpus.models import SPORTS
+from playscout.corpus.sports import sport as sport_record
+from playscout.corpus.sports import sport_names
 from playscout.eval.spec import RunSpec
 from playscout.eval.status import RunStatus
 
@@ -40,17 +41,15 @@ class RunRequest(BaseModel):
 
     @field_validator("sport")
     @classmethod
-    def _known_sport(cls, sport: str | None) -> str | None:
-        if sport is not None and sport not in SPORTS:
-            raise ValueError(f"unknown sport {sport!r}; one of: {', '.join(SPORTS)}")
-        return sport
+    def _known_sport(cls, name: str | None) -> str | None:
+        return None if name is None else sport_record(name).name
 
     def spec(self, out_dir: Path, concurrency: int) -> RunSpec:
         """The run this request asks for, in `out_dir`; the server sets the parallelism."""
         return RunSpec(
             task=self.task,
             mode=self.mode,
-            sports=(self.sport,) if self.sport else tuple(SPORTS),
+            sports=(self.sport,) if self.sport else sport_names(),
             policy=self.policy,
             limit=self.limit,
             concurrency=concurrency,

@@ -12,9 +12,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from playscout.corpus.models import SPORTS
-
 from .questions import generate_questions
+from .sports import spec_names
 from .writer import write_corpus
 
 
@@ -42,14 +41,16 @@ class SynthSummary(BaseModel):
 def generate_corpus(
     out: Path,
     games: int,
-    sports: Sequence[str] = SPORTS,
+    sports: Sequence[str] | None = None,
     seed: int = 0,
     workers: int | None = None,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> SynthSummary:
-    """Write a T9-layout corpus of `games` games under `out`; deterministic per seed."""
+    """Write a T9-layout corpus of `games` games under `out` (default: every sport the generator
+    knows); deterministic per seed."""
     t0 = time.perf_counter()
-    stats = write_corpus(Path(out), games, list(sports), seed, workers, progress)
+    names = list(sports) if sports else list(spec_names())
+    stats = write_corpus(Path(out), games, names, seed, workers, progress)
     return SynthSummary(
         root=str(out),
         seed=seed,

@@ -2,22 +2,31 @@
 numbers and scores ('nil' and 'Two nil.' in soccer, "It's two to one." elsewhere).
 
 A sport's commentary function (SportSpec.talk.line) reads a Cue, so it needs neither the raw
-event layout nor the broadcast renderer that speaks the line.
+event layout nor the broadcast renderer that speaks the line. `Talk` lives here, beside the Cue
+its line reads, so this module needs nothing from spec.py (which imports Talk from here).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from playscout.corpus.numbers import number_word
-
-if TYPE_CHECKING:
-    from .spec import Talk
 
 
 def _surname(name: Any) -> str:
     return str(name).split()[-1] if name else "the defence"
+
+
+@dataclass(frozen=True)
+class Talk:
+    """Spoken commentary: the line of an event, and how numbers and scores are said."""
+
+    line: Callable[[Cue], str | None]  # None for routine plays
+    zero: str  # 'nil' / 'nothing'
+    tied: str  # {n}, {N} (capitalised): 'Nil all.' / 'Tied at two.'
+    lead: str  # {hi}, {Hi}, {lo}: 'Two nil.' / "It's two to one."
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,10 @@ from typing import Any
 
 import orjson
 
-from playscout.corpus.models import SPORTS, season_year_to_code
+from playscout.corpus.models import season_year_to_code
 
 from .spec import SportSpec
-from .sports import SPECS
+from .sports import SPECS, spec_names
 from .vocab import article, ordinal_word
 
 ANSWER_TYPES: tuple[str, ...] = (
@@ -511,7 +511,7 @@ def generate_questions(
     """Write questions/{sport}.json for each sport present under root; returns counts."""
     root = Path(root)
     out: dict[str, int] = {}
-    for sport in sports or SPORTS:
+    for sport in sports or spec_names():
         if not (root / "data" / sport / "metadata.json").exists():
             continue
         qs = _sport_questions(root, sport, per_sport, seed)

@@ -2,25 +2,27 @@
 questions and broadcast renderer is a field of one SportSpec.
 
 Shared code looks a sport's behaviour up here instead of branching on its name, so a new sport
-is one new package under playscout/synthetic/sports/ (plus its scoreboard `Board` in the corpus
-layer, which the indexer's reader shares). Where sports truly differ in algorithm (the game
-simulator, the box-score tally, caption and commentary wording, the playing-surface drawing) the
-spec references a function; everything else is tables and templates.
+is one new package under playscout/synthetic/sports/ plus its record in playscout/corpus/sports/
+(name, scoreboard Board, period word: what every other layer reads too), which the spec refers
+to. Where sports truly differ in algorithm (the game simulator, the box-score tally, caption and
+commentary wording, the playing-surface drawing) the spec references a function; everything else
+is tables and templates.
+
+This module imports nothing of the simulator (game_sim, roster, schedule) or the registry, so
+those can import it without an import circle.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
-from playscout.corpus.match_state import Board
+from playscout.corpus.sports import Board, SportRecord
 
+from .cue import Talk
 from .vocab import TeamRef, split_city
-
-if TYPE_CHECKING:
-    from .cue import Cue
-    from .game_sim import Sim
 
 Event = dict[str, Any]
 Stats = dict[str, int]
@@ -139,16 +141,6 @@ class Questions:
     move_word: str  # 'dribble move'
 
 
-@dataclass(frozen=True)
-class Talk:
-    """Spoken commentary: the line of an event, and how numbers and scores are said."""
-
-    line: Callable[[Cue], str | None]  # None for routine plays
-    zero: str  # 'nil' / 'nothing'
-    tied: str  # {n}, {N} (capitalised): 'Nil all.' / 'Tied at two.'
-    lead: str  # {hi}, {Hi}, {lo}: 'Two nil.' / "It's two to one."
-
-
 class Canvas(Protocol):
     """What a sport's surface painter draws on: coordinates in metres on the playing surface."""
 
@@ -207,16 +199,28 @@ class Broadcast:
     overtime_end_title: str
 
 
+class SimRun(Protocol):
+    """One game's simulation (a game_sim.Sim): run it, then read its result."""
+
+    def run(self) -> None: ...
+
+    def result(self) -> dict[str, Any]: ...
+
+
+# A sport's game flow: a game_sim.Sim subclass, called with (spec, game_sim.GameSpec,
+# roster.League, rng); those two are Any here so this module imports neither.
+Simulator = Callable[["SportSpec", Any, Any, random.Random], SimRun]
+
+
 @dataclass(frozen=True)
 class SportSpec:
-    """One sport: clock rules, league, simulator, documents, questions and broadcast."""
+    """One sport's generator: league, simulator, documents, questions and broadcast; the sport's
+    own facts (name, clock rules, period word) are its record's."""
 
-    name: str
-    board: Board  # clock and scoreboard rules (shared with the indexer's reader)
-    period_word: str  # caption wording: 'quarter', 'period', 'half'
+    record: SportRecord  # playscout/corpus/sports/<name>.py, shared with every other layer
     league: LeagueShape
     naming: Naming
-    simulator: type[Sim]
+    simulator: Simulator
     action: Callable[[Event], str]  # an event's caption clause ('X made a layup ...')
     structured: Callable[[Event], str]  # a shot's 'X performed ...' sentence
     stats: StatSheet
@@ -224,6 +228,20 @@ class SportSpec:
     questions: Questions
     talk: Talk
     broadcast: Broadcast
+
+    @property
+    def name(self) -> str:
+        return self.record.name
+
+    @property
+    def board(self) -> Board:
+        """Clock and scoreboard rules (shared with the indexer's reader)."""
+        return self.record.board
+
+    @property
+    def period_word(self) -> str:
+        """Caption wording: 'quarter', 'period', 'half'."""
+        return self.record.period_word
 
     def period_label(self, period: int) -> str:
         """'4th quarter', 'overtime', '2OT', '2nd period', '1st half': caption wording."""

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from importlib import resources
 
 from pydantic import BaseModel
 
 from playscout.config import QASettings, SearchSettings
+from playscout.corpus.sports import period_words
 from playscout.tools.errors import ToolSpecError
 from playscout.tools.tool import Tool
 
@@ -23,11 +24,16 @@ DESCRIPTIONS = "descriptions"  # playscout/tools/descriptions/<name>.txt
 _FIELD = re.compile(r"\{\{([\w.]+)\}\}")
 _SECTIONS: dict[str, type[BaseModel]] = {"search": SearchSettings, "qa": QASettings}
 
-TEXT_FIELDS: dict[str, str] = {
-    # Sport wording, today's text: the sport record (issue 27, item 2) is to fill these.
-    "period_words": "quarter/period",
-    # What a clip window spans in the T9 layout (docs/t9-reference-behaviour.md), not a setting.
-    "clip_seconds": "10-15",
+def _period_words() -> str:
+    """Every registered sport's word for a period, once each: `quarter/period/half`."""
+    return "/".join(dict.fromkeys(period_words().values()))
+
+
+TEXT_FIELDS: dict[str, Callable[[], str]] = {
+    # Sport wording, from the sport records (corpus/sports): a new sport's word appears here.
+    "period_words": _period_words,
+    # What a clip window spans in the T9 layout, not a setting.
+    "clip_seconds": lambda: "10-15",
 }
 """Fields that are words, not settings."""
 
@@ -72,7 +78,7 @@ def fill(template: str, search: SearchSettings, qa: QASettings, where: str) -> s
         if not _known(key):
             raise ToolSpecError(f"{where} has an unknown placeholder {{{{{key}}}}}")
         if key in TEXT_FIELDS:
-            return TEXT_FIELDS[key]
+            return TEXT_FIELDS[key]()
         if key in INCLUDES:
             return description_text(INCLUDES[key])
         section, _, name = key.partition(".")

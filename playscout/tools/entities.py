@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel
 from rapidfuzz import fuzz, process, utils
 
-from playscout.tools.aliases import TEAM_ALIASES
+from playscout.corpus.sports import sport as sport_record
 
 Method = Literal["exact", "alias", "name part", "fuzzy", "unresolved"]
 
@@ -62,7 +62,7 @@ class EntityResolver:
         known_teams = set(self._names["team"])
         self._aliases = {
             alias: canon
-            for alias, canon in TEAM_ALIASES.get(sport, {}).items()
+            for alias, canon in sport_record(sport).team_aliases.items()
             if canon in known_teams
         }
 

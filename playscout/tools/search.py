@@ -6,7 +6,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from playscout.config import Mode
-from playscout.corpus.models import PERIOD_NAME
+from playscout.corpus.sports import sport as sport_record
 from playscout.search.backend_api import (
     ClipChannel,
     ClipFilter,
@@ -311,7 +311,7 @@ def render_clips(result: VideoSearchResult, sport: str, listed: int) -> str:
     )
     lines = [f"{head} via {source} | filters: {_filters_text(result.filters)}"]
     lines += [f"note: {n}" for n in result.notes]
-    period_name = PERIOD_NAME.get(sport, "period")
+    period_name = sport_record(sport).period_word
     current = None
     for hit in result.hits[:listed]:
         if hit.record.game_id != current:

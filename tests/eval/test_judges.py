@@ -5,9 +5,9 @@ import asyncio
 import pytest
 
 from playscout.agent.answer import FALLBACK_ANSWER
+from playscout.corpus.sports import sport
 from playscout.eval.judges import EquivalenceJudge, LLMJudge, judge_equivalence, parse_verdict
 from playscout.eval.judges.text import name_aliases, normalise
-from playscout.tools.aliases import TEAM_ALIASES
 from tests.doubles import ScriptedChatModel
 
 
@@ -37,7 +37,7 @@ def test_equivalence(question: str, gold: str, pred: str | None, verdict: str) -
 ALIASES = name_aliases(
     ["Los Angeles Lakers", "Boston Celtics", "Charlotte Hornets"],
     ["Paul Underwood", "David Baker", "Nico Coleman", "Grant Coleman"],
-    TEAM_ALIASES["basketball"],
+    sport("basketball").team_aliases,
 )
 
 

@@ -3,26 +3,27 @@ so a sport registered under a new name runs through every stage unchanged."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
 import pytest
 
-from playscout.corpus.match_state import BOARDS, period_label
-from playscout.corpus.models import SPORTS
+from playscout.corpus.match_state import period_label
+from playscout.corpus.sports import sport, sport_names
 from playscout.synthetic import generate_corpus, generate_questions
-from playscout.synthetic.sports import SPECS
+from playscout.synthetic.sports import SPECS, spec_names
+from tests.futsal import registered
 
 SYNTHETIC = Path(__file__).resolve().parents[2] / "playscout" / "synthetic"
 
 
 def test_registry_matches_corpus_sports_and_scoreboards() -> None:
-    assert tuple(SPECS) == SPORTS
+    assert spec_names() == sport_names() == ("basketball", "hockey", "soccer")
     for name, spec in SPECS.items():
         assert spec.name == name
-        assert spec.board is BOARDS[name]
+        assert spec.record is sport(name) and spec.board is sport(name).board
 
 
 def test_shared_code_names_no_sport() -> None:
@@ -50,11 +51,10 @@ def test_scoreboard_labels_come_from_the_board() -> None:
 
 
 @pytest.fixture
-def futsal(monkeypatch: pytest.MonkeyPatch) -> str:
-    """A fourth sport: soccer's spec under a new name (and its own scoreboard entry)."""
-    monkeypatch.setitem(BOARDS, "futsal", BOARDS["soccer"])
-    monkeypatch.setitem(SPECS, "futsal", dataclasses.replace(SPECS["soccer"], name="futsal"))
-    return "futsal"
+def futsal() -> Iterator[str]:
+    """A fourth sport: its own record, and a generator built from soccer's parts."""
+    with registered() as name:
+        yield name
 
 
 def test_a_new_sport_is_one_spec(futsal: str, tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ import orjson
 
 from playscout.clients.chat import ChatClient, ChatMessage, ChatParams, ModelError
 from playscout.clients.reasoning import strip_reasoning
+from playscout.corpus.sports import sport as sport_record
 from playscout.eval.judges.text import normalise
 
 CRITERION_PROMPT = """You check one criterion of a grading rubric against an answer to a question about a video. Consider only the fact or event the criterion names; ignore everything else in the answer, including its style.
@@ -39,25 +40,7 @@ ASK_PENALTY = (
     "describes? Answer satisfied=true if the answer makes that error."
 )
 
-# eval_coverage.py's sport sections and prompt
-SPORT_PROMPTS = {
-    "basketball": ("made vs missed, won vs lost, led vs trailed",
-                   "points, rebounds, assists, score, margin, time remaining",
-                   "a quarter, half, time remaining, or sequence",
-                   '   - Example: "scored a lot" does NOT cover "scored 28 points"\n'
-                   '   - Example: "played well" does NOT cover "grabbed 10 rebounds and 5 assists"'),
-    "hockey": ("made vs missed, won vs lost, led vs trailed",
-               "goals, assists, saves, shots, score, margin, time remaining",
-               "a period, overtime, time remaining, or sequence",
-               '   - Example: "scored a lot" does NOT cover "scored 3 goals"\n'
-               '   - Example: "played well" does NOT cover "made 35 saves and 2 assists"'),
-    "soccer": ("scored vs missed, won vs lost, led vs trailed",
-               "goals, assists, saves, shots, shots on target, tackles, fouls, yellow cards, red cards, "
-               "corners, possession percentage, pass completions, interceptions, score, margin, time remaining",
-               "a half, extra time, stoppage time, time remaining, or sequence",
-               '   - Example: "scored multiple goals" does NOT cover "scored 3 goals"\n'
-               '   - Example: "played well" does NOT cover "completed 42 passes and made 5 interceptions"'),
-}  # fmt: skip
+# eval_coverage.py's prompt; its sport sections are each sport's record (Coverage)
 COVERAGE_PROMPT = """You will evaluate the factual coverage of a GENERATED REPORT against a fixed list of GROUND-TRUTH ATOMIC FACTS.
 
 For each ground-truth fact, determine whether the generated report contains the same meaning.
@@ -245,11 +228,10 @@ class CriteriaJudge:
         if self.client is None:
             hits = [fallback_criterion(report, {"description": f}) for f in facts]
             return None if None in hits else (sum(bool(h) for h in hits), len(facts))
-        directionality, numbers, timing, examples = SPORT_PROMPTS.get(
-            sport, SPORT_PROMPTS["basketball"]
-        )
+        hints = sport_record(sport).coverage
         prompt = COVERAGE_PROMPT.format(
-            directionality=directionality, numbers=numbers, timing=timing, examples=examples,
+            directionality=hints.directionality, numbers=hints.numbers, timing=hints.timing,
+            examples=hints.examples,
             fact_list="\n".join(facts), report=report or "",
         )  # fmt: skip
         return coverage_score(await self._ask(prompt) or "")

@@ -109,9 +109,9 @@ def run_aliases(run_dir: Path) -> dict[str, dict[str, str]]:
     (else the nickname tables alone)."""
     import orjson
 
+    from playscout.corpus.sports import sport as sport_record
     from playscout.eval.judges.text import name_aliases
     from playscout.eval.store import RUN_JSON
-    from playscout.tools.aliases import TEAM_ALIASES
 
     meta = orjson.loads((Path(run_dir) / RUN_JSON).read_bytes())
     index = (meta.get("settings") or {}).get("index")
@@ -126,5 +126,5 @@ def run_aliases(run_dir: Path) -> dict[str, dict[str, str]]:
     out = {}
     for sport in meta.get("sports") or []:
         teams, players = backend.entities(sport) if backend is not None else ([], [])
-        out[sport] = name_aliases(teams, players, TEAM_ALIASES.get(sport, {}))
+        out[sport] = name_aliases(teams, players, sport_record(sport).team_aliases)
     return out

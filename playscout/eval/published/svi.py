@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from playscout.corpus.models import Question
+from playscout.corpus.sports import sport_names, sport_of_league
 from playscout.eval.errors import DataFormatError
 from playscout.eval.published.models import (
     LETTERS,
@@ -32,10 +33,6 @@ from playscout.eval.published.reading import (
 )
 from playscout.eval.tasks.task import Instance
 
-SPORTS = ("basketball", "hockey", "soccer")
-# The reference's get_sport (T4 evaluation/evaluate.py), without its "anything else is soccer".
-LEAGUE_SPORT = {"NBA": "basketball", "NCAA": "basketball", "EuroLeague": "basketball",
-                "NHL": "hockey", "Premier League": "soccer", "LaLiga": "soccer"}  # fmt: skip
 T1_PROMPT = (
     "Describe every action in this clip: the players (with jersey numbers), their actions and "
     "outcomes, where on the court or field, the game clock and period, the teams and the "
@@ -49,8 +46,9 @@ T5_PROMPT = "Pick the best answer. Reply with exactly one letter: A, B, C, D, or
 def sport_of(*texts: str) -> str:
     """The sport a file or video path names (`basketball_qa_val_10k.json`,
     `basketball/val/1.mp4`); "unknown" when none does."""
+    names = "|".join(map(re.escape, sport_names()))
     for text in texts:
-        m = re.search(r"(basketball|hockey|soccer)", text.lower())
+        m = re.search(rf"({names})", text.lower())
         if m:
             return m.group(1)
     return "unknown"
@@ -112,7 +110,9 @@ def t4_questions(path: Path) -> list[Instance]:
     items = records(path, read_json(path), T4Question, "question")
     out = []
     for i, e in enumerate(items):
-        sport = LEAGUE_SPORT.get(e.league)
+        # the reference's get_sport (T4 evaluation/evaluate.py) reads the sport records' leagues,
+        # without its "anything else is soccer"
+        sport = sport_of_league(e.league)
         out.append(Instance(
             f"t4_{i}", sport or "unknown", e.question, e.answer,
             {"game_id": e.game_id, "league": e.league, "question_type": e.question_type,

@@ -10,9 +10,6 @@ from playscout.corpus import Corpus
 from playscout.eval.tasks.synthetic import game_events
 from playscout.synthetic.questions import _parse_stats
 
-LEAD_STAT = {"basketball": "points", "hockey": "points", "soccer": "passes"}
-MARGIN = {"basketball": 10, "hockey": 2, "soccer": 1}
-
 
 @dataclass
 class GameFacts:

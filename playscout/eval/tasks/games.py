@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from playscout.clients.chat import ChatParams
+from playscout.corpus.sports import sport as sport_record
 from playscout.eval.guard import BackendView
 from playscout.eval.judges.rubric import (
     ANSWER_PROMPT,
@@ -30,7 +31,7 @@ from playscout.eval.judges.rubric import (
 from playscout.eval.judges.text import normalise
 from playscout.eval.metrics import accuracy, calibration_error, chosen_option_probs, mean
 from playscout.eval.records import Outcome, ResultRow
-from playscout.eval.tasks.gamefacts import LEAD_STAT, MARGIN, GameFacts, games, load_game
+from playscout.eval.tasks.gamefacts import GameFacts, games, load_game
 from playscout.eval.tasks.synthetic import pick_option, render_options
 from playscout.eval.tasks.task import AGENT_CALLS, Instance, TaskEnv, run_agent
 
@@ -46,7 +47,7 @@ class T4Task:
         out: list[Instance] = []
         for sport in sports:
             for g in games(env.need_corpus(), sport, limit):
-                stat = LEAD_STAT[sport]
+                stat = sport_record(sport).lead_stat
                 for team in (g.home, g.away):
                     lead = g.leader(team, stat)
                     if lead:
@@ -113,11 +114,11 @@ def t4_scores(records: list[ResultRow]) -> dict[str, Any]:
 
 
 def _cutoff(sport: str) -> int:
-    return 1 if sport == "soccer" else 2
+    return sport_record(sport).forecast_periods
 
 
 def _t5_options(g: GameFacts) -> tuple[list[str], int]:
-    m = MARGIN[g.sport]
+    m = sport_record(g.sport).forecast_margin
     opts = [f"{g.home} win by more than {m}", f"{g.home} win by 1 to {m}", "a draw/tie",
             f"{g.away} win by 1 to {m}", f"{g.away} win by more than {m}"]  # fmt: skip
     h, a = g.final
@@ -229,7 +230,7 @@ def key_facts(g: GameFacts) -> list[str]:
     if g.winner:
         facts.append(g.winner)
     for team in (g.home, g.away):
-        lead = g.leader(team, LEAD_STAT[g.sport])
+        lead = g.leader(team, sport_record(g.sport).lead_stat)
         if lead:
             facts.append(lead[0])
     return facts

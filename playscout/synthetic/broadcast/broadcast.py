@@ -16,9 +16,9 @@ import orjson
 from pydantic import BaseModel
 
 from playscout.corpus.match_state import team_codes
-from playscout.corpus.models import SPORTS
 from playscout.corpus.pbp import dump_pbp
 from playscout.media.encode import Mp4Writer
+from playscout.synthetic.sports import spec_names
 
 from . import commentary as talk
 from .audio import AudioTrack
@@ -282,11 +282,12 @@ def render_game(
 
 
 def corpus_games(corpus_dir: Path, sport: str | None = None) -> list[Path]:
-    """play_by_play.json files of a synthetic corpus, sports in SPORTS order, games by id."""
-    if sport is not None and sport not in SPORTS:
-        raise RenderError(f"sport {sport!r} is not one of {', '.join(SPORTS)}")
+    """play_by_play.json files of a synthetic corpus, sports in name order, games by id."""
+    names = spec_names()
+    if sport is not None and sport not in names:
+        raise RenderError(f"sport {sport!r} is not one of {', '.join(names)}")
     out: list[Path] = []
-    for s in [sport] if sport else SPORTS:
+    for s in [sport] if sport else names:
         files = (Path(corpus_dir) / "data" / s / "games").glob("*/play_by_play.json")
         out += sorted(files, key=lambda p: (len(p.parent.name), p.parent.name))
     return out

@@ -63,7 +63,7 @@ class GameClock:
 
     def __init__(self, pbp: dict[str, Any]) -> None:
         sport = pbp.get("sport")
-        if sport not in SPECS:
+        if not isinstance(sport, str) or sport not in SPECS:
             raise RenderError(f"game {pbp.get('game_id')}: unknown sport {sport!r}")
         for key in ("spans", "events", "video_duration", "game_id"):
             if key not in pbp:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from playscout.corpus.match_state import COUNTDOWN, MatchState, format_clock, period_label
+from playscout.corpus.match_state import MatchState, board, format_clock, period_label
 from playscout.corpus.pbp import PbpEvent, PbpGame
 from playscout.indexer.video.errors import PlayByPlayMismatchError
 from playscout.indexer.video.scoreboard.models import (
@@ -65,7 +65,7 @@ class _Index:
 
     def __init__(self, tl: StateTimeline) -> None:
         self.sport = tl.sport
-        self.countdown = COUNTDOWN[tl.sport]
+        self.countdown = board(tl.sport).countdown
         self.segments = tl.segments
         self.by_state: dict[MatchState, int] = {}
         for i, s in enumerate(tl.segments):

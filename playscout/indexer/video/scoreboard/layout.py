@@ -11,7 +11,7 @@ import re
 import numpy as np
 
 from playscout.corpus.match_state import (
-    REGULATION_PERIODS,
+    board,
     parse_clock,
     parse_period,
     period_label,
@@ -88,7 +88,11 @@ def read_period(sport: str, text: str) -> int | None:
     p = parse_period(sport, t)
     if p is not None:
         return p
-    near = [q for q in range(1, REGULATION_PERIODS[sport] + 5) if _close(period_label(sport, q), t)]
+    near = [
+        q
+        for q in range(1, board(sport).regulation_periods + 5)
+        if _close(period_label(sport, q), t)
+    ]
     return near[0] if len(near) == 1 else None
 
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from playscout.corpus.match_state import COUNTDOWN, MatchState
+from playscout.corpus.match_state import MatchState, board
+from playscout.corpus.sports import UnknownSport
 from playscout.indexer.video.scoreboard.glyphs import GlyphBank
 from playscout.indexer.video.scoreboard.layout import (
     ink_mask,
@@ -191,8 +192,10 @@ def read_scoreboard(
     `glyphs=False` sends every changed field to the recogniser (no glyph bank), for comparison.
     Raises BrokenVideoError (unreadable file) or NoScoreboardError (nothing to read)."""
     path = Path(video_path)
-    if sport not in COUNTDOWN:
-        raise VideoError(f"unknown sport {sport!r}")
+    try:
+        board(sport)
+    except UnknownSport as e:
+        raise VideoError(str(e)) from None
     stats = ReaderStats()
     t0 = time.perf_counter()
     loc = locate(path, sport, engine=engine)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from playscout.corpus.match_state import COUNTDOWN, MatchState
+from playscout.corpus.match_state import MatchState, board
 from playscout.indexer.video.scoreboard.models import ClockSpan, Reading, Segment
 
 LOOKBACK = 400  # runs; a stale or garbled stretch longer than this cannot be bridged
@@ -146,7 +146,7 @@ def build_timeline(
     result into state segments and per-clock-value spans."""
     times = np.array([r.t for r in readings])
     runs = _runs(readings)
-    countdown = COUNTDOWN[sport]
+    countdown = board(sport).countdown
     weight = rewind_weights(readings, runs, countdown)
     chain = consistent_chain(runs, times, countdown, weight=weight)
     kept = np.zeros(len(readings), bool)

@@ -7,7 +7,7 @@ surface.py and the vocabulary in words.py.
 
 from __future__ import annotations
 
-from playscout.corpus.match_state import BOARDS
+from playscout.corpus.sports import sport
 
 from ...spec import (
     Broadcast,
@@ -26,9 +26,7 @@ from .sim import BasketballSim
 from .words import TEAMS
 
 SPEC = SportSpec(
-    name="basketball",
-    board=BOARDS["basketball"],
-    period_word="quarter",
+    record=sport("basketball"),
     league=LeagueShape(
         teams=tuple((name, "NBA") for name in TEAMS),
         seasons=(2019, 2020, 2021, 2022, 2023),

@@ -8,7 +8,7 @@ surface.py and the vocabulary in words.py.
 
 from __future__ import annotations
 
-from playscout.corpus.match_state import BOARDS
+from playscout.corpus.sports import sport
 
 from ...spec import (
     Broadcast,
@@ -26,9 +26,7 @@ from .sim import HockeySim
 from .words import TEAMS
 
 SPEC = SportSpec(
-    name="hockey",
-    board=BOARDS["hockey"],
-    period_word="period",
+    record=sport("hockey"),
     league=LeagueShape(
         teams=tuple((name, "NHL") for name in TEAMS),
         seasons=(2020, 2021, 2022, 2023),

@@ -8,7 +8,7 @@ surface.py and the vocabulary in words.py.
 
 from __future__ import annotations
 
-from playscout.corpus.match_state import BOARDS
+from playscout.corpus.sports import sport
 
 from ...spec import (
     Broadcast,
@@ -26,9 +26,7 @@ from .sim import SoccerSim
 from .words import EPL_TEAMS, LALIGA_TEAMS, SHORT
 
 SPEC = SportSpec(
-    name="soccer",
-    board=BOARDS["soccer"],
-    period_word="half",
+    record=sport("soccer"),
     league=LeagueShape(
         teams=tuple((n, "Premier League") for n in EPL_TEAMS)
         + tuple((n, "La Liga") for n in LALIGA_TEAMS),
