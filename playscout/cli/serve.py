@@ -57,6 +57,7 @@ def serve(
     import uvicorn
 
     from playscout.serving.app import create_app
+    from playscout.serving.protocol import uvicorn_options
 
     settings = run_config.settings(
         index=index, corpus_dir=corpus, serving={"host": host, "port": port}
@@ -91,6 +92,7 @@ def serve(
         port=settings.serving.port,
         log_level="info",
         timeout_graceful_shutdown=int(settings.serving.shutdown_grace_s) or None,
+        **uvicorn_options(settings.serving),
     )
 
 

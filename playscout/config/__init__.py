@@ -251,6 +251,18 @@ class ServingSettings(BaseModel):
         gt=0,
         description="Idle seconds before a stream sends an SSE comment, so proxies keep it open.",
     )
+    header_timeout_s: float = Field(
+        30.0,
+        gt=0,
+        description="Seconds a new connection has to send its request head (then 408, closed): "
+        "half-sent heads must not hold a connection forever; a slow phone needs far less.",
+    )
+    body_timeout_s: float = Field(
+        60.0,
+        gt=0,
+        description="Seconds a request body may stall between chunks before the connection "
+        "is closed.",
+    )
 
     def api_key(self) -> str | None:
         """Read at startup, from the environment only, so the key never sits in a config file."""

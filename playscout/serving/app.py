@@ -39,7 +39,11 @@ from playscout.serving.routes import (
     trajectories,
     viewer,
 )
-from playscout.serving.security import BearerAuthMiddleware, BodyLimitMiddleware
+from playscout.serving.security import (
+    BearerAuthMiddleware,
+    BodyLimitMiddleware,
+    SafeHeadersMiddleware,
+)
 from playscout.serving.state import ServingState
 from playscout.tools.tool import ModelSet, Tool
 
@@ -134,6 +138,7 @@ def create_app(
     app.add_middleware(BearerAuthMiddleware, api_key=key)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.serving.max_body_bytes)
     app.add_middleware(ErrorCountMiddleware, metrics=app.state.serving.metrics)
+    app.add_middleware(SafeHeadersMiddleware)  # added last: outermost, every response has them
     return app
 
 

@@ -92,6 +92,38 @@ class BodyLimitMiddleware:
         await self.app(scope, replay, send)
 
 
+SAFE_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"x-content-type-options", b"nosniff"),  # a JSON body or a clip is never run as a page
+    (b"x-frame-options", b"DENY"),  # the viewer is never framed by another site
+    (b"referrer-policy", b"no-referrer"),  # ids in URLs stay on this server
+    (b"cross-origin-resource-policy", b"same-origin"),
+)
+"""Sent with every response, errors and clip media included."""
+
+
+class SafeHeadersMiddleware:
+    """Adds SAFE_HEADERS to every response start (outermost, so errors other middlewares send
+    get them too); a header a route set itself is kept."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers") or [])
+                present = {k.lower() for k, _ in headers}
+                headers += [(k, v) for k, v in SAFE_HEADERS if k not in present]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 class BearerAuthMiddleware:
     """Optional bearer key, compared in constant time. No key configured = no check."""
 

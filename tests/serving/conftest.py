@@ -19,6 +19,7 @@ from fastapi import FastAPI
 
 from playscout.config import ServingSettings, Settings
 from playscout.serving.app import create_app
+from playscout.serving.protocol import uvicorn_options
 from tests.synthdata import SynthIndex
 
 
@@ -76,7 +77,12 @@ def live_server(app: FastAPI, grace_s: float | None = None) -> Iterator[LiveServ
     """uvicorn on 127.0.0.1 in a thread: the real HTTP stack, sockets and all."""
     port = free_port()
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=grace_s
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=grace_s,
+        **uvicorn_options(app.state.serving.settings.serving),  # as `playscout serve` runs it
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
