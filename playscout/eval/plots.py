@@ -21,8 +21,12 @@ import matplotlib.pyplot as plt
 from playscout.agent.trajectory import ToolCallEvent, TrajectoryError, read_trajectory
 from playscout.eval.store import load_results
 
-COLOURS = {"search_documents": "#4c72b0", "document_qa": "#55a868", "search_videos": "#c44e52",
-           "video_qa": "#8172b2"}  # fmt: skip
+COLOURS = {
+    "search_documents": "#4c72b0",
+    "document_qa": "#55a868",
+    "search_videos": "#c44e52",
+    "video_qa": "#8172b2",
+}
 OTHER = "#999999"
 TIMELINE_PAGE = 50
 

@@ -78,8 +78,10 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
             "accuracy": 100 * right / len(rs) if rs else None,
         }
     tools = tool_calls_per_question(rows)
-    tools_by_sport = {sport: tool_calls_per_question([r for r in rows if r.sport == sport])
-                      for sport in sorted({r.sport for r in rows})}  # fmt: skip
+    tools_by_sport = {
+        sport: tool_calls_per_question([r for r in rows if r.sport == sport])
+        for sport in sorted({r.sport for r in rows})
+    }
     outcome = {
         "overall": mean([float(r.turns) for r in rows]),
         "correct": mean([float(r.turns) for r in rows if v.get(r.qid) == "right"]),
@@ -250,10 +252,17 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
         if s.get("data"):
             lines.append(f"- data ({head}): {s['data']}")
     for head, s in zip(heads, summaries, strict=True):
-        lines.append(f"- {head}: `{s['run_dir']}`, judge: {s['judge'] or 'none'}, models: "
-                     + (", ".join(f"{k}={v}" for k, v in s["models"].items() if v) or "none (offline)"))  # fmt: skip
-    lines += ["", f"## Accuracy (%) per sport, preset {presets}", "", "| sport | " + " | ".join(heads) + " |",
-              "|---|" + "---|" * len(heads)]  # fmt: skip
+        lines.append(
+            f"- {head}: `{s['run_dir']}`, judge: {s['judge'] or 'none'}, models: "
+            + (", ".join(f"{k}={v}" for k, v in s["models"].items() if v) or "none (offline)")
+        )
+    lines += [
+        "",
+        f"## Accuracy (%) per sport, preset {presets}",
+        "",
+        "| sport | " + " | ".join(heads) + " |",
+        "|---|" + "---|" * len(heads),
+    ]
     sports = list(dict.fromkeys(k for s in summaries for k in s["accuracy"]))
     for sport in sports:
         cells = []
@@ -265,8 +274,13 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
                 else f"{_fmt(a['accuracy'], True)} ({a['correct']}/{a['n']}, unjudged {a['unjudged']})"
             )
         lines.append(f"| {sport} | " + " | ".join(cells) + " |")
-    lines += ["", f"## Tool calls per question (Table 39), preset {presets}", "",
-              "| sport | tool | " + " | ".join(heads) + " |", "|---|---|" + "---|" * len(heads)]  # fmt: skip
+    lines += [
+        "",
+        f"## Tool calls per question (Table 39), preset {presets}",
+        "",
+        "| sport | tool | " + " | ".join(heads) + " |",
+        "|---|---|" + "---|" * len(heads),
+    ]
     tools = list(dict.fromkeys(k for s in summaries for k in s["tool_calls_per_question"]))
     by_sport = list(dict.fromkeys(k for s in summaries for k in s.get("tool_calls_by_sport", {})))
     for sport in [*by_sport, "overall"]:
@@ -278,15 +292,25 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
                 for s in summaries
             ]
             lines.append(f"| {sport} | {t} | " + " | ".join(_fmt(c) for c in cells) + " |")
-    lines += ["", f"## Turns by outcome (Table 40), preset {presets}", "", "| outcome | " + " | ".join(heads) + " |",
-              "|---|" + "---|" * len(heads)]  # fmt: skip
+    lines += [
+        "",
+        f"## Turns by outcome (Table 40), preset {presets}",
+        "",
+        "| outcome | " + " | ".join(heads) + " |",
+        "|---|" + "---|" * len(heads),
+    ]
     for o in ("overall", "correct", "incorrect"):
         lines.append(
             f"| {o} | " + " | ".join(_fmt(s["turns_by_outcome"].get(o)) for s in summaries) + " |"
         )
     if any(s.get("gold_evidence") for s in summaries):
-        lines += ["", f"## Gold evidence reached (T9 questions with gold ids), preset {presets}", "",
-                  "| step | " + " | ".join(heads) + " |", "|---|" + "---|" * len(heads)]  # fmt: skip
+        lines += [
+            "",
+            f"## Gold evidence reached (T9 questions with gold ids), preset {presets}",
+            "",
+            "| step | " + " | ".join(heads) + " |",
+            "|---|" + "---|" * len(heads),
+        ]
         for step in ("n", *STEPS):
             shares = [(s.get("gold_evidence") or {}).get(step) for s in summaries]
             lines.append(f"| {step} | " + " | ".join(_fmt(c) for c in shares) + " |")
@@ -328,8 +352,15 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
     for head, s in zip(heads, summaries, strict=True):
         gone = s.get("missing_input") or {"count": 0}
         if gone["count"]:
-            lines += ["", f"## Items not asked: missing_input ({head}): {gone['count']}", "",
-                      "Counted apart: in no accuracy or score above.", "", "| n | reason (example) |", "|---|---|"]  # fmt: skip
+            lines += [
+                "",
+                f"## Items not asked: missing_input ({head}): {gone['count']}",
+                "",
+                "Counted apart: in no accuracy or score above.",
+                "",
+                "| n | reason (example) |",
+                "|---|---|",
+            ]
             for r in gone["reasons"][:10]:
                 lines.append(f"| {r['n']} | {r['example']} |")
     for head, s in zip(heads, summaries, strict=True):

@@ -211,10 +211,12 @@ class CriteriaJudge:
             return False if not criterion.get("is_penalty") else None
         penalty = bool(criterion.get("is_penalty"))
         prompt = CRITERION_PROMPT.format(
-            question=question, answer=answer, description=criterion.get("description", ""),
+            question=question,
+            answer=answer,
+            description=criterion.get("description", ""),
             kind="penalty" if penalty else str(criterion.get("category", "criterion")),
             ask=ASK_PENALTY if penalty else ASK_POSITIVE,
-        )  # fmt: skip
+        )
         data = _json_object(await self._ask(prompt) or "")
         value = data.get("satisfied") if data else None
         return value if isinstance(value, bool) else None
@@ -230,10 +232,13 @@ class CriteriaJudge:
             return None if None in hits else (sum(bool(h) for h in hits), len(facts))
         hints = sport_record(sport).coverage
         prompt = COVERAGE_PROMPT.format(
-            directionality=hints.directionality, numbers=hints.numbers, timing=hints.timing,
+            directionality=hints.directionality,
+            numbers=hints.numbers,
+            timing=hints.timing,
             examples=hints.examples,
-            fact_list="\n".join(facts), report=report or "",
-        )  # fmt: skip
+            fact_list="\n".join(facts),
+            report=report or "",
+        )
         return coverage_score(await self._ask(prompt) or "")
 
     async def writing(self, instruction: str, report: str | None) -> float | None:

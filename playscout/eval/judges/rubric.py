@@ -147,8 +147,10 @@ class LLMScoreJudge:
             return ScoreVerdict(score=0.0, reason="no answer")
         messages = [
             ChatMessage(role="system", content=JUDGE_SYSTEM),
-            ChatMessage(role="user", content=JUDGE_USER.format(question=question, gt=gold, pred=pred)),
-        ]  # fmt: skip
+            ChatMessage(
+                role="user", content=JUDGE_USER.format(question=question, gt=gold, pred=pred)
+            ),
+        ]
         try:
             reply = await self.client.chat(messages, None, self.params)
         except ModelError as e:

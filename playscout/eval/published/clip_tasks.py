@@ -63,9 +63,11 @@ class T1Published(PublishedTask):
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
         return {
             "avg_score": mean([r.score for r in records if r.score is not None]),
-            "per_axis": {a: mean([r.scores[a] for r in records if r.scores and a in r.scores]) for a in AXES},
+            "per_axis": {
+                a: mean([r.scores[a] for r in records if r.scores and a in r.scores]) for a in AXES
+            },
             "judge": T1_FALLBACK,
-        }  # fmt: skip
+        }
 
 
 class _FileMCQ(PublishedTask):

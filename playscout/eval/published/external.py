@@ -53,9 +53,11 @@ def gameplayqa_prompt(question: str, options: list[str], videos: int) -> str:
     lines = [f"Q: {question.strip()}", ""] + [f"{chr(65 + i)}. {o}" for i, o in enumerate(options)]
     body = "\n".join(lines)
     verb = "Watch the video" if videos == 1 else "Watch all the videos"
-    return (f"{verb} carefully and answer the following multiple choice question.\n"
-            "Answer with ONLY the letter of your choice. Do not include any explanation.\n\n"
-            f"{body}\n\nYour answer:")  # fmt: skip
+    return (
+        f"{verb} carefully and answer the following multiple choice question.\n"
+        "Answer with ONLY the letter of your choice. Do not include any explanation.\n\n"
+        f"{body}\n\nYour answer:"
+    )
 
 
 def _entity(code: str) -> str:
@@ -66,13 +68,26 @@ def _entity(code: str) -> str:
 
 
 def _gqa_instance(
-    qid: str, code: str, question: str, correct: str, distractors: list[tuple[str, str]],
-    video_refs: list[Any], level: int | None, extra: dict[str, Any],
-) -> Instance:  # fmt: skip
+    qid: str,
+    code: str,
+    question: str,
+    correct: str,
+    distractors: list[tuple[str, str]],
+    video_refs: list[Any],
+    level: int | None,
+    extra: dict[str, Any],
+) -> Instance:
     options, kinds, gold = gameplayqa_options(qid, code, correct, distractors)
-    meta = {"video_refs": video_refs, "options": options, "option_kinds": kinds,
-            "question_code": code, "entity_type": _entity(code), "level": level,
-            "multi_video": len(video_refs) > 1, **extra}  # fmt: skip
+    meta = {
+        "video_refs": video_refs,
+        "options": options,
+        "option_kinds": kinds,
+        "question_code": code,
+        "entity_type": _entity(code),
+        "level": level,
+        "multi_video": len(video_refs) > 1,
+        **extra,
+    }
     return Instance(
         qid, "gameplay", gameplayqa_prompt(question, options, len(video_refs)), gold, meta
     )
@@ -99,8 +114,18 @@ def gameplayqa_csv(path: Path) -> list[Instance]:
         # source videos (video_i_file_name) are the fallback
         crops = [f"{r.id}.mp4"] if len(names) == 1 else [f"{r.id}-v{i}.mp4" for i in idx]
         refs = [[crop, name] for crop, name in zip(crops, names, strict=True)]
-        out.append(_gqa_instance(r.id, r.question_code, r.question, r.correct_option,
-                                 r.distractors(), refs, None, {"video_indices": idx}))  # fmt: skip
+        out.append(
+            _gqa_instance(
+                r.id,
+                r.question_code,
+                r.question,
+                r.correct_option,
+                r.distractors(),
+                refs,
+                None,
+                {"video_indices": idx},
+            )
+        )
     return out
 
 
@@ -112,10 +137,18 @@ def gameplayqa_generator(path: Path) -> list[Instance]:
         indices = q.videoIndices or [int(q.videoIndex or 0)]
         refs = [{"instance": export.instanceId, "index": i} for i in indices]
         window = [q.videoContext.start, q.videoContext.end] if q.videoContext else None
-        out.append(_gqa_instance(
-            q.id, q.code, q.question, q.answer.option, [(d.option, d.type) for d in q.distractors],
-            refs, q.level, {"windows": [window] * len(refs), "project_folder": export.projectFolder},
-        ))  # fmt: skip
+        out.append(
+            _gqa_instance(
+                q.id,
+                q.code,
+                q.question,
+                q.answer.option,
+                [(d.option, d.type) for d in q.distractors],
+                refs,
+                q.level,
+                {"windows": [window] * len(refs), "project_folder": export.projectFolder},
+            )
+        )
     return out
 
 
@@ -125,13 +158,29 @@ def starbench_items(path: Path) -> list[Instance]:
     out = []
     for e in items:
         turns: list[dict[str, Any]] = [
-            {"question": t.question, "ideal": t.answer,
-             "rubric": [{**c.model_dump(exclude={"weight"}), "weight": c.resolved_weight()} for c in t.rubric]}
+            {
+                "question": t.question,
+                "ideal": t.answer,
+                "rubric": [
+                    {**c.model_dump(exclude={"weight"}), "weight": c.resolved_weight()}
+                    for c in t.rubric
+                ],
+            }
             for t in e.turns
-        ]  # fmt: skip
-        out.append(Instance(e.id, "video", turns[0]["question"], turns,
-                            {"video_refs": [e.video], "multi_turn": len(turns) > 1,
-                             "task": e.task or "unknown"}))  # fmt: skip
+        ]
+        out.append(
+            Instance(
+                e.id,
+                "video",
+                turns[0]["question"],
+                turns,
+                {
+                    "video_refs": [e.video],
+                    "multi_turn": len(turns) > 1,
+                    "task": e.task or "unknown",
+                },
+            )
+        )
     return out
 
 
@@ -147,7 +196,12 @@ def lcric_queries(path: Path) -> list[Instance]:
     items = records(path, read_json(path), LcricQuery, "query")
     unique_ids(path, [e.id for e in items])
     return [
-        Instance(e.id, "cricket", e.query, _lcric_gold(e.kind, e.answer),
-                 {"kind": e.kind, "video_refs": [e.video]})
+        Instance(
+            e.id,
+            "cricket",
+            e.query,
+            _lcric_gold(e.kind, e.answer),
+            {"kind": e.kind, "video_refs": [e.video]},
+        )
         for e in items
-    ]  # fmt: skip
+    ]

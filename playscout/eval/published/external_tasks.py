@@ -63,8 +63,11 @@ class STARBenchPublished(_FileTask):
     description = (
         "STARBench rubric items: each turn after the ideal history, criteria judged one by one."
     )
-    needs = Needs(videos="required", vlm=True,
-                  judge="per-criterion judge (eval.judge); text fallback, penalties unchecked, without")  # fmt: skip
+    needs = Needs(
+        videos="required",
+        vlm=True,
+        judge="per-criterion judge (eval.judge); text fallback, penalties unchecked, without",
+    )
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         async def ask(prompt: str) -> Outcome:
@@ -74,8 +77,12 @@ class STARBenchPublished(_FileTask):
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
         tasks = Counter(str(r.meta.get("task")) for r in records)
-        per_task = {t: rubric_summary([r for r in records if str(r.meta.get("task")) == t])["rubric_score_pct"]
-                    for t in sorted(tasks)}  # fmt: skip
+        per_task = {
+            t: rubric_summary([r for r in records if str(r.meta.get("task")) == t])[
+                "rubric_score_pct"
+            ]
+            for t in sorted(tasks)
+        }
         return {**rubric_summary(records), "per_task": per_task}
 
 

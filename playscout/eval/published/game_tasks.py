@@ -94,8 +94,12 @@ def _check_agent(env: TaskEnv, task: str) -> None:
 class T4Published(PublishedTask):
     name = "t4"
     description = "Strategic reasoning QA (qa.json): by game id and question type, 0-5, best of k."
-    needs = Needs(videos="optional", vlm=True, corpus="optional",
-                  judge="Fig. 32 0-5 rubric judge (eval.judge), best of k; text fallback without")  # fmt: skip
+    needs = Needs(
+        videos="optional",
+        vlm=True,
+        corpus="optional",
+        judge="Fig. 32 0-5 rubric judge (eval.judge), best of k; text fallback without",
+    )
 
     def check(self, env: TaskEnv) -> None:
         _check_agent(env, self.name)
@@ -140,9 +144,13 @@ class T6Published(PublishedTask):
     description = (
         "Long-form report of one or more games (sample folders): saliency and writing 1-5."
     )
-    needs = Needs(videos="optional", vlm=True, corpus="optional",
-                  judge="coverage (Fig. 37) and writing (Fig. 38) judges (eval.judge); "
-                        "text fallback for coverage, writing unjudged without")  # fmt: skip
+    needs = Needs(
+        videos="optional",
+        vlm=True,
+        corpus="optional",
+        judge="coverage (Fig. 37) and writing (Fig. 38) judges (eval.judge); "
+        "text fallback for coverage, writing unjudged without",
+    )
 
     def check(self, env: TaskEnv) -> None:
         _check_agent(env, self.name)
@@ -161,8 +169,11 @@ class T6Published(PublishedTask):
         judge = CriteriaJudge(env.judge)
         covered = await judge.coverage(inst.sport, inst.gold or [], rec.answer)
         style = await judge.writing(inst.prompt, rec.answer)
-        return rec.updated(saliency=covered[0] / covered[1] if covered and covered[1] else None,
-                           style=style, judge=judge.name)  # fmt: skip
+        return rec.updated(
+            saliency=covered[0] / covered[1] if covered and covered[1] else None,
+            style=style,
+            judge=judge.name,
+        )
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
         return {
@@ -170,11 +181,19 @@ class T6Published(PublishedTask):
             "style": mean([r.style for r in records if r.style is not None]),
             "saliency_unjudged": sum(r.saliency is None for r in records),
             "style_unjudged": sum(r.style is None for r in records),
-            "per_setting": {s: mean([r.saliency for r in records if r.meta.get("setting") == s and r.saliency is not None])
-                            for s in sorted({str(r.meta.get("setting")) for r in records})},
+            "per_setting": {
+                s: mean(
+                    [
+                        r.saliency
+                        for r in records
+                        if r.meta.get("setting") == s and r.saliency is not None
+                    ]
+                )
+                for s in sorted({str(r.meta.get("setting")) for r in records})
+            },
             "factual_accuracy": None,
             "factual_note": "the Fig. 36 fact-check judge is not implemented for published T6",
-        }  # fmt: skip
+        }
 
 
 class T7Published(PublishedTask):

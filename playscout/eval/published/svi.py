@@ -74,10 +74,15 @@ def _mcq(path: Path, where: str, question: str, answer: str) -> tuple[list[str],
 def t1_captions(path: Path) -> list[Instance]:
     items = records(path, read_json(path), T1Caption)
     out = [
-        Instance(f"t1_{i}_{e.data_source}", sport_of(path.name, e.video), T1_PROMPT, e.caption,
-                 {"video_refs": [e.video], "data_source": e.data_source, **e.extra()})
+        Instance(
+            f"t1_{i}_{e.data_source}",
+            sport_of(path.name, e.video),
+            T1_PROMPT,
+            e.caption,
+            {"video_refs": [e.video], "data_source": e.data_source, **e.extra()},
+        )
         for i, e in enumerate(items)
-    ]  # fmt: skip
+    ]
     return out
 
 
@@ -88,9 +93,20 @@ def t2_mcq(path: Path) -> list[Instance]:
     for e in items:
         options = [re.sub(r"^\s*[A-J]\s*[:.)]\s*", "", o).strip() for o in e.options]
         prompt = f"{e.question}\n" + "\n".join(e.options) + f"\n{MCQ_SUFFIX}"
-        out.append(Instance(e.id, sport_of(path.name, e.video), prompt, LETTERS.index(e.answer),
-                            {"video_refs": [e.video], "options": options,
-                             "question_type": e.question_type or "unknown", **e.extra()}))  # fmt: skip
+        out.append(
+            Instance(
+                e.id,
+                sport_of(path.name, e.video),
+                prompt,
+                LETTERS.index(e.answer),
+                {
+                    "video_refs": [e.video],
+                    "options": options,
+                    "question_type": e.question_type or "unknown",
+                    **e.extra(),
+                },
+            )
+        )
     return out
 
 
@@ -99,11 +115,16 @@ def t3_queries(path: Path) -> list[Instance]:
     entries = records(path, read_json(path), T3Entry, "entry")
     pool = [str(e.video or e.image) for e in entries]
     return [
-        Instance(f"t3_{i}", sport_of(path.name, pool[i]), e.caption, pool[i],
-                 {"pool_refs": pool, "hn_bin": e.hn_bin})
+        Instance(
+            f"t3_{i}",
+            sport_of(path.name, pool[i]),
+            e.caption,
+            pool[i],
+            {"pool_refs": pool, "hn_bin": e.hn_bin},
+        )
         for i, e in enumerate(entries)
         if e.is_positive
-    ]  # fmt: skip
+    ]
 
 
 def t4_questions(path: Path) -> list[Instance]:
@@ -113,12 +134,22 @@ def t4_questions(path: Path) -> list[Instance]:
         # the reference's get_sport (T4 evaluation/evaluate.py) reads the sport records' leagues,
         # without its "anything else is soccer"
         sport = sport_of_league(e.league)
-        out.append(Instance(
-            f"t4_{i}", sport or "unknown", e.question, e.answer,
-            {"game_id": e.game_id, "league": e.league, "question_type": e.question_type,
-             "video_refs": [e.video_path], **e.extra()},
-            missing=None if sport else f"unknown league {e.league!r}: no sport to route it to",
-        ))  # fmt: skip
+        out.append(
+            Instance(
+                f"t4_{i}",
+                sport or "unknown",
+                e.question,
+                e.answer,
+                {
+                    "game_id": e.game_id,
+                    "league": e.league,
+                    "question_type": e.question_type,
+                    "video_refs": [e.video_path],
+                    **e.extra(),
+                },
+                missing=None if sport else f"unknown league {e.league!r}: no sport to route it to",
+            )
+        )
     return out
 
 
@@ -132,9 +163,19 @@ def t5_forecast(path: Path) -> list[Instance]:
         question = _strip_media_tag(e.question)
         options, gold = _mcq(path, f"item {i}", question, e.answer)
         kind = re.match(r"(Q\d+)", e.id)
-        out.append(Instance(e.id, sport_of(path.name, e.video), T5_PROMPT.format(question=question), gold,
-                            {"video_refs": [e.video], "options": options,
-                             "question_type": kind.group(1) if kind else "unknown"}))  # fmt: skip
+        out.append(
+            Instance(
+                e.id,
+                sport_of(path.name, e.video),
+                T5_PROMPT.format(question=question),
+                gold,
+                {
+                    "video_refs": [e.video],
+                    "options": options,
+                    "question_type": kind.group(1) if kind else "unknown",
+                },
+            )
+        )
     return out
 
 
@@ -181,18 +222,30 @@ def _t6_sample(root: Path, sample: Path) -> Instance:
     template = next((p for p in sample.parts if re.fullmatch(r"Q\d+", p)), "Q?")
     instruction = _resolve_placeholders(_text(sample / "prompt.txt").strip(), metadata)
     return Instance(
-        f"t6_{setting}_{template}_{sample.name}", sport_of(*sample.parts), instruction, facts,
-        {"game_ids": [str(g) for g in game_ids], "video_refs": [str(v) for v in videos],
-         "setting": setting, "template": template,
-         "reference": _text(sample / "ground_truth_report.txt"),
-         "stats": _text(sample / "stats.txt") if (sample / "stats.txt").is_file() else None},
-    )  # fmt: skip
+        f"t6_{setting}_{template}_{sample.name}",
+        sport_of(*sample.parts),
+        instruction,
+        facts,
+        {
+            "game_ids": [str(g) for g in game_ids],
+            "video_refs": [str(v) for v in videos],
+            "setting": setting,
+            "template": template,
+            "reference": _text(sample / "ground_truth_report.txt"),
+            "stats": _text(sample / "stats.txt") if (sample / "stats.txt").is_file() else None,
+        },
+    )
 
 
 def _resolve_placeholders(text: str, metadata: dict[str, Any]) -> str:
     """prompt.txt's {player}, {title}, ... filled from metadata.json, as eval_writing.py does."""
-    keys = {"player": "selected_player", "title": "title", "attribute": "attribute",
-            "timeframe": "timeframe", "event_description": "event_description"}  # fmt: skip
+    keys = {
+        "player": "selected_player",
+        "title": "title",
+        "attribute": "attribute",
+        "timeframe": "timeframe",
+        "event_description": "event_description",
+    }
     for placeholder, key in keys.items():
         if metadata.get(key) is not None:
             text = text.replace("{" + placeholder + "}", str(metadata[key]))
@@ -205,8 +258,16 @@ def t7_tracks(path: Path) -> list[Instance]:
     files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
     if not files:
         raise DataFormatError(f"{path.name}: no track files")
-    return [Instance(f"t7_{f.stem}", sport_of(*f.parts), f"tracks of {f.stem}",
-                     _mot_tracks(f), {"file": f.name}) for f in files]  # fmt: skip
+    return [
+        Instance(
+            f"t7_{f.stem}",
+            sport_of(*f.parts),
+            f"tracks of {f.stem}",
+            _mot_tracks(f),
+            {"file": f.name},
+        )
+        for f in files
+    ]
 
 
 def tracks(
@@ -246,10 +307,22 @@ def t8_goal_qa(path: Path) -> list[Instance]:
     for i, e in enumerate(items):
         question = _strip_media_tag(e.question)
         options, gold = _mcq(path, f"item {i}", question, e.answer)
-        out.append(Instance(e.id, "basketball", question, gold,
-                            {"video_refs": [e.video], "options": options, "box": list(e.start_bbox.tuple()),
-                             "jersey_number": e.jersey_number, "action": e.normalized_action,
-                             "question_type": qtype.group(1) if qtype else "unknown"}))  # fmt: skip
+        out.append(
+            Instance(
+                e.id,
+                "basketball",
+                question,
+                gold,
+                {
+                    "video_refs": [e.video],
+                    "options": options,
+                    "box": list(e.start_bbox.tuple()),
+                    "jersey_number": e.jersey_number,
+                    "action": e.normalized_action,
+                    "question_type": qtype.group(1) if qtype else "unknown",
+                },
+            )
+        )
     return out
 
 
@@ -279,7 +352,12 @@ def t9_questions(path: Path) -> list[Instance]:
             )
     sport = sport_of(path.name)
     return [
-        Instance(q.id, q.sport or sport, q.question, q.answer,
-                 {"answer_type": q.answer_type, "sources": q.sources})
+        Instance(
+            q.id,
+            q.sport or sport,
+            q.question,
+            q.answer,
+            {"answer_type": q.answer_type, "sources": q.sources},
+        )
         for q in items
-    ]  # fmt: skip
+    ]

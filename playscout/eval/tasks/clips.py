@@ -148,8 +148,15 @@ class T2Task:
                         else f"What is the {qtype.replace('_', ' ')} of the first action"
                     )
                     q = f"{what} in this clip?\n{render_options(opts)}\nAnswer with the option letter."
-                    out.append(Instance(f"t2_{f.clip_id}_{qtype}", sport, q, gold,
-                                        {"clip_id": f.clip_id, "question_type": qtype, "options": opts}))  # fmt: skip
+                    out.append(
+                        Instance(
+                            f"t2_{f.clip_id}_{qtype}",
+                            sport,
+                            q,
+                            gold,
+                            {"clip_id": f.clip_id, "question_type": qtype, "options": opts},
+                        )
+                    )
                     break
                 if limit and len(out) >= limit * (sports.index(sport) + 1):
                     break
@@ -198,8 +205,15 @@ class T3Task:
                 query = re.sub(
                     r"[^A-Za-z0-9\s]", " ", " ".join(p for p in parts if p)
                 )  # see note in report
-                out.append(Instance(f"t3_{f.clip_id}", sport, " ".join(query.split()), f.clip_id,
-                                    {"pool": pool, "tier": tier}))  # fmt: skip
+                out.append(
+                    Instance(
+                        f"t3_{f.clip_id}",
+                        sport,
+                        " ".join(query.split()),
+                        f.clip_id,
+                        {"pool": pool, "tier": tier},
+                    )
+                )
         return out
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:

@@ -63,11 +63,26 @@ class GameplayQATask:
                 kinds = {o: k for k, o in distractors.items()}
                 rng.shuffle(opts)
                 vids = [f.clip_id, other.clip_id] if multi else [f.clip_id]
-                q = ("Which event happens in Video 1?" if multi else "Which event happens in this clip?") + \
-                    f"\n{render_options(opts)}\nAnswer with the letter directly."  # fmt: skip
-                out.append(Instance(f"gqa_{f.clip_id}", sport, q, opts.index(true),
-                                    {"videos": vids, "options": opts, "entity_type": "OA",
-                                     "option_kinds": [kinds.get(o, "true") for o in opts], "multi_video": multi}))  # fmt: skip
+                q = (
+                    "Which event happens in Video 1?"
+                    if multi
+                    else "Which event happens in this clip?"
+                ) + f"\n{render_options(opts)}\nAnswer with the letter directly."
+                out.append(
+                    Instance(
+                        f"gqa_{f.clip_id}",
+                        sport,
+                        q,
+                        opts.index(true),
+                        {
+                            "videos": vids,
+                            "options": opts,
+                            "entity_type": "OA",
+                            "option_kinds": [kinds.get(o, "true") for o in opts],
+                            "multi_video": multi,
+                        },
+                    )
+                )
         return out
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
@@ -164,16 +179,50 @@ class STARBenchTask:
                 h, a = g.final
                 loser = g.away if g.winner == g.home else g.home
                 turns: list[dict[str, Any]] = [
-                    {"question": f"Who won {g.label()}?", "ideal": f"The {g.winner or 'teams drew'}.",
-                     "rubric": [RubricItem(name="winner", description=g.winner or "draw", category="high_priority", weight=5),
-                                RubricItem(name="wrong winner", description=f"{loser} won", category="penalty", weight=5, is_penalty=True)]},
-                    {"question": "What was the final score?", "ideal": f"{h}-{a}.",
-                     "rubric": [RubricItem(name="score", description=f"{max(h, a)}-{min(h, a)}", category="high_priority", weight=5),
-                                RubricItem(name="date", description=g.date, category="low_priority", weight=1)]},
-                ]  # fmt: skip
-                out.append(Instance(f"star_{g.game_id}", sport, turns[0]["question"],
-                                    [{**t, "rubric": [r.model_dump() for r in t["rubric"]]} for t in turns],
-                                    {"game_id": g.game_id, "multi_turn": True}))  # fmt: skip
+                    {
+                        "question": f"Who won {g.label()}?",
+                        "ideal": f"The {g.winner or 'teams drew'}.",
+                        "rubric": [
+                            RubricItem(
+                                name="winner",
+                                description=g.winner or "draw",
+                                category="high_priority",
+                                weight=5,
+                            ),
+                            RubricItem(
+                                name="wrong winner",
+                                description=f"{loser} won",
+                                category="penalty",
+                                weight=5,
+                                is_penalty=True,
+                            ),
+                        ],
+                    },
+                    {
+                        "question": "What was the final score?",
+                        "ideal": f"{h}-{a}.",
+                        "rubric": [
+                            RubricItem(
+                                name="score",
+                                description=f"{max(h, a)}-{min(h, a)}",
+                                category="high_priority",
+                                weight=5,
+                            ),
+                            RubricItem(
+                                name="date", description=g.date, category="low_priority", weight=1
+                            ),
+                        ],
+                    },
+                ]
+                out.append(
+                    Instance(
+                        f"star_{g.game_id}",
+                        sport,
+                        turns[0]["question"],
+                        [{**t, "rubric": [r.model_dump() for r in t["rubric"]]} for t in turns],
+                        {"game_id": g.game_id, "multi_turn": True},
+                    )
+                )
         return out
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
@@ -245,7 +294,15 @@ class LCricTask:
                         {"kind": "multiple"},
                     )
                 )
-                out.append(Instance(f"lcric_reg_{g.game_id}", sport, f"How many points/goals were scored in total {where}? Answer with a number.", float(sum(g.period_scores[0])), {"kind": "regression"}))  # fmt: skip
+                out.append(
+                    Instance(
+                        f"lcric_reg_{g.game_id}",
+                        sport,
+                        f"How many points/goals were scored in total {where}? Answer with a number.",
+                        float(sum(g.period_scores[0])),
+                        {"kind": "regression"},
+                    )
+                )
         return out
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:

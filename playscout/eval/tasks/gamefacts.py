@@ -45,8 +45,15 @@ class GameFacts:
 
 def load_game(corpus: Corpus, sport: str, game_id: str) -> GameFacts:
     pbp = game_events(corpus, sport, game_id)
-    g = GameFacts(sport, game_id, str(pbp.get("date")), pbp["home_team"], pbp["away_team"],
-                  [list(p) for p in pbp.get("period_scores", [])], events=pbp.get("events", []))  # fmt: skip
+    g = GameFacts(
+        sport,
+        game_id,
+        str(pbp.get("date")),
+        pbp["home_team"],
+        pbp["away_team"],
+        [list(p) for p in pbp.get("period_scores", [])],
+        events=pbp.get("events", []),
+    )
     for doc in corpus.game_documents(sport, game_id):
         if doc.doc_type != "game_stat_player":
             continue

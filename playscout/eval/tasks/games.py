@@ -52,8 +52,15 @@ class T4Task:
                     lead = g.leader(team, stat)
                     if lead:
                         q = f"In {g.label()}, which {team} player had the most {stat}?"
-                        out.append(Instance(f"t4_{g.game_id}_{len(out)}", sport, q, lead[0],
-                                            {"game_id": g.game_id, "question_type": "role_skill_assessment"}))  # fmt: skip
+                        out.append(
+                            Instance(
+                                f"t4_{g.game_id}_{len(out)}",
+                                sport,
+                                q,
+                                lead[0],
+                                {"game_id": g.game_id, "question_type": "role_skill_assessment"},
+                            )
+                        )
                         break
         return out[:limit] if limit else out
 
@@ -71,8 +78,9 @@ def score_judge(env: TaskEnv) -> ScoreJudge:
     """Fig. 32 over the run's judge model (eval.judge), else the text fallback."""
     if env.judge is None:
         return FallbackScoreJudge()
-    params = ChatParams(temperature=env.settings.eval.judge.temperature,
-                        max_tokens=env.eval.judge_max_tokens)  # fmt: skip
+    params = ChatParams(
+        temperature=env.settings.eval.judge.temperature, max_tokens=env.eval.judge_max_tokens
+    )
     return LLMScoreJudge(env.judge, params)
 
 
@@ -90,8 +98,13 @@ async def best_of_k_answers(env: TaskEnv, question: str, gold: str, rec: Outcome
     judge = score_judge(env)
     verdicts = await asyncio.gather(*(judge.score(question, gold, c) for c in candidates))
     scores = [v.score for v in verdicts]
-    return rec.updated(candidates=candidates, candidate_scores=scores, score=best_of_k(scores),
-                       judge=judge.name, note=note)  # fmt: skip
+    return rec.updated(
+        candidates=candidates,
+        candidate_scores=scores,
+        score=best_of_k(scores),
+        judge=judge.name,
+        note=note,
+    )
 
 
 def t4_scores(records: list[ResultRow]) -> dict[str, Any]:
@@ -119,8 +132,13 @@ def _cutoff(sport: str) -> int:
 
 def _t5_options(g: GameFacts) -> tuple[list[str], int]:
     m = sport_record(g.sport).forecast_margin
-    opts = [f"{g.home} win by more than {m}", f"{g.home} win by 1 to {m}", "a draw/tie",
-            f"{g.away} win by 1 to {m}", f"{g.away} win by more than {m}"]  # fmt: skip
+    opts = [
+        f"{g.home} win by more than {m}",
+        f"{g.home} win by 1 to {m}",
+        "a draw/tie",
+        f"{g.away} win by 1 to {m}",
+        f"{g.away} win by more than {m}",
+    ]
     h, a = g.final
     d = h - a
     gold = 0 if d > m else 1 if d > 0 else 2 if d == 0 else 3 if -d <= m else 4
@@ -156,12 +174,26 @@ class T5Task:
                 h = sum(p[0] for p in g.period_scores[:c])
                 a = sum(p[1] for p in g.period_scores[:c])
                 opts, gold = _t5_options(g)
-                q = (f"In {g.label()}, the score after period {c} is {g.home} {h}, {g.away} {a}. "
-                     f"Using only what happened up to then, how will the game end?\n{render_options(opts)}\n"
-                     "Answer with the option letter and your confidence between 0 and 1.")  # fmt: skip
-                out.append(Instance(f"t5_{g.game_id}", sport, q, gold,
-                                    {"game_id": g.game_id, "date": g.date, "cutoff_period": c, "options": opts,
-                                     "calibration_bins": env.eval.calibration_bins}))  # fmt: skip
+                q = (
+                    f"In {g.label()}, the score after period {c} is {g.home} {h}, {g.away} {a}. "
+                    f"Using only what happened up to then, how will the game end?\n{render_options(opts)}\n"
+                    "Answer with the option letter and your confidence between 0 and 1."
+                )
+                out.append(
+                    Instance(
+                        f"t5_{g.game_id}",
+                        sport,
+                        q,
+                        gold,
+                        {
+                            "game_id": g.game_id,
+                            "date": g.date,
+                            "cutoff_period": c,
+                            "options": opts,
+                            "calibration_bins": env.eval.calibration_bins,
+                        },
+                    )
+                )
         return out[:limit] if limit else out
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
@@ -190,10 +222,11 @@ class T5Task:
             (int(r.meta["calibration_bins"]) for r in records if "calibration_bins" in r.meta), 5
         )
         probs = [
-            None if r.status == "error" or r.option_probs is None
+            None
+            if r.status == "error" or r.option_probs is None
             else {str(i): p for i, p in enumerate(r.option_probs)}
             for r in records
-        ]  # fmt: skip
+        ]
         cal = calibration_error(probs, [str(r.gold) for r in records], bins)
         return {
             "accuracy": accuracy([bool(r.correct) for r in records]),
@@ -262,8 +295,10 @@ class T6Task:
         out: list[Instance] = []
         for sport in sports:
             for g in games(env.need_corpus(), sport, limit):
-                q = (f"Write a report of about {self.target_words} words on {g.label()}: the final "
-                     "score, the key performers with their statistics, and the turning points.")  # fmt: skip
+                q = (
+                    f"Write a report of about {self.target_words} words on {g.label()}: the final "
+                    "score, the key performers with their statistics, and the turning points."
+                )
                 out.append(
                     Instance(f"t6_{g.game_id}", sport, q, key_facts(g), {"game_id": g.game_id})
                 )
@@ -279,9 +314,12 @@ class T6Task:
         norm = f" {normalise(text)} "
         covered = [f for f in inst.gold if f" {normalise(f)} " in norm or f in text]
         s, c = facts["supported"], facts["contradicted"]
-        return rec.updated(facts=facts, factual=s / (s + c) if s + c else None,
-                           saliency=len(covered) / len(inst.gold) if inst.gold else None,
-                           style=style_score(text, self.target_words))  # fmt: skip
+        return rec.updated(
+            facts=facts,
+            factual=s / (s + c) if s + c else None,
+            saliency=len(covered) / len(inst.gold) if inst.gold else None,
+            style=style_score(text, self.target_words),
+        )
 
     def score(self, records: list[ResultRow]) -> dict[str, Any]:
         return {

@@ -116,8 +116,10 @@ class T8Task:
             for f in facts[: limit or 5]:
                 ev = f.events[0]
                 opts, gold = options_for(str(ev.get("type")), pool, rng_for(f.clip_id, "t8"))
-                q = (f"What does player #{ev.get('number')} do in this clip?\n{render_options(opts)}\n"
-                     "Answer with the option letter.")  # fmt: skip
+                q = (
+                    f"What does player #{ev.get('number')} do in this clip?\n{render_options(opts)}\n"
+                    "Answer with the option letter."
+                )
                 out.append(
                     Instance(
                         f"t8_{f.clip_id}", sport, q, gold, {"clip_id": f.clip_id, "options": opts}

@@ -206,9 +206,14 @@ async def record_direct(
     t0 = time.perf_counter()
     try:
         writer.emit(
-            RunStart, question=question, sport=sport, mode=mode, policy="direct",
-            tools=[tool], versions=package_versions(AGENT_PACKAGES),
-        )  # fmt: skip
+            RunStart,
+            question=question,
+            sport=sport,
+            mode=mode,
+            policy="direct",
+            tools=[tool],
+            versions=package_versions(AGENT_PACKAGES),
+        )
         result = await call(writer)
         status = "error" if result.error else "answered"
         wall = time.perf_counter() - t0
