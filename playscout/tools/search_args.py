@@ -7,14 +7,12 @@ from typing import Any
 
 from pydantic import AliasChoices, Field, field_validator
 
-from playscout.tools.args import ToolArgs
+from playscout.tools.args import ToolArgs, one_or_many
 
 
 def _as_list(value: Any) -> Any:
-    """Models often write one id where a list is expected."""
-    if isinstance(value, (str, int)) and value != "":
-        return [str(value)]
-    return value or None
+    """One id is a list of one (tools/args.one_or_many); an empty list is no filter."""
+    return one_or_many(value) or None
 
 
 class SearchDocumentsArgs(ToolArgs):

@@ -6,20 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import Field, field_validator
 
+from playscout.tools.args import one_or_many
 from playscout.tools.tool import ToolArgs, ToolContext, ToolError
 
 T = TypeVar("T")
-
-
-def _as_list(value: Any) -> Any:
-    """Models often write one id where a list is expected."""
-    if isinstance(value, (str, int)) and value != "":
-        return [str(value)]
-    return value
 
 
 class ClipArgs(ToolArgs):
@@ -27,7 +21,7 @@ class ClipArgs(ToolArgs):
         ..., min_length=1, description="Clip ids as returned by search_videos, e.g. '400000_12'."
     )
 
-    _lists = field_validator("video_ids", mode="before")(_as_list)
+    _lists = field_validator("video_ids", mode="before")(one_or_many)
 
 
 @dataclass(frozen=True)

@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import AliasChoices, Field, field_validator
 
+from playscout.tools.args import one_or_many
 from playscout.tools.tool import ToolArgs
-
-
-def _as_list(value: Any) -> Any:
-    """Models often write one id where a list is expected."""
-    if isinstance(value, (str, int)) and value != "":
-        return [str(value)]
-    return value
 
 
 class DocumentQAArgs(ToolArgs):
@@ -22,7 +14,7 @@ class DocumentQAArgs(ToolArgs):
     )
     query: str = Field(..., description="One question, asked of each document separately.")
 
-    _lists = field_validator("doc_ids", mode="before")(_as_list)
+    _lists = field_validator("doc_ids", mode="before")(one_or_many)
 
 
 class VideoQAArgs(ToolArgs):
@@ -33,4 +25,4 @@ class VideoQAArgs(ToolArgs):
     )
     query: str = Field(..., description="One question, asked of each clip separately.")
 
-    _lists = field_validator("video_ids", mode="before")(_as_list)
+    _lists = field_validator("video_ids", mode="before")(one_or_many)
