@@ -78,6 +78,9 @@ class AnnOptions:
     # False keeps the IVF index whenever a setting reaches the target, even where an exact
     # scan is as fast (small test indexes, benchmarks of the IVF path itself).
     compare_exact: bool = True
+    # A user's own queries (`index build --tune-queries`): .npy vectors, or .txt with one
+    # query a line embedded by each channel's query embedder; tuned on beside the others.
+    tune_queries: Path | None = None
 
     @classmethod
     def from_settings(cls, s: SearchSettings) -> AnnOptions:
@@ -94,6 +97,7 @@ class QuerySet:
     name: str
     vectors: np.ndarray
     own: np.ndarray | None
+    source: str = ""  # what the queries are, for the record ("query_sources")
     kth: np.ndarray | None = None
     kth_filtered: np.ndarray | None = None  # the same among the rows of the filter measured
 
@@ -146,17 +150,94 @@ def _record(directory: Path, setting: dict[str, Any]) -> dict[str, Any]:
 def _query_sets(
     matrix: MappedMatrix, opts: AnnOptions, texts: RowTexts | None, embedder: QueryEmbedder | None
 ) -> list[QuerySet]:
-    n = len(matrix.rows)
+    """The queries a channel is tuned on: sampled rows (the fallback: they find their own
+    near-copies and sit where the lists are, so they flatter the index), windows of rows' own
+    texts embedded as queries are, and the user's query file; a setting must satisfy each."""
+    n, dim = matrix.rows.shape
     rng = np.random.default_rng(opts.seed + 1)
     own = np.sort(rng.choice(n, size=min(n, opts.queries), replace=False))
-    sets = [QuerySet("data", np.ascontiguousarray(matrix.rows[own]), own)]
+    sets = [
+        QuerySet(
+            "data",
+            np.ascontiguousarray(matrix.rows[own]),
+            own,
+            f"{len(own)} sampled rows, each excluding its own row",
+        )
+    ]
     if texts is not None and embedder is not None:
         rows = np.sort(rng.choice(n, size=min(n, opts.queries), replace=False))
         windows = [w for w in (_window(t, rng) for t in texts(rows.tolist())) if w]
         if windows:
             vectors = np.asarray(embedder.embed_queries(windows), dtype=np.float32)
-            sets.append(QuerySet("text", np.ascontiguousarray(vectors), None))
+            sets.append(
+                QuerySet(
+                    "text",
+                    np.ascontiguousarray(vectors),
+                    None,
+                    f"{len(windows)} 4-12 word windows of rows' texts, embedded by "
+                    f"{_embedder_name(embedder)}",
+                )
+            )
+    if opts.tune_queries is not None:
+        user = user_queries(opts.tune_queries, dim, embedder, opts.queries, rng)
+        if user is not None:
+            sets.append(user)
     return sets
+
+
+def _embedder_name(embedder: QueryEmbedder) -> str:
+    spec = getattr(embedder, "spec", None)
+    made = spec() if callable(spec) else None
+    model = made.get("model") if isinstance(made, dict) else getattr(made, "model", None)
+    return str(model or type(embedder).__name__)
+
+
+def check_tune_queries(path: Path) -> None:
+    """Refuse a query file `user_queries` cannot read, before a build spends minutes."""
+    if path.suffix not in (".npy", ".txt"):
+        raise ValueError(f"--tune-queries {path}: expected a .npy or .txt file")
+    if not path.is_file():
+        raise ValueError(f"--tune-queries {path}: no such file")
+
+
+def user_queries(
+    path: Path,
+    dim: int,
+    embedder: QueryEmbedder | None,
+    limit: int,
+    rng: np.random.Generator,
+) -> QuerySet | None:
+    """The user's query file as a query set ("file"), up to `limit` of its queries drawn at
+    random: a .npy matrix of query vectors is used where its width is the channel's, a .txt
+    file (one query a line) where the channel has a query embedder; None elsewhere (a file of
+    text queries says nothing about a channel that cannot embed them)."""
+    check_tune_queries(path)
+    if path.suffix == ".npy":
+        vectors = np.load(path)
+        if vectors.ndim != 2 or vectors.shape[0] == 0:
+            raise ValueError(f"--tune-queries {path}: expected a (queries, dim) matrix")
+        if vectors.shape[1] != dim:
+            return None
+        what = f"{path.name}: {{}} of {len(vectors)} query vectors"
+    else:
+        lines = [x.strip() for x in path.read_text().splitlines() if x.strip()]
+        if not lines:
+            raise ValueError(f"--tune-queries {path}: no queries in the file")
+        if embedder is None:
+            return None
+        what = f"{path.name}: {{}} of {len(lines)} queries, embedded by {_embedder_name(embedder)}"
+    total = len(vectors) if path.suffix == ".npy" else len(lines)
+    pick = np.sort(rng.choice(total, size=min(total, limit), replace=False))
+    if path.suffix == ".txt":
+        vectors = np.asarray(embedder.embed_queries([lines[i] for i in pick]))  # type: ignore[union-attr]
+    else:
+        vectors = vectors[pick]
+    return QuerySet(
+        "file",
+        np.ascontiguousarray(vectors, dtype=np.float32),
+        None,
+        what.format(len(pick)),
+    )
 
 
 def _window(text: str, rng: np.random.Generator) -> str:
@@ -302,6 +383,7 @@ def _choose(
         "k": k,
         "target_recall": target,
         "queries": {qs.name: len(qs.vectors) for qs in sets},
+        "query_sources": {qs.name: qs.source for qs in sets},
         "nlist": ivf.nlist,
         "oversample": OVERSAMPLE,
         "latency_ms": latency,
@@ -320,6 +402,8 @@ def _choose(
         "recall": min(chosen[qs.name] for qs in sets),
         "recall_by_queries": {qs.name: chosen[qs.name] for qs in sets},
         "recall_lower_bound": min(chosen[f"{qs.name}_low"] for qs in sets),
+        # the query set that set the probe count: the one with the lowest lower bound
+        "limited_by": min(sets, key=lambda qs: chosen[f"{qs.name}_low"]).name,
         "resident_bytes": ivf.resident_bytes(),
         "filtered": filtered,
         **measured,
@@ -425,7 +509,8 @@ def describe_setting(setting: dict[str, Any] | None) -> str:
     return (
         f"IVF{setting['nlist']}-SQ8 nprobe {setting['nprobe']}: recall@{setting['k']} "
         f"{setting['recall']:.3f}, lower bound {setting.get('recall_lower_bound', '?')} "
-        f"(target {setting['target_recall']}; {queries} queries); "
+        f"(target {setting['target_recall']}; {queries} queries"
+        f"{', limited by ' + setting['limited_by'] if 'limited_by' in setting else ''}); "
         f"{latency['ann']} ms vs exact {latency['exact']} ms at build"
         f"{_describe_filters(setting)}"
     )
