@@ -150,6 +150,53 @@ class IvfIndex:
         -1 where fewer); `selector` admits exactly the rows `selected` counts."""
         queries = np.ascontiguousarray(np.atleast_2d(queries), dtype=np.float32)
         assign, dist = self.filtered_probes(queries, nprobe, selected, budget_factor)
+        return self._preassigned(queries, want, assign, dist, selector)
+
+    def adaptive_probes(
+        self, queries: np.ndarray, depth: int, least: int, most: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The lists each query probes under the adaptive rule, nearest first, padded with -1,
+        and their centroid similarities: every list whose centroid similarity is within
+        depth/1000 of the best one's magnitude (s >= s1 - depth/1000 * |s1|), at least `least`
+        and at most `most` lists. A query far from every centroid (a text query across a
+        modality gap, one shifted off the data) has a small, flat s1 and so probes many
+        lists; one deep inside a dense list has a large s1 and probes few."""
+        sims = np.atleast_2d(queries) @ self.centroids.T
+        best = sims.max(axis=1, keepdims=True)
+        counts = (sims >= best - depth / 1000 * np.abs(best)).sum(axis=1)
+        counts = np.clip(counts, min(least, self.nlist), most or self.nlist)
+        width = int(counts.max())
+        if width < self.nlist:
+            part = np.argpartition(-sims, width - 1, axis=1)[:, :width]
+        else:
+            part = np.broadcast_to(np.arange(self.nlist), sims.shape)
+        near = np.take_along_axis(sims, part, axis=1)
+        order = np.take_along_axis(part, np.argsort(-near, axis=1, kind="stable"), axis=1)
+        assign = order.astype(np.int64)
+        assign[np.arange(width)[None, :] >= counts[:, None]] = -1
+        dist = np.take_along_axis(sims, order, axis=1).astype(np.float32)
+        return np.ascontiguousarray(assign), np.ascontiguousarray(dist)
+
+    def adaptive_candidates(
+        self, queries: np.ndarray, want: int, depth: int, least: int, most: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Up to `want` rows nearest to each query in the lists adaptive_probes chooses,
+        and how many lists each query probed."""
+        queries = np.ascontiguousarray(np.atleast_2d(queries), dtype=np.float32)
+        assign, dist = self.adaptive_probes(queries, depth, least, most)
+        probed = np.count_nonzero(assign >= 0, axis=1)
+        return self._preassigned(queries, want, assign, dist), probed
+
+    def _preassigned(
+        self,
+        queries: np.ndarray,
+        want: int,
+        assign: np.ndarray,
+        dist: np.ndarray,
+        selector: faiss.IDSelector | None = None,
+    ) -> np.ndarray:
+        """faiss search in the given lists per query (-1 = none); one row of candidates per
+        query, -1 where fewer."""
         n = len(queries)
         params = _params(assign.shape[1], selector)
         scores = np.empty((n, want), dtype=np.float32)

@@ -58,7 +58,11 @@ TIE_EPS = 1e-5  # scores within float rounding of the k-th exact score count as 
 TIMED_QUERIES = 15
 MARGIN_STDERR = 2.0  # standard errors of the measured mean a setting must clear the target by
 GROUND_TRUTH_BLOCK = 65_536
-LADDERS = ("ladder", "filtered_ladders")  # kept in ann.json, left out of the manifest
+LADDERS = (
+    "ladder",
+    "filtered_ladders",
+    "adaptive_ladder",
+)  # kept in ann.json, left out of the manifest
 FILTER_SHARES = (0.05, 0.1, 0.3)  # a team, a season, three seasons of a sport
 
 # The texts of rows (captions, passages), for query windows; "" where a row has none.
@@ -280,14 +284,22 @@ def _recall(
     nprobe: int,
     k: int,
     filtered: tuple[Selection, float] | None = None,
+    adaptive: tuple[int, int, int] | None = None,
+    probes: list[int] | None = None,
 ) -> np.ndarray:
     """Each query's recall@k on the served path (IVF candidates, exact re-score) at `nprobe`,
-    among all rows or, `filtered`, among a selection at a budget factor."""
+    among all rows or, `filtered`, among a selection at a budget factor, or under the
+    per-query rule `adaptive` (depth, least, most; the lists each query probed are appended
+    to `probes`)."""
     kth = qs.kth if filtered is None else qs.kth_filtered
     assert kth is not None
     extra = 0 if qs.own is None else 1
     want = k * OVERSAMPLE + extra
-    if filtered is None:
+    if adaptive is not None:
+        found, probed = ivf.adaptive_candidates(qs.vectors, want, *adaptive)
+        if probes is not None:
+            probes.extend(probed.tolist())
+    elif filtered is None:
         found = ivf.batch_candidates(qs.vectors, want, nprobe)
     else:
         sel, factor = filtered
@@ -392,6 +404,11 @@ def _choose(
     if chosen is None:
         return exact_setting(ivf.rows, f"exact search: {why} for recall {target}", **measured)
     latency["ann"] = chosen["ms"]
+    # the rule may probe as few lists as hold k * OVERSAMPLE rows on average
+    least = math.ceil(k * OVERSAMPLE * ivf.nlist / ivf.rows)
+    adaptive, measured["adaptive_ladder"] = _choose_adaptive(store, ivf, sets, opts, least, chosen)
+    if adaptive["chosen"]:
+        latency["ann"] = adaptive["ms"]
     started = time.perf_counter()
     filtered, filtered_ladders = _choose_filtered(store, ivf, sets, opts, chosen["nprobe"])
     measured["filtered_seconds"] = round(time.perf_counter() - started, 3)
@@ -405,10 +422,80 @@ def _choose(
         # the query set that set the probe count: the one with the lowest lower bound
         "limited_by": min(sets, key=lambda qs: chosen[f"{qs.name}_low"]).name,
         "resident_bytes": ivf.resident_bytes(),
+        "adaptive": adaptive,
         "filtered": filtered,
         **measured,
         "filtered_ladders": filtered_ladders,
     }
+
+
+ADAPTIVE_DEPTHS = 4000  # depth: thousandths of |s1| below s1 (4000: nearly every list)
+ADAPTIVE_MOST = 8  # the rule probes at most this many times the fixed setting's lists
+
+
+def _choose_adaptive(
+    store: VectorStore,
+    ivf: IvfIndex,
+    sets: list[QuerySet],
+    opts: AnnOptions,
+    least: int,
+    fixed: Step,
+) -> tuple[dict[str, Any], list[Step]]:
+    """The per-query probe rule (ann.IvfIndex.adaptive_probes): the least depth at which
+    every query set reaches the target by its lower bound, measured like the fixed probe
+    count. It is chosen (served) when the data rows' median probe count stays at or below
+    the fixed setting's: queries that look like the data then pay no more than before,
+    and those far from every centroid probe more, which a fixed count tuned on the same
+    queries cannot tell apart."""
+    k, nprobe = opts.k, fixed["nprobe"]
+    most = min(ivf.nlist, ADAPTIVE_MOST * nprobe)
+    least = min(least, nprobe)
+    timed = sets[-1].vectors
+    saved = store.adaptive
+    ladder: list[Step] = []
+
+    def measure(depth: int) -> Step:
+        step: Step = {"depth": depth}
+        rule = (depth, least, most)
+        for qs in sets:
+            probes: list[int] = []
+            per_query = _recall(store, ivf, qs, nprobe, k, adaptive=rule, probes=probes)
+            step[qs.name] = round(float(np.mean(per_query)), 4)
+            step[f"{qs.name}_low"] = round(lower_bound(per_query), 4)
+            step[f"{qs.name}_p5"] = round(float(np.percentile(per_query, 5)), 4)
+            step[f"{qs.name}_probes"] = int(np.median(probes))
+        step["ok"] = all(step[f"{qs.name}_low"] >= opts.target_recall for qs in sets)
+        store.adaptive = rule
+        step["ms"] = _median_ms(lambda q: store.search(q, k), timed)
+        ladder.append(step)
+        return step
+
+    try:
+        step, why = choose_nprobe(measure, math.inf, ADAPTIVE_DEPTHS, knob="depth")
+    finally:
+        store.adaptive = saved
+    entry: dict[str, Any] = {
+        "rule": "lists with centroid similarity >= s1 - depth/1000 * |s1|",
+        "least": least,
+        "most": most,
+        "chosen": False,
+    }
+    if step is None:
+        entry["reason"] = f"no depth reached the target ({why})"
+        return entry, ladder
+    data_probes = step["data_probes"]
+    entry |= {
+        "depth": step["depth"],
+        "recall_by_queries": {qs.name: step[qs.name] for qs in sets},
+        "recall_p5": {qs.name: step[f"{qs.name}_p5"] for qs in sets},
+        "recall_lower_bound": min(step[f"{qs.name}_low"] for qs in sets),
+        "probes_median": {qs.name: step[f"{qs.name}_probes"] for qs in sets},
+        "ms": step["ms"],
+        "chosen": data_probes <= nprobe,
+    }
+    if not entry["chosen"]:
+        entry["reason"] = f"data rows probe {data_probes} lists (median) against {nprobe} fixed"
+    return entry, ladder
 
 
 def filter_shares(rows: int, shares: Sequence[float]) -> list[float]:
@@ -512,8 +599,20 @@ def describe_setting(setting: dict[str, Any] | None) -> str:
         f"(target {setting['target_recall']}; {queries} queries"
         f"{', limited by ' + setting['limited_by'] if 'limited_by' in setting else ''}); "
         f"{latency['ann']} ms vs exact {latency['exact']} ms at build"
-        f"{_describe_filters(setting)}"
+        f"{_describe_adaptive(setting)}{_describe_filters(setting)}"
     )
+
+
+def _describe_adaptive(setting: dict[str, Any]) -> str:
+    """'; per-query probes (depth 120): median 96 data, 300 text lists, recall 0.962'."""
+    rule = setting.get("adaptive")
+    if not rule:
+        return ""
+    if not rule["chosen"]:
+        return f"; per-query probes not used: {rule['reason']}"
+    probes = ", ".join(f"{v} {name}" for name, v in rule["probes_median"].items())
+    recall = min(rule["recall_by_queries"].values())
+    return f"; per-query probes (depth {rule['depth']}): median {probes} lists, recall {recall:.3f}"
 
 
 def _describe_filters(setting: dict[str, Any]) -> str:
