@@ -29,6 +29,7 @@ from playscout.search.embedded.ann import IvfIndex
 HEADER_BYTES = 128  # reserved .npy header so rows can be streamed before the row count is known
 EXACT_MAX_ROWS = 40_000  # filters keeping up to this many rows are searched exactly
 OVERSAMPLE = 4  # IVF candidates per wanted hit, re-scored from float32
+SAME_SHARE = 0.01  # a filter within 1% (relative) of a measured share takes that share's choice
 META_FILE = "ann.json"  # the channel's search setting (kind, nprobe, measured recall)
 _PAGE = mmap.PAGESIZE
 
@@ -201,13 +202,20 @@ class VectorStore:
 
     def budget_factor(self, size: int) -> float:
         """The filtered budget factor for a filter keeping `size` rows, from the factors
-        measured at build: between two measured shares the larger of their factors (the
+        measured at build: at a measured share (within SAME_SHARE) that share's own factor,
+        exact where the build found an exact scan faster there (a filter keeping exactly 5%
+        went to the IVF path on the 10% share's factor although the build measured exact
+        search as faster at 5%); between two measured shares the larger of their factors (the
         factor a share needs is not monotone in it), exact (0) where the larger share was;
         below the smallest share its factor, above the largest the largest factor measured.
         1.0 for an index built before filters were measured."""
         budgets = self.filter_budgets
         if not budgets:
             return 1.0
+        share = size / self.n
+        for measured, factor in budgets:
+            if abs(share - measured) <= measured * SAME_SHARE:
+                return factor
         above = bisect.bisect_right([s for s, _ in budgets], size / self.n)
         if above == 0:
             return budgets[0][1]
