@@ -404,9 +404,7 @@ def _choose(
     if chosen is None:
         return exact_setting(ivf.rows, f"exact search: {why} for recall {target}", **measured)
     latency["ann"] = chosen["ms"]
-    # the rule may probe as few lists as hold k * OVERSAMPLE rows on average
-    least = math.ceil(k * OVERSAMPLE * ivf.nlist / ivf.rows)
-    adaptive, measured["adaptive_ladder"] = _choose_adaptive(store, ivf, sets, opts, least, chosen)
+    adaptive, measured["adaptive_ladder"] = _choose_adaptive(store, ivf, sets, opts, chosen)
     if adaptive["chosen"]:
         latency["ann"] = adaptive["ms"]
     started = time.perf_counter()
@@ -431,6 +429,22 @@ def _choose(
 
 ADAPTIVE_DEPTHS = 4000  # depth: thousandths of |s1| below s1 (4000: nearly every list)
 ADAPTIVE_MOST = 8  # the rule probes at most this many times the fixed setting's lists
+DATA_AT_FIXED = 0.9  # share of data-row queries the rule must leave at the fixed count
+
+
+def adaptive_depth(ivf: IvfIndex, queries: np.ndarray, nprobe: int, most: int) -> int:
+    """The deepest rule under which DATA_AT_FIXED of `queries` (data rows) still probe only
+    the fixed `nprobe` lists: queries like the data then search exactly as before, and
+    those whose centroid similarities are lower and flatter than the data's probe more."""
+    low, high = 0, ADAPTIVE_DEPTHS
+    while low < high:
+        depth = (low + high + 1) // 2
+        counts = (ivf.adaptive_probes(queries, depth, nprobe, most)[0] >= 0).sum(axis=1)
+        if np.mean(counts <= nprobe) >= DATA_AT_FIXED:
+            low = depth
+        else:
+            high = depth - 1
+    return low
 
 
 def _choose_adaptive(
@@ -438,64 +452,50 @@ def _choose_adaptive(
     ivf: IvfIndex,
     sets: list[QuerySet],
     opts: AnnOptions,
-    least: int,
     fixed: Step,
 ) -> tuple[dict[str, Any], list[Step]]:
-    """The per-query probe rule (ann.IvfIndex.adaptive_probes): the least depth at which
-    every query set reaches the target by its lower bound, measured like the fixed probe
-    count. It is chosen (served) when the data rows' median probe count stays at or below
-    the fixed setting's: queries that look like the data then pay no more than before,
-    and those far from every centroid probe more, which a fixed count tuned on the same
-    queries cannot tell apart."""
+    """The per-query probe rule (ann.IvfIndex.adaptive_probes) on top of the fixed count:
+    every query probes at least the fixed `nprobe` lists, and those far from every centroid
+    more, up to ADAPTIVE_MOST times as many. Its depth is set by the data rows' centroid
+    similarities alone (adaptive_depth), so it needs no target of its own: it extends the
+    fixed setting to queries the build did not see. Its recall and probe counts on every
+    query set are measured for the record."""
     k, nprobe = opts.k, fixed["nprobe"]
     most = min(ivf.nlist, ADAPTIVE_MOST * nprobe)
-    least = min(least, nprobe)
-    timed = sets[-1].vectors
-    saved = store.adaptive
-    ladder: list[Step] = []
-
-    def measure(depth: int) -> Step:
-        step: Step = {"depth": depth}
-        rule = (depth, least, most)
-        for qs in sets:
-            probes: list[int] = []
-            per_query = _recall(store, ivf, qs, nprobe, k, adaptive=rule, probes=probes)
-            step[qs.name] = round(float(np.mean(per_query)), 4)
-            step[f"{qs.name}_low"] = round(lower_bound(per_query), 4)
-            step[f"{qs.name}_p5"] = round(float(np.percentile(per_query, 5)), 4)
-            step[f"{qs.name}_probes"] = int(np.median(probes))
-        step["ok"] = all(step[f"{qs.name}_low"] >= opts.target_recall for qs in sets)
-        store.adaptive = rule
-        step["ms"] = _median_ms(lambda q: store.search(q, k), timed)
-        ladder.append(step)
-        return step
-
+    data = next(qs for qs in sets if qs.name == "data")
+    depth = adaptive_depth(ivf, data.vectors, nprobe, most)
+    rule = (depth, nprobe, most)
+    step: Step = {"depth": depth}
+    for qs in sets:
+        probes: list[int] = []
+        per_query = _recall(store, ivf, qs, nprobe, k, adaptive=rule, probes=probes)
+        step[qs.name] = round(float(np.mean(per_query)), 4)
+        step[f"{qs.name}_low"] = round(lower_bound(per_query), 4)
+        step[f"{qs.name}_p5"] = round(float(np.percentile(per_query, 5)), 4)
+        step[f"{qs.name}_probes"] = int(np.median(probes))
+        step[f"{qs.name}_probes_p90"] = int(np.quantile(probes, 0.9))
+    saved, store.adaptive = store.adaptive, rule
     try:
-        step, why = choose_nprobe(measure, math.inf, ADAPTIVE_DEPTHS, knob="depth")
+        step["ms"] = _median_ms(lambda q: store.search(q, k), sets[-1].vectors)
     finally:
         store.adaptive = saved
     entry: dict[str, Any] = {
         "rule": "lists with centroid similarity >= s1 - depth/1000 * |s1|",
-        "least": least,
+        "depth": depth,
+        "least": nprobe,
         "most": most,
-        "chosen": False,
-    }
-    if step is None:
-        entry["reason"] = f"no depth reached the target ({why})"
-        return entry, ladder
-    data_probes = step["data_probes"]
-    entry |= {
-        "depth": step["depth"],
         "recall_by_queries": {qs.name: step[qs.name] for qs in sets},
         "recall_p5": {qs.name: step[f"{qs.name}_p5"] for qs in sets},
         "recall_lower_bound": min(step[f"{qs.name}_low"] for qs in sets),
         "probes_median": {qs.name: step[f"{qs.name}_probes"] for qs in sets},
+        "probes_p90": {qs.name: step[f"{qs.name}_probes_p90"] for qs in sets},
         "ms": step["ms"],
-        "chosen": data_probes <= nprobe,
+        # depth 0 probes the fixed lists for every query: nothing to serve
+        "chosen": depth > 0,
     }
-    if not entry["chosen"]:
-        entry["reason"] = f"data rows probe {data_probes} lists (median) against {nprobe} fixed"
-    return entry, ladder
+    if not depth:
+        entry["reason"] = "no depth leaves the data rows at the fixed count"
+    return entry, [step]
 
 
 def filter_shares(rows: int, shares: Sequence[float]) -> list[float]:
