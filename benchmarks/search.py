@@ -1,8 +1,8 @@
 """Scale benchmark of the embedded search backend's vector search, on several distributions.
 
     python benchmarks/search.py --clips 200000
-        [--dists mixture,wide,uniform,minilm,minilm-ivf,minilm-x,docs]
-        [--passages 123000] [--queries 200] [--real-rows 104448]
+        [--dists mixture,medium,dup,wide,uniform,minilm,minilm-ivf,minilm-x,docs]
+        [--passages 123000] [--queries 200] [--real-rows 104448] [--tune-set gap]
 
 Each distribution runs in its own process (so its peak RSS is its own): build an index of
 --clips clips (benchmarks/search_data.py says what the data is), then, on the same queries,
@@ -13,6 +13,12 @@ alone; and the same unfiltered queries after evicting the index files from the p
 (posix_fadvise DONTNEED, checked with mincore), with and without the re-score prefetch.
 The `docs` part times hybrid document search including the live MiniLM query embedding.
 
+Per query set (the mixtures' "fresh", "gap" and "shift"; search_data.py), the vector core's
+recall@100 mean and p5, p50/p99 ms and lists probed on the served path (the per-query probe
+rule when the build chose it) beside the fixed probe count and an exact scan, in the same run.
+`--tune-set gap` builds with a sample of another draw of that set as the user's query file
+(`index build --tune-queries`); the sets measured are never the ones tuned on.
+
 The real sets need a generated corpus (`playscout corpus synth --out var/corpus-real --games
 600`: 135K non-empty captions, of which --real-rows are used, and 13.5K passages); their
 MiniLM vectors are computed on first use and cached under var/minilm-cache (resumable; about
@@ -22,6 +28,7 @@ MiniLM vectors are computed on first use and cached under var/minilm-cache (resu
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import json
 import mmap
@@ -45,6 +52,7 @@ from search_data import (
     TEAMS,
     LookupQueries,
     Mixture,
+    NearDuplicates,
     RealMiniLM,
     TextVisualSource,
     Uniform,
@@ -63,7 +71,7 @@ from playscout.search.embedded.build import AnnOptions, SportSource, build_index
 
 ROOT = Path(__file__).resolve().parents[1]
 TIE_EPS = 1e-5
-DISTS = ("mixture", "wide", "uniform", "minilm", "minilm-ivf", "minilm-x")
+DISTS = ("mixture", "medium", "dup", "wide", "uniform", "minilm", "minilm-ivf", "minilm-x")
 # The un-replicated real set is smaller than the build's ANN threshold, so the product searches
 # it exactly; "minilm-ivf" builds the IVF index over it anyway (the IVF path's own recall).
 FORCED_IVF = AnnOptions(min_rows=10_000, compare_exact=False)
@@ -131,8 +139,10 @@ def evict(root: Path) -> float:
 
 # -- one distribution -----------------------------------------------------------------------
 def make_vectors(name: str, clips: int, real: tuple[np.ndarray, list[str]] | None) -> Vectors:
-    if name in ("mixture", "wide"):
-        return Mixture(0.9 if name == "mixture" else 2.0)
+    if name in ("mixture", "wide", "medium"):
+        return Mixture({"mixture": 0.9, "medium": 1.3, "wide": 2.0}[name], name=name)
+    if name == "dup":
+        return NearDuplicates(1.3)
     if name == "uniform":
         return Uniform()
     assert real is not None, "the real sets need var/minilm-captions (see the docstring)"
@@ -218,16 +228,74 @@ def run_one(args: argparse.Namespace) -> dict[str, Any]:
     base = args.work / f"{name}-{clips}"
     result: dict[str, Any] = {"dist": name, "description": vectors.description, "clips": clips}
     result["load_before"] = load()
-    result |= build(base, vectors, clips, minilm, FORCED_IVF if name == "minilm-ivf" else None)
+    ann = FORCED_IVF if name == "minilm-ivf" else None
+    sets = {"fresh": queries}
+    if isinstance(vectors, Mixture):
+        sets = vectors.query_sets(args.queries)
+        if args.tune_set:
+            tune = args.work / f"tune-{name}-{args.tune_set}.npy"
+            tune.parent.mkdir(parents=True, exist_ok=True)
+            np.save(tune, vectors.query_sets(args.queries, seed=1)[args.tune_set])
+            ann = dataclasses.replace(ann or AnnOptions(), tune_queries=tune)
+    result |= build(base, vectors, clips, minilm, ann)
     gc.collect()
-    result |= measure(base, vectors, queries, clips)
-    gc.collect()  # the index is closed and unmapped: eviction can drop its pages
-    result["cold_open"] = cold_open(base, vectors.name, queries)
+    result["query_sets"] = measure_sets(base, sets)
+    gc.collect()
+    if not args.sets_only:
+        result |= measure(base, vectors, queries, clips)
+        gc.collect()  # the index is closed and unmapped: eviction can drop its pages
+        result["cold_open"] = cold_open(base, vectors.name, queries)
     result["peak_rss_gb"] = round(rss_gb(), 2)
     result["load_after"] = load()
     if not args.keep:
         shutil.rmtree(base, ignore_errors=True)
     return result
+
+
+def measure_sets(base: Path, sets: dict[str, np.ndarray], k: int = 100) -> dict[str, Any]:
+    """Per query set, on the vector core: recall@k (ties at the k-th exact score count) mean
+    and p5, p50/p99 ms and median lists probed on the served path, the same with the fixed
+    probe count, and an exact scan's p50. The three run in turn for each query, so a shared
+    machine's changing load falls on all of them alike."""
+    from playscout.search.embedded.vectors import VectorStore
+
+    store = VectorStore.open(base / SPORT / "clips" / "visual" / "dense")
+    out: dict[str, Any] = {"load": load()}
+    paths: dict[str, dict[str, Any]] = {"exact": {"exact": True}, "served": {}}
+    if store.adaptive is not None:
+        paths["fixed"] = {"probe": store.nprobe}
+    for q in next(iter(sets.values()))[:5]:  # warm code paths
+        for kw in paths.values():
+            store.search(q, k, **kw)
+    for name, queries in sets.items():
+        times: dict[str, list[float]] = {p: [] for p in paths}
+        probes: dict[str, list[int]] = {p: [] for p in paths}
+        found: dict[str, list[Any]] = {p: [] for p in paths}
+        for q in queries:
+            for label, kw in paths.items():
+                t = time.perf_counter()
+                found[label].append(store.search(q, k, **kw))
+                times[label].append(time.perf_counter() - t)
+                probes[label].append(store.last_probes)
+        row: dict[str, Any] = {"exact_p50": pct(times["exact"], 50)}
+        for label in paths:
+            if label == "exact":
+                continue
+            per_query = [
+                float(np.count_nonzero(f[1] >= e[1][-1] - TIE_EPS)) / len(e[1])
+                for f, e in zip(found[label], found["exact"], strict=True)
+            ]
+            row[label] = {
+                "recall": round(float(np.mean(per_query)), 4),
+                "recall_p5": round(float(np.percentile(per_query, 5)), 4),
+                "at_target": round(float(np.mean(np.asarray(per_query) >= 0.95)), 3),
+                "p50": pct(times[label], 50),
+                "p99": pct(times[label], 99),
+                "probes_median": int(np.median(probes[label])),
+            }
+        out[name] = row
+    out["load_after"] = load()
+    return out
 
 
 def measure(base: Path, vectors: Vectors, queries: np.ndarray, clips: int) -> dict[str, Any]:
@@ -402,10 +470,45 @@ def print_dist(r: dict[str, Any]) -> None:
     print(f"\n## {r['dist']}: {r['description']}; {r['clips']} clips")
     print(
         f"build {r['build_s']} s, build peak RSS {r['build_peak_rss_gb']} GB, index "
-        f"{r['index_gb']} GB, RSS after open {r['open_rss_gb']} GB, process peak "
+        f"{r['index_gb']} GB, RSS after open {r.get('open_rss_gb', '-')} GB, process peak "
         f"{r['peak_rss_gb']} GB; load {r['load_before']} -> {r['load_after']}"
     )
     print(f"chosen setting: {setting}")
+    for name, source in ann.get("query_sources", {}).items():
+        print(f"  tuned on {name}: {source}")
+    rule = ann.get("adaptive")
+    if rule:
+        print(
+            f"  per-query probes: {'chosen' if rule['chosen'] else 'not chosen'}"
+            + (
+                f", depth {rule['depth']}, build-time recall {rule['recall_by_queries']}, "
+                f"median probes {rule['probes_median']}"
+                if "depth" in rule
+                else ""
+            )
+            + (f" ({rule['reason']})" if "reason" in rule else "")
+        )
+    qsets = r.get("query_sets", {})
+    if qsets:
+        print(f"query sets (vector core; load {qsets['load']} -> {qsets['load_after']}):")
+        print(
+            "| query set | path | recall@100 mean | p5 | share >= 0.95 | p50 ms | p99 ms "
+            "| lists probed (median) | exact p50 ms |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|")
+        for name, row in qsets.items():
+            if not isinstance(row, dict):
+                continue
+            for label in ("served", "fixed"):
+                if label in row:
+                    x = row[label]
+                    print(
+                        f"| {name} | {label} | {x['recall']} | {x['recall_p5']} | "
+                        f"{x['at_target']} | {x['p50']} | {x['p99']} | {x['probes_median']} "
+                        f"| {row['exact_p50']} |"
+                    )
+    if "table" not in r:  # --sets-only
+        return
     for f in ann.get("filtered", []):
         how = (
             f"budget x{f['budget_factor']}, build-time recall {f['recall']} "
@@ -475,6 +578,16 @@ def main() -> None:
     )
     ap.add_argument("--corpus", type=Path, default=ROOT / "var" / "corpus-real")
     ap.add_argument("--keep", action="store_true", help="keep the indexes afterwards")
+    ap.add_argument(
+        "--tune-set",
+        choices=("gap", "shift", "fresh"),
+        help="build with another draw of this query set as the user's query file",
+    )
+    ap.add_argument(
+        "--sets-only",
+        action="store_true",
+        help="measure only the query sets (skip the filters, core and cold-cache parts)",
+    )
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--json", type=Path, help="also write every result here")
     args = ap.parse_args()

@@ -4,6 +4,9 @@ game, 30 teams, 10 seasons) and clip vectors from one of several distributions.
 Distributions (384-d unit vectors), from kindest to hardest for an IVF index:
 - mixture: 3,000-centre Gaussian mixture, noise norm 0.9 of the centre norm (the old
   benchmark's only data; tight clusters that IVF lists capture);
+- medium: the same centres, noise norm 1.3;
+- dup: near-duplicate groups (replays): medium draws, each copied 8 times with noise of norm
+  0.05, so a sampled row finds its own copies in its own list;
 - wide: the same centres, noise norm 2.0 (clusters overlap);
 - uniform: uniform on the sphere (no structure: neighbours are barely closer than anything);
 - minilm: real all-MiniLM-L6-v2 vectors of generated captions (`playscout corpus synth`,
@@ -11,7 +14,11 @@ Distributions (384-d unit vectors), from kindest to hardest for an IVF index:
 - minilm-x: the same real vectors replicated to the requested row count, each copy moved by
   noise of norm 0.05 and re-normalised (the un-replicated set is `minilm`).
 
-Queries: fresh draws for the synthetic sets; for the real sets, held-out captions (2% of the
+Queries: fresh draws for the synthetic sets ("fresh"), and for the mixtures two sets from
+another source than the data (query_sets): "gap", draws blurred by a random unit vector and
+moved along one shared direction (text queries across a modality gap sit like this relative
+to video vectors: far from every centroid), and "shift", draws moved off the data's cone
+along that direction without the blur. For the real sets, held-out captions (2% of the
 cache, never indexed): half whole captions, half 4-12 word windows of them embedded live by
 MiniLM, as users' queries are.
 """
@@ -115,12 +122,25 @@ class Vectors:
         raise NotImplementedError
 
 
+GAP = _unit(np.random.default_rng(77).standard_normal((1, DIM)).astype(np.float32))
+
+
 class Mixture(Vectors):
-    def __init__(self, noise: float, centres: int = 3000) -> None:
+    def __init__(self, noise: float, centres: int = 3000, name: str = "") -> None:
         c = np.random.default_rng(0).standard_normal((centres, DIM)).astype(np.float32)
         self.centres, self.noise = _unit(c), noise / math.sqrt(DIM)
-        self.name = "mixture" if noise < 1.5 else "wide"
+        self.name = name or ("mixture" if noise < 1.5 else "wide")
         self.description = f"Gaussian mixture, {centres} centres, noise norm {noise}"
+
+    def query_sets(self, n: int, seed: int = 0) -> dict[str, np.ndarray]:
+        """Fresh draws, and the two sets from another source ("gap", "shift"; module doc);
+        `seed` > 0 draws other queries of the same kinds (a tuning sample)."""
+        rng = np.random.default_rng((99, seed))
+        fresh = self.draw(rng, n)
+        blur = _unit(rng.standard_normal((n, DIM)).astype(np.float32))
+        gap = _unit(0.6 * self.draw(rng, n) + 0.5 * blur + 0.6 * GAP)
+        shift = _unit(self.draw(rng, n) + GAP)
+        return {"fresh": fresh, "gap": gap, "shift": shift}
 
     def draw(self, rng: np.random.Generator, n: int) -> np.ndarray:
         a = rng.integers(0, len(self.centres), n)
@@ -132,6 +152,27 @@ class Mixture(Vectors):
 
     def queries(self, n: int) -> tuple[np.ndarray, list[str]]:
         return self.draw(np.random.default_rng(99), n), ["fresh draw"] * n
+
+
+class NearDuplicates(Mixture):
+    """Replays: every base draw of a mixture copied COPIES times, each copy moved by noise of
+    norm REPLICA_NOISE (copies of a row are adjacent rows)."""
+
+    COPIES = 8
+
+    def __init__(self, noise: float) -> None:
+        super().__init__(noise, name="dup")
+        self.description = (
+            f"near-duplicate groups of {self.COPIES}: Gaussian mixture draws (noise norm "
+            f"{noise}), each copy moved by noise norm {REPLICA_NOISE}"
+        )
+
+    def block(self, b: int) -> np.ndarray:
+        rows = np.arange(b * BLOCK, (b + 1) * BLOCK) // self.COPIES
+        base = np.concatenate([Mixture.block(self, int(bb)) for bb in np.unique(rows // BLOCK)])
+        x = base[rows - (rows[0] // BLOCK) * BLOCK]
+        noise = np.random.default_rng((4, b)).standard_normal(x.shape).astype(np.float32)
+        return _unit(x + noise * (REPLICA_NOISE / math.sqrt(DIM)))
 
 
 class Uniform(Vectors):

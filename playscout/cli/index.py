@@ -68,13 +68,22 @@ def index_build(
             "[default: settings.search.ann_target_recall].",
         ),
     ] = None,
+    tune_queries: Annotated[
+        Path | None,
+        typer.Option(
+            help="Your own queries to tune each vector channel's ANN setting on, beside "
+            "sampled rows and row-text windows: .npy (query vectors, used by channels of "
+            "their width) or .txt (one query a line, embedded by each channel's query side).",
+        ),
+    ] = None,
 ) -> None:
     """Build the hybrid index (BM25 + vectors + filters) of a corpus: embedded by default,
     Elasticsearch when --out is a URL. Each embedded vector channel measures its ANN recall
     against exact search and prints the setting it chose."""
     from playscout.indexer.build import build_from_corpus
     from playscout.search import kind_for
-    from playscout.search.embedded.recall import AnnOptions
+    from playscout.search.backend_api import SearchError
+    from playscout.search.embedded.recall import AnnOptions, check_tune_queries
 
     kind = kind_for(out_dir, backend or settings().backend)  # a mismatch: one line, nothing built
     from playscout.embed.keyed import SPEC_FILE
@@ -87,6 +96,12 @@ def index_build(
     ann = AnnOptions.from_settings(settings().search)
     if target_recall is not None:
         ann = dataclasses.replace(ann, target_recall=target_recall)
+    if tune_queries is not None:
+        try:
+            check_tune_queries(tune_queries)
+        except ValueError as e:
+            raise SearchError(str(e)) from None
+        ann = dataclasses.replace(ann, tune_queries=tune_queries)
     with progress_bar() as update:
         summary = build_from_corpus(
             corpus,

@@ -303,6 +303,9 @@ def test_a_filter_takes_the_factor_of_the_shares_measured_around_it(
     assert store.budget_factor(n // 200) == 2.0  # below the smallest share: its factor
     assert store.budget_factor(n // 50) == 0.0  # the larger share searched exactly
     assert store.budget_factor(int(n * 0.07)) == 3.0  # the smaller one exact, the larger 3
+    # at a measured share, what the build measured there: exact at 5%, though 10% has a factor
+    assert store.budget_factor(int(n * 0.05)) == 0.0
+    assert store.budget_factor(int(n * 0.1)) == 3.0
     assert store.budget_factor(int(n * 0.2)) == 5.0  # the larger of 3 and 5
     assert store.budget_factor(int(n * 0.6)) == 5.0  # above: the largest measured
     store.filter_budgets = [(0.1, 4.0), (0.3, 0.0)]

@@ -122,8 +122,11 @@ class IvfIndex:
         """For each query, the lists a filtered search probes, nearest first, padded with -1
         (faiss skips those), and their centroid similarities. `selected` counts the selected
         rows of each list (selected_per_list)."""
-        sims = np.atleast_2d(queries) @ self.centroids.T
-        order = np.argsort(-sims, axis=1, kind="stable")
+        # every list, nearest first, from the quantizer (no BLAS threads: adaptive_probes)
+        queries = np.ascontiguousarray(np.atleast_2d(queries), dtype=np.float32)
+        ranked, order = self.ivf.quantizer.search(queries, self.nlist)
+        sims = np.empty_like(ranked)
+        np.put_along_axis(sims, order, ranked, axis=1)
         budgets = self.sizes[order[:, : min(nprobe, self.nlist)]].sum(axis=1) * budget_factor
         probes = []
         for row, budget in zip(order, budgets.tolist(), strict=True):
@@ -150,6 +153,51 @@ class IvfIndex:
         -1 where fewer); `selector` admits exactly the rows `selected` counts."""
         queries = np.ascontiguousarray(np.atleast_2d(queries), dtype=np.float32)
         assign, dist = self.filtered_probes(queries, nprobe, selected, budget_factor)
+        return self._preassigned(queries, want, assign, dist, selector)
+
+    def adaptive_probes(
+        self, queries: np.ndarray, depth: int, least: int, most: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The lists each query probes under the adaptive rule, nearest first, padded with -1,
+        and their centroid similarities: every list whose centroid similarity is within
+        depth/1000 of the best one's magnitude (s >= s1 - depth/1000 * |s1|), at least `least`
+        and at most `most` lists. A query far from every centroid (a text query across a
+        modality gap, one shifted off the data) has a small, flat s1 and so probes many
+        lists; one deep inside a dense list has a large s1 and probes few."""
+        # The quantizer's own ranking: for one query it scans the centroids without BLAS, whose
+        # threads cost milliseconds per search on a loaded 2-core machine (a numpy product
+        # with 2,048 centroids took 8 ms there against 3.5 ms for the whole fixed search).
+        most = min(most or self.nlist, self.nlist)
+        queries = np.ascontiguousarray(np.atleast_2d(queries), dtype=np.float32)
+        sims, lists = self.ivf.quantizer.search(queries, most)
+        best = sims[:, :1]
+        counts = (sims >= best - depth / 1000 * np.abs(best)).sum(axis=1)
+        counts = np.clip(counts, min(least, most), most)
+        width = int(counts.max())
+        assign = np.ascontiguousarray(lists[:, :width], dtype=np.int64)
+        assign[np.arange(width)[None, :] >= counts[:, None]] = -1
+        return assign, np.ascontiguousarray(sims[:, :width], dtype=np.float32)
+
+    def adaptive_candidates(
+        self, queries: np.ndarray, want: int, depth: int, least: int, most: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Up to `want` rows nearest to each query in the lists adaptive_probes chooses,
+        and how many lists each query probed."""
+        queries = np.ascontiguousarray(np.atleast_2d(queries), dtype=np.float32)
+        assign, dist = self.adaptive_probes(queries, depth, least, most)
+        probed = np.count_nonzero(assign >= 0, axis=1)
+        return self._preassigned(queries, want, assign, dist), probed
+
+    def _preassigned(
+        self,
+        queries: np.ndarray,
+        want: int,
+        assign: np.ndarray,
+        dist: np.ndarray,
+        selector: faiss.IDSelector | None = None,
+    ) -> np.ndarray:
+        """faiss search in the given lists per query (-1 = none); one row of candidates per
+        query, -1 where fewer."""
         n = len(queries)
         params = _params(assign.shape[1], selector)
         scores = np.empty((n, want), dtype=np.float32)

@@ -58,7 +58,11 @@ TIE_EPS = 1e-5  # scores within float rounding of the k-th exact score count as 
 TIMED_QUERIES = 15
 MARGIN_STDERR = 2.0  # standard errors of the measured mean a setting must clear the target by
 GROUND_TRUTH_BLOCK = 65_536
-LADDERS = ("ladder", "filtered_ladders")  # kept in ann.json, left out of the manifest
+LADDERS = (
+    "ladder",
+    "filtered_ladders",
+    "adaptive_ladder",
+)  # kept in ann.json, left out of the manifest
 FILTER_SHARES = (0.05, 0.1, 0.3)  # a team, a season, three seasons of a sport
 
 # The texts of rows (captions, passages), for query windows; "" where a row has none.
@@ -78,6 +82,9 @@ class AnnOptions:
     # False keeps the IVF index whenever a setting reaches the target, even where an exact
     # scan is as fast (small test indexes, benchmarks of the IVF path itself).
     compare_exact: bool = True
+    # A user's own queries (`index build --tune-queries`): .npy vectors, or .txt with one
+    # query a line embedded by each channel's query embedder; tuned on beside the others.
+    tune_queries: Path | None = None
 
     @classmethod
     def from_settings(cls, s: SearchSettings) -> AnnOptions:
@@ -94,6 +101,7 @@ class QuerySet:
     name: str
     vectors: np.ndarray
     own: np.ndarray | None
+    source: str = ""  # what the queries are, for the record ("query_sources")
     kth: np.ndarray | None = None
     kth_filtered: np.ndarray | None = None  # the same among the rows of the filter measured
 
@@ -146,17 +154,94 @@ def _record(directory: Path, setting: dict[str, Any]) -> dict[str, Any]:
 def _query_sets(
     matrix: MappedMatrix, opts: AnnOptions, texts: RowTexts | None, embedder: QueryEmbedder | None
 ) -> list[QuerySet]:
-    n = len(matrix.rows)
+    """The queries a channel is tuned on: sampled rows (the fallback: they find their own
+    near-copies and sit where the lists are, so they flatter the index), windows of rows' own
+    texts embedded as queries are, and the user's query file; a setting must satisfy each."""
+    n, dim = matrix.rows.shape
     rng = np.random.default_rng(opts.seed + 1)
     own = np.sort(rng.choice(n, size=min(n, opts.queries), replace=False))
-    sets = [QuerySet("data", np.ascontiguousarray(matrix.rows[own]), own)]
+    sets = [
+        QuerySet(
+            "data",
+            np.ascontiguousarray(matrix.rows[own]),
+            own,
+            f"{len(own)} sampled rows, each excluding its own row",
+        )
+    ]
     if texts is not None and embedder is not None:
         rows = np.sort(rng.choice(n, size=min(n, opts.queries), replace=False))
         windows = [w for w in (_window(t, rng) for t in texts(rows.tolist())) if w]
         if windows:
             vectors = np.asarray(embedder.embed_queries(windows), dtype=np.float32)
-            sets.append(QuerySet("text", np.ascontiguousarray(vectors), None))
+            sets.append(
+                QuerySet(
+                    "text",
+                    np.ascontiguousarray(vectors),
+                    None,
+                    f"{len(windows)} 4-12 word windows of rows' texts, embedded by "
+                    f"{_embedder_name(embedder)}",
+                )
+            )
+    if opts.tune_queries is not None:
+        user = user_queries(opts.tune_queries, dim, embedder, opts.queries, rng)
+        if user is not None:
+            sets.append(user)
     return sets
+
+
+def _embedder_name(embedder: QueryEmbedder) -> str:
+    spec = getattr(embedder, "spec", None)
+    made = spec() if callable(spec) else None
+    model = made.get("model") if isinstance(made, dict) else getattr(made, "model", None)
+    return str(model or type(embedder).__name__)
+
+
+def check_tune_queries(path: Path) -> None:
+    """Refuse a query file `user_queries` cannot read, before a build spends minutes."""
+    if path.suffix not in (".npy", ".txt"):
+        raise ValueError(f"--tune-queries {path}: expected a .npy or .txt file")
+    if not path.is_file():
+        raise ValueError(f"--tune-queries {path}: no such file")
+
+
+def user_queries(
+    path: Path,
+    dim: int,
+    embedder: QueryEmbedder | None,
+    limit: int,
+    rng: np.random.Generator,
+) -> QuerySet | None:
+    """The user's query file as a query set ("file"), up to `limit` of its queries drawn at
+    random: a .npy matrix of query vectors is used where its width is the channel's, a .txt
+    file (one query a line) where the channel has a query embedder; None elsewhere (a file of
+    text queries says nothing about a channel that cannot embed them)."""
+    check_tune_queries(path)
+    if path.suffix == ".npy":
+        vectors = np.load(path)
+        if vectors.ndim != 2 or vectors.shape[0] == 0:
+            raise ValueError(f"--tune-queries {path}: expected a (queries, dim) matrix")
+        if vectors.shape[1] != dim:
+            return None
+        what = f"{path.name}: {{}} of {len(vectors)} query vectors"
+    else:
+        lines = [x.strip() for x in path.read_text().splitlines() if x.strip()]
+        if not lines:
+            raise ValueError(f"--tune-queries {path}: no queries in the file")
+        if embedder is None:
+            return None
+        what = f"{path.name}: {{}} of {len(lines)} queries, embedded by {_embedder_name(embedder)}"
+    total = len(vectors) if path.suffix == ".npy" else len(lines)
+    pick = np.sort(rng.choice(total, size=min(total, limit), replace=False))
+    if path.suffix == ".txt":
+        vectors = np.asarray(embedder.embed_queries([lines[i] for i in pick]))  # type: ignore[union-attr]
+    else:
+        vectors = vectors[pick]
+    return QuerySet(
+        "file",
+        np.ascontiguousarray(vectors, dtype=np.float32),
+        None,
+        what.format(len(pick)),
+    )
 
 
 def _window(text: str, rng: np.random.Generator) -> str:
@@ -199,14 +284,22 @@ def _recall(
     nprobe: int,
     k: int,
     filtered: tuple[Selection, float] | None = None,
+    adaptive: tuple[int, int, int] | None = None,
+    probes: list[int] | None = None,
 ) -> np.ndarray:
     """Each query's recall@k on the served path (IVF candidates, exact re-score) at `nprobe`,
-    among all rows or, `filtered`, among a selection at a budget factor."""
+    among all rows or, `filtered`, among a selection at a budget factor, or under the
+    per-query rule `adaptive` (depth, least, most; the lists each query probed are appended
+    to `probes`)."""
     kth = qs.kth if filtered is None else qs.kth_filtered
     assert kth is not None
     extra = 0 if qs.own is None else 1
     want = k * OVERSAMPLE + extra
-    if filtered is None:
+    if adaptive is not None:
+        found, probed = ivf.adaptive_candidates(qs.vectors, want, *adaptive)
+        if probes is not None:
+            probes.extend(probed.tolist())
+    elif filtered is None:
         found = ivf.batch_candidates(qs.vectors, want, nprobe)
     else:
         sel, factor = filtered
@@ -302,6 +395,7 @@ def _choose(
         "k": k,
         "target_recall": target,
         "queries": {qs.name: len(qs.vectors) for qs in sets},
+        "query_sources": {qs.name: qs.source for qs in sets},
         "nlist": ivf.nlist,
         "oversample": OVERSAMPLE,
         "latency_ms": latency,
@@ -310,6 +404,9 @@ def _choose(
     if chosen is None:
         return exact_setting(ivf.rows, f"exact search: {why} for recall {target}", **measured)
     latency["ann"] = chosen["ms"]
+    adaptive, measured["adaptive_ladder"] = _choose_adaptive(store, ivf, sets, opts, chosen)
+    if adaptive["chosen"]:
+        latency["ann"] = adaptive["ms"]
     started = time.perf_counter()
     filtered, filtered_ladders = _choose_filtered(store, ivf, sets, opts, chosen["nprobe"])
     measured["filtered_seconds"] = round(time.perf_counter() - started, 3)
@@ -320,11 +417,85 @@ def _choose(
         "recall": min(chosen[qs.name] for qs in sets),
         "recall_by_queries": {qs.name: chosen[qs.name] for qs in sets},
         "recall_lower_bound": min(chosen[f"{qs.name}_low"] for qs in sets),
+        # the query set that set the probe count: the one with the lowest lower bound
+        "limited_by": min(sets, key=lambda qs: chosen[f"{qs.name}_low"]).name,
         "resident_bytes": ivf.resident_bytes(),
+        "adaptive": adaptive,
         "filtered": filtered,
         **measured,
         "filtered_ladders": filtered_ladders,
     }
+
+
+ADAPTIVE_DEPTHS = 4000  # depth: thousandths of |s1| below s1 (4000: nearly every list)
+ADAPTIVE_MOST = 8  # the rule probes at most this many times the fixed setting's lists
+DATA_AT_FIXED = 0.9  # share of data-row queries the rule must leave at the fixed count
+
+
+def adaptive_depth(ivf: IvfIndex, queries: np.ndarray, nprobe: int, most: int) -> int:
+    """The deepest rule under which DATA_AT_FIXED of `queries` (data rows) still probe only
+    the fixed `nprobe` lists: queries like the data then search exactly as before, and
+    those whose centroid similarities are lower and flatter than the data's probe more."""
+    low, high = 0, ADAPTIVE_DEPTHS
+    while low < high:
+        depth = (low + high + 1) // 2
+        counts = (ivf.adaptive_probes(queries, depth, nprobe, most)[0] >= 0).sum(axis=1)
+        if np.mean(counts <= nprobe) >= DATA_AT_FIXED:
+            low = depth
+        else:
+            high = depth - 1
+    return low
+
+
+def _choose_adaptive(
+    store: VectorStore,
+    ivf: IvfIndex,
+    sets: list[QuerySet],
+    opts: AnnOptions,
+    fixed: Step,
+) -> tuple[dict[str, Any], list[Step]]:
+    """The per-query probe rule (ann.IvfIndex.adaptive_probes) on top of the fixed count:
+    every query probes at least the fixed `nprobe` lists, and those far from every centroid
+    more, up to ADAPTIVE_MOST times as many. Its depth is set by the data rows' centroid
+    similarities alone (adaptive_depth), so it needs no target of its own: it extends the
+    fixed setting to queries the build did not see. Its recall and probe counts on every
+    query set are measured for the record."""
+    k, nprobe = opts.k, fixed["nprobe"]
+    most = min(ivf.nlist, ADAPTIVE_MOST * nprobe)
+    data = next(qs for qs in sets if qs.name == "data")
+    depth = adaptive_depth(ivf, data.vectors, nprobe, most)
+    rule = (depth, nprobe, most)
+    step: Step = {"depth": depth}
+    for qs in sets:
+        probes: list[int] = []
+        per_query = _recall(store, ivf, qs, nprobe, k, adaptive=rule, probes=probes)
+        step[qs.name] = round(float(np.mean(per_query)), 4)
+        step[f"{qs.name}_low"] = round(lower_bound(per_query), 4)
+        step[f"{qs.name}_p5"] = round(float(np.percentile(per_query, 5)), 4)
+        step[f"{qs.name}_probes"] = int(np.median(probes))
+        step[f"{qs.name}_probes_p90"] = int(np.quantile(probes, 0.9))
+    saved, store.adaptive = store.adaptive, rule
+    try:
+        step["ms"] = _median_ms(lambda q: store.search(q, k), sets[-1].vectors)
+    finally:
+        store.adaptive = saved
+    entry: dict[str, Any] = {
+        "rule": "lists with centroid similarity >= s1 - depth/1000 * |s1|",
+        "depth": depth,
+        "least": nprobe,
+        "most": most,
+        "recall_by_queries": {qs.name: step[qs.name] for qs in sets},
+        "recall_p5": {qs.name: step[f"{qs.name}_p5"] for qs in sets},
+        "recall_lower_bound": min(step[f"{qs.name}_low"] for qs in sets),
+        "probes_median": {qs.name: step[f"{qs.name}_probes"] for qs in sets},
+        "probes_p90": {qs.name: step[f"{qs.name}_probes_p90"] for qs in sets},
+        "ms": step["ms"],
+        # depth 0 probes the fixed lists for every query: nothing to serve
+        "chosen": depth > 0,
+    }
+    if not depth:
+        entry["reason"] = "no depth leaves the data rows at the fixed count"
+    return entry, [step]
 
 
 def filter_shares(rows: int, shares: Sequence[float]) -> list[float]:
@@ -425,10 +596,23 @@ def describe_setting(setting: dict[str, Any] | None) -> str:
     return (
         f"IVF{setting['nlist']}-SQ8 nprobe {setting['nprobe']}: recall@{setting['k']} "
         f"{setting['recall']:.3f}, lower bound {setting.get('recall_lower_bound', '?')} "
-        f"(target {setting['target_recall']}; {queries} queries); "
+        f"(target {setting['target_recall']}; {queries} queries"
+        f"{', limited by ' + setting['limited_by'] if 'limited_by' in setting else ''}); "
         f"{latency['ann']} ms vs exact {latency['exact']} ms at build"
-        f"{_describe_filters(setting)}"
+        f"{_describe_adaptive(setting)}{_describe_filters(setting)}"
     )
+
+
+def _describe_adaptive(setting: dict[str, Any]) -> str:
+    """'; per-query probes (depth 120): median 96 data, 300 text lists, recall 0.962'."""
+    rule = setting.get("adaptive")
+    if not rule:
+        return ""
+    if not rule["chosen"]:
+        return f"; per-query probes not used: {rule['reason']}"
+    probes = ", ".join(f"{v} {name}" for name, v in rule["probes_median"].items())
+    recall = min(rule["recall_by_queries"].values())
+    return f"; per-query probes (depth {rule['depth']}): median {probes} lists, recall {recall:.3f}"
 
 
 def _describe_filters(setting: dict[str, Any]) -> str:

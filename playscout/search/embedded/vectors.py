@@ -29,6 +29,7 @@ from playscout.search.embedded.ann import IvfIndex
 HEADER_BYTES = 128  # reserved .npy header so rows can be streamed before the row count is known
 EXACT_MAX_ROWS = 40_000  # filters keeping up to this many rows are searched exactly
 OVERSAMPLE = 4  # IVF candidates per wanted hit, re-scored from float32
+SAME_SHARE = 0.01  # a filter within 1% (relative) of a measured share takes that share's choice
 META_FILE = "ann.json"  # the channel's search setting (kind, nprobe, measured recall)
 _PAGE = mmap.PAGESIZE
 
@@ -167,6 +168,7 @@ class VectorStore:
         ivf: IvfIndex | None = None,
         nprobe: int = 0,
         filter_budgets: Sequence[tuple[float, float]] = (),
+        adaptive: tuple[int, int, int] | None = None,
     ) -> None:
         self.mapped = mapped
         self.matrix: np.ndarray = mapped.rows
@@ -175,8 +177,12 @@ class VectorStore:
         self.nprobe = nprobe
         # (share of rows, budget factor; 0 = exact) as measured at build, by share
         self.filter_budgets = sorted(filter_budgets)
+        # (depth, least lists, most lists) of the per-query probe rule (ann.adaptive_probes) when the
+        # build chose it; unfiltered searches without a probe override then use it
+        self.adaptive = adaptive
         self.oversample = OVERSAMPLE
         self.last_path = "none"  # which path the last search took ("exact" / "ann"), for tests
+        self.last_probes = 0  # lists the last unfiltered IVF search probed
 
     @classmethod
     def open(cls, directory: Path) -> VectorStore:
@@ -186,17 +192,30 @@ class VectorStore:
             return cls(mapped)
         ivf = IvfIndex.load(directory, len(mapped.rows))
         budgets = [(f["share"], f.get("budget_factor", 0)) for f in setting.get("filtered", [])]
-        return cls(mapped, ivf, int(setting["nprobe"]), budgets)
+        rule = setting.get("adaptive") or {}
+        adaptive = (
+            (int(rule["depth"]), int(rule["least"]), int(rule["most"]))
+            if rule.get("chosen")
+            else None
+        )
+        return cls(mapped, ivf, int(setting["nprobe"]), budgets, adaptive)
 
     def budget_factor(self, size: int) -> float:
         """The filtered budget factor for a filter keeping `size` rows, from the factors
-        measured at build: between two measured shares the larger of their factors (the
+        measured at build: at a measured share (within SAME_SHARE) that share's own factor,
+        exact where the build found an exact scan faster there (a filter keeping exactly 5%
+        went to the IVF path on the 10% share's factor although the build measured exact
+        search as faster at 5%); between two measured shares the larger of their factors (the
         factor a share needs is not monotone in it), exact (0) where the larger share was;
         below the smallest share its factor, above the largest the largest factor measured.
         1.0 for an index built before filters were measured."""
         budgets = self.filter_budgets
         if not budgets:
             return 1.0
+        share = size / self.n
+        for measured, factor in budgets:
+            if abs(share - measured) <= measured * SAME_SHARE:
+                return factor
         above = bisect.bisect_right([s for s, _ in budgets], size / self.n)
         if above == 0:
             return budgets[0][1]
@@ -230,7 +249,7 @@ class VectorStore:
         small = rows is not None and size <= EXACT_MAX_ROWS
         if exact or self.ivf is None or nprobe <= 0 or small or factor <= 0:
             return self._exact(q, k, rows)
-        return self._ann(q, k, rows, nprobe, factor)
+        return self._ann(q, k, rows, nprobe, factor, adaptive=probe is None)
 
     def _exact(self, q: np.ndarray, k: int, rows: RowSet) -> tuple[np.ndarray, np.ndarray]:
         self.last_path = "exact"
@@ -254,13 +273,22 @@ class VectorStore:
         return out
 
     def _ann(
-        self, q: np.ndarray, k: int, rows: RowRange | np.ndarray | None, nprobe: int, factor: float
+        self,
+        q: np.ndarray,
+        k: int,
+        rows: RowRange | np.ndarray | None,
+        nprobe: int,
+        factor: float,
+        adaptive: bool = False,
     ) -> tuple[np.ndarray, np.ndarray]:
         assert self.ivf is not None
         self.last_path = "ann"
         want = min(self.n, k * self.oversample)
-        if rows is None:
-            cand = self.ivf.candidates(q, want, nprobe)
+        if rows is None and adaptive and self.adaptive is not None:
+            found, probed = self.ivf.adaptive_candidates(q, want, *self.adaptive)
+            cand, self.last_probes = found[0], int(probed[0])
+        elif rows is None:
+            cand, self.last_probes = self.ivf.candidates(q, want, nprobe), nprobe
         else:
             sel = Selection(self.ivf, rows, self.n)
             found = self.ivf.filtered_candidates(q, want, nprobe, sel.counts, sel.selector, factor)

@@ -1,0 +1,130 @@
+"""The per-query probe rule (ann.IvfIndex.adaptive_probes, chosen in recall.py): on top of
+the fixed probe count, a query far from every centroid probes more lists, so queries unlike
+the data (across a modality gap, shifted off it) reach recall the fixed count tuned on the
+same build queries misses, while data-like queries probe exactly the fixed lists. The data are a
+64-d Gaussian mixture; "gap" queries are data draws blurred and moved along one shared
+direction, as text queries sit relative to video vectors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from playscout.search.embedded.recall import (
+    ADAPTIVE_DEPTHS,
+    DATA_AT_FIXED,
+    AnnOptions,
+    adaptive_depth,
+    build_ann,
+    describe_setting,
+)
+from playscout.search.embedded.vectors import VectorStore, VectorWriter
+
+DIM, CENTRES, NOISE, ROWS, K = 64, 128, 1.3, 16_384, 20
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
+
+
+CENTRE = _unit(np.random.default_rng(0).standard_normal((CENTRES, DIM)))
+GAP = _unit(np.random.default_rng(7).standard_normal((1, DIM)))
+
+
+def _draw(n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    noise = rng.standard_normal((n, DIM)) * NOISE / np.sqrt(DIM)
+    return _unit(CENTRE[rng.integers(0, CENTRES, n)] + noise)
+
+
+def _gap(n: int, seed: int) -> np.ndarray:
+    blur = _unit(np.random.default_rng(seed + 1).standard_normal((n, DIM)))
+    return _unit(0.6 * _draw(n, seed) + 0.5 * blur + 0.6 * GAP)
+
+
+def _search(
+    store: VectorStore, x: np.ndarray, queries: np.ndarray, **kw: Any
+) -> tuple[float, float]:
+    """Mean recall@K against exact, and the median lists probed."""
+    hits, probes = [], []
+    for q in queries:
+        exact = set(np.argsort(-(x @ q))[:K].tolist())
+        hits.append(len(set(store.search(q, K, **kw)[0].tolist()) & exact) / K)
+        probes.append(store.last_probes)
+    return float(np.mean(hits)), float(np.median(probes))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, np.ndarray, dict[str, Any]]:
+    d = tmp_path_factory.mktemp("mixture")
+    w = VectorWriter(d / "vectors.npy", DIM)
+    w.append(_draw(ROWS, 1))
+    w.close()
+    opts = AnnOptions(target_recall=0.95, min_rows=1000, queries=100, k=K, compare_exact=False)
+    return d, np.load(d / "vectors.npy"), build_ann(d, opts)
+
+
+def test_far_queries_probe_more_and_reach_what_the_fixed_setting_misses(built: Any) -> None:
+    d, x, setting = built
+    rule = setting["adaptive"]
+    assert rule["chosen"] and rule["least"] == setting["nprobe"]
+    assert rule["probes_median"]["data"] == setting["nprobe"]  # the data rows: as before
+    assert f"per-query probes (depth {rule['depth']})" in describe_setting(setting)
+    store = VectorStore.open(d)
+    assert store.adaptive == (rule["depth"], rule["least"], rule["most"])
+    like, far = _draw(60, 5), _gap(60, 6)
+    like_recall, like_probes = _search(store, x, like)
+    far_recall, far_probes = _search(store, x, far)
+    fixed_like, _ = _search(store, x, like, probe=setting["nprobe"])
+    fixed_far, _ = _search(store, x, far, probe=setting["nprobe"])
+    # data-like queries: the fixed setting's lists (most of them exactly), and its recall
+    assert like_probes == setting["nprobe"] and like_recall >= fixed_like
+    # far queries: more lists, and recall the fixed count does not reach
+    assert far_probes > 1.5 * setting["nprobe"]
+    assert far_recall > fixed_far + 0.1
+
+
+def test_a_probe_override_takes_the_fixed_path(built: Any) -> None:
+    d, _, _ = built
+    store = VectorStore.open(d)
+    store.search(_gap(1, 8)[0], K, probe=3)
+    assert store.last_probes == 3
+    store.search(_gap(1, 8)[0], K)
+    assert store.last_probes > 3
+
+
+def test_the_rule_is_bounded_and_padded(built: Any) -> None:
+    d, _, _ = built
+    ivf = VectorStore.open(d).ivf
+    assert ivf is not None
+    queries = np.concatenate([_draw(3, 9), _gap(3, 10)])
+    assign, dist = ivf.adaptive_probes(queries, depth=300, least=4, most=40)
+    counts = (assign >= 0).sum(axis=1)
+    assert ((counts >= 4) & (counts <= 40)).all() and (assign == -1).any()
+    sims = queries @ ivf.centroids.T
+    for row, n in zip(assign, counts.tolist(), strict=True):
+        assert len(set(row[:n].tolist())) == n  # distinct lists, nearest first
+    first = np.take_along_axis(sims, assign[:, :1], axis=1)[:, 0]
+    assert np.allclose(first, sims.max(axis=1))
+    assert np.allclose(dist[:, 0], first)
+    # a deeper rule probes at least as many lists per query
+    deeper = (ivf.adaptive_probes(queries, depth=600, least=4, most=40)[0] >= 0).sum(axis=1)
+    assert (deeper >= counts).all()
+
+
+def test_the_depth_is_the_deepest_that_leaves_data_rows_at_the_fixed_count(built: Any) -> None:
+    d, _, _ = built
+    ivf = VectorStore.open(d).ivf
+    assert ivf is not None
+    rows, nprobe = _draw(100, 11), 8
+
+    def at_fixed(depth: int) -> float:
+        counts = (ivf.adaptive_probes(rows, depth, nprobe, 64)[0] >= 0).sum(axis=1)
+        return float(np.mean(counts <= nprobe))
+
+    depth = adaptive_depth(ivf, rows, nprobe, 64)
+    assert 0 < depth < ADAPTIVE_DEPTHS
+    assert at_fixed(depth) >= DATA_AT_FIXED > at_fixed(depth + 1)
