@@ -24,6 +24,7 @@ DESCRIPTIONS = "descriptions"  # playscout/tools/descriptions/<name>.txt
 _FIELD = re.compile(r"\{\{([\w.]+)\}\}")
 _SECTIONS: dict[str, type[BaseModel]] = {"search": SearchSettings, "qa": QASettings}
 
+
 def _period_words() -> str:
     """Every registered sport's word for a period, once each: `quarter/period/half`."""
     return "/".join(dict.fromkeys(period_words().values()))
