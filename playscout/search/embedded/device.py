@@ -122,35 +122,35 @@ class DeviceVectors(VectorStore):
         """Exact top k of each query (rows (B, dim)) among the same `rows`, in one product."""
         import torch
 
-        qs = np.ascontiguousarray(np.atleast_2d(queries), dtype=np.float32)
+        qs = np.array(np.atleast_2d(queries), dtype=np.float32)  # a writable copy for torch
         size = rowset_size(rows, self.n)
         if k <= 0 or size == 0:
             return [(np.zeros(0, np.int64), np.zeros(0, np.float32)) for _ in qs]
         self.last_path = "device"
         dev_q = torch.from_numpy(qs).to(self.device, self.rows_on_device.dtype)
         offset = 0
-        if isinstance(rows, RowRange):
+        if isinstance(rows, RowRange):  # a game: its rows are a slice
             offset = rows.start
-            scores = self.rows_on_device[rows.start : rows.stop] @ dev_q.T
+            scores = dev_q @ self.rows_on_device[rows.start : rows.stop].T
         else:
-            scores = self.rows_on_device @ dev_q.T
+            scores = dev_q @ self.rows_on_device.T  # (queries, rows)
             if rows is not None:
                 mask = torch.zeros(self.n, dtype=torch.bool, device=self.device)
                 mask[torch.from_numpy(np.asarray(rows, dtype=np.int64)).to(self.device)] = True
-                scores.masked_fill_(~mask[:, None], float("-inf"))
+                scores.masked_fill_(~mask[None, :], float("-inf"))
         want = min(size, k * OVERSAMPLE)
-        top = torch.topk(scores, want, dim=0, sorted=False)
-        floor = top.values.min(dim=0).values  # each query's lowest candidate score
-        packed = torch.cat([top.indices.to(torch.float64), floor[None].to(torch.float64)])
+        top = torch.topk(scores, want, dim=1, sorted=False)
+        floor = top.values.min(dim=1).values  # each query's lowest candidate score
+        packed = torch.cat([top.indices.to(torch.float64), floor[:, None].to(torch.float64)], 1)
         host = packed.cpu().numpy()  # one device-to-host copy for the whole batch
         out = []
         for b, q in enumerate(qs):
-            cand = host[:-1, b].astype(np.int64) + offset
+            cand = host[b, :-1].astype(np.int64) + offset
             found = rescore(self.mapped, cand, q, k)
             eps = self.slack * float(np.linalg.norm(q)) * self.max_norm
             kth = float(found[1][-1]) if len(found[1]) == k else -math.inf
-            if want < size and kth < float(host[-1, b]) + eps:
-                found = self._widen(scores[:, b], kth - eps, offset, rows, q, k)
+            if want < size and kth <= float(host[b, -1]) + eps:
+                found = self._widen(scores[b], kth - eps, offset, rows, q, k)
             out.append(found)
         return out
 
