@@ -196,3 +196,58 @@ def test_gpu_fp16_equals_the_cpu_exact_path(tmp_path: Path) -> None:
             _queries(cpu.matrix), on_gpu.search_batch(_queries(cpu.matrix), 10, rows), strict=True
         ):  # type: ignore[arg-type]
             _same(got, cpu.search(q, 10, rows, exact=True))  # type: ignore[arg-type]
+
+
+def test_concurrent_searches_share_products_and_equal_the_cpu(
+    stores: tuple[VectorStore, DeviceVectors], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While one product runs, arriving searches wait and go together in the next one; each
+    still gets its own exact result, filtered ones included."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    cpu, on_device = stores
+    qs = _queries(cpu.matrix)
+    first_running = threading.Event()
+    release = threading.Event()
+    original = DeviceVectors.search_batch
+
+    def slow_first(self: DeviceVectors, queries: np.ndarray, k: int, rows: object = None) -> object:
+        if not first_running.is_set():
+            first_running.set()
+            release.wait(10)  # hold the first product until the others are queued
+        return original(self, queries, k, rows)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(DeviceVectors, "search_batch", slow_first)
+    on_device.batches = []
+    scopes: list[object] = [None, None, None, RowRange(100, 3000), RowRange(100, 3000)]
+    scopes += [np.arange(0, N, 3, dtype=np.int64)]
+    jobs = [(qs[i % len(qs)], 10, scopes[i % len(scopes)]) for i in range(13)]
+    with ThreadPoolExecutor(len(jobs)) as pool:  # every search its own thread
+        lead = pool.submit(on_device.search, *jobs[0])
+        assert first_running.wait(10)
+        rest = [pool.submit(on_device.search, *job) for job in jobs[1:]]
+        for _ in range(1000):
+            if len(on_device._pending) == len(rest):
+                break
+            threading.Event().wait(0.01)
+        release.set()
+        results = [lead.result(), *(f.result() for f in rest)]
+    for (q, k, rows), got in zip(jobs, results, strict=True):
+        _same(got, cpu.search(q, k, rows, exact=True))  # type: ignore[arg-type]
+    assert on_device.batches[0] == 1 and max(on_device.batches) > 1
+    assert sum(on_device.batches) == len(jobs)
+
+
+def test_an_error_reaches_every_search_of_its_product(
+    stores: tuple[VectorStore, DeviceVectors], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, on_device = stores
+
+    def broken(self: DeviceVectors, *args: object) -> object:
+        raise RuntimeError("CUDA error: out of memory")
+
+    monkeypatch.setattr(DeviceVectors, "search_batch", broken)
+    with pytest.raises(RuntimeError, match="out of memory"):
+        on_device.search(np.ones(DIM, np.float32), 5)
+    assert not on_device._leading  # the next search leads again

@@ -15,14 +15,16 @@ one present) `place_channels` swaps each channel's VectorStore for a `DeviceVect
   therefore equal the CPU exact path's (ids and order; tests/search/test_device_search.py).
 
 Without a GPU, with torch unable to see it, or with too little free memory for a channel, the
-CPU path stays, with one log line saying why. Batching concurrent API searches onto the card
-(`search_batch` exists for it and for benchmarks/gpu.py) is not wired into the API yet.
+CPU path stays, with one log line saying why. Concurrent searches (the API's threads) share
+products: a search that arrives while another runs waits for the next round and goes with
+every other waiting search of the same k and row scope (`DeviceVectors._lead`).
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +103,10 @@ class DeviceVectors(VectorStore):
         self.max_norm = math.sqrt(norm2)
         self.slack = SLACK[self.dtype_name]
         self.last_path = "device"
+        self._lock = threading.Lock()
+        self._pending: list[_Request] = []
+        self._leading = False
+        self.batches: list[int] = []  # sizes of the last products run (tests, benchmarks)
 
     def search(
         self,
@@ -113,8 +119,44 @@ class DeviceVectors(VectorStore):
     ) -> tuple[np.ndarray, np.ndarray]:
         """Exact top k (rows int64, scores float32) among `rows`; `exact`, `probe` and
         `budget_factor` steer the CPU's approximate path and change nothing here."""
-        q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
-        return self.search_batch(q, k, rows)[0]
+        request = _Request(np.asarray(query, dtype=np.float32).reshape(-1), k, rows)
+        with self._lock:
+            self._pending.append(request)
+            lead = not self._leading
+            self._leading = self._leading or lead
+        if lead:
+            self._lead()
+        request.done.wait()
+        if request.error is not None:
+            raise request.error
+        assert request.result is not None
+        return request.result
+
+    def _lead(self) -> None:
+        """Concurrent searches share products: the thread that finds no batch running runs
+        every waiting search, one product per (k, row scope), until none waits; searches that
+        arrive meanwhile wait for its next round (no timer, so a lone search is never held)."""
+        while True:
+            with self._lock:
+                taken, self._pending = self._pending, []
+                if not taken:
+                    self._leading = False
+                    return
+            groups: dict[tuple[Any, ...], list[_Request]] = {}
+            for r in taken:
+                groups.setdefault(r.scope_key(), []).append(r)
+            for group in groups.values():
+                try:
+                    qs = np.stack([r.query for r in group])
+                    results = self.search_batch(qs, group[0].k, group[0].rows)
+                    self.batches = [*self.batches[-63:], len(group)]
+                    for r, res in zip(group, results, strict=True):
+                        r.result = res
+                except BaseException as e:  # every waiting search hears of it
+                    for r in group:
+                        r.error = e
+                for r in group:
+                    r.done.set()
 
     def search_batch(
         self, queries: np.ndarray, k: int, rows: RowSet = None
@@ -169,6 +211,24 @@ class DeviceVectors(VectorStore):
         if rows is not None and not isinstance(rows, RowRange):
             found = found[np.isin(found, rows)]
         return rescore(self.mapped, found, q, k)
+
+
+class _Request:
+    """One search waiting for a product: searches with the same k and row scope (all rows, or
+    one row range) share one; a row-index filter goes alone (its mask is its own)."""
+
+    def __init__(self, query: np.ndarray, k: int, rows: RowSet) -> None:
+        self.query, self.k, self.rows = query, k, rows
+        self.done = threading.Event()
+        self.result: tuple[np.ndarray, np.ndarray] | None = None
+        self.error: BaseException | None = None
+
+    def scope_key(self) -> tuple[Any, ...]:
+        if self.rows is None:
+            return (self.k, None)
+        if isinstance(self.rows, RowRange):
+            return (self.k, self.rows.start, self.rows.stop)
+        return (self.k, id(self))
 
 
 def channels_of(backend: Any) -> list[tuple[str, Any, str]]:
