@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from playscout.embed import EmbeddingError
 from playscout.search import open_backend
 from playscout.search.backend_api import ClipFilter
 from playscout.search.embedded import device as dev
@@ -251,3 +252,14 @@ def test_an_error_reaches_every_search_of_its_product(
     with pytest.raises(RuntimeError, match="out of memory"):
         on_device.search(np.ones(DIM, np.float32), 5)
     assert not on_device._leading  # the next search leads again
+
+
+def test_query_embedders_run_where_embed_device_says(synth_index: object) -> None:
+    index_dir = synth_index.index_dir  # type: ignore[attr-defined]
+    backend = open_backend(index_dir, embed_device="cpu")
+    assert backend.embedders["caption"].placement.record() == {  # type: ignore[attr-defined]
+        "device": "cpu",
+        "dtype": "float32",
+    }
+    with pytest.raises(EmbeddingError, match="device 'gpu' is not one of"):
+        open_backend(index_dir, embed_device="gpu")
