@@ -23,6 +23,21 @@ from playscout.cli.errors import user_errors
 
 index_app = typer.Typer(no_args_is_help=True, help="Build search indices.")
 
+DeviceOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="Where the embedding models run: auto | cpu | cuda | cuda:N "
+        "[default: settings.embed.device, auto = the first GPU when one is there]."
+    ),
+]
+
+
+def embed_device(device: str | None) -> str:
+    """The command's --device, else settings.embed.device; a bad name is a one-line error."""
+    from playscout.embed.device import check_device_name
+
+    return check_device_name(device if device is not None else settings().embed.device)
+
 
 @index_app.command("build")
 @user_errors
@@ -76,6 +91,7 @@ def index_build(
             "their width) or .txt (one query a line, embedded by each channel's query side).",
         ),
     ] = None,
+    device: DeviceOpt = None,
 ) -> None:
     """Build the hybrid index (BM25 + vectors + filters) of a corpus: embedded by default,
     Elasticsearch when --out is a URL. Each embedded vector channel measures its ANN recall
@@ -116,6 +132,7 @@ def index_build(
             index_options=index_options,
             ann=ann,
             backend=kind.name,
+            device=embed_device(device),
         )
     swept = getattr(summary, "swept", None)
     if swept is not None and swept.folders:
@@ -210,15 +227,17 @@ def index_videos_cmd(
     sample_fps: Annotated[float, typer.Option(help="Scoreboard frames read per second.")] = 5.0,
     overwrite: Annotated[bool, typer.Option(help="Replace games already in the corpus.")] = False,
     json_out: JsonOpt = False,
+    device: DeviceOpt = None,
 ) -> None:
     """Turn full-game videos and their play-by-play into T9-layout clips: shots, 10-15 s
     windows, scoreboard-OCR alignment of every event, speech, audio events, visual vectors.
     Nothing is written to the corpus unless every game succeeds."""
+    from playscout.embed.device import with_device
     from playscout.indexer.build import parse_embedder
     from playscout.indexer.video.pipeline import VideoIndexOptions, index_videos, summary_table
 
     options = VideoIndexOptions(
-        visual_model=parse_embedder(visual_model),
+        visual_model=with_device(parse_embedder(visual_model), embed_device(device)),
         speech=speech,
         audio_events=audio_events,
         ocr_engine=ocr,
@@ -248,9 +267,12 @@ def index_videos_cmd(
 def index_embed(
     corpus: Annotated[Path, typer.Option(help="Corpus root (T9 layout).")],
     out_dir: Annotated[Path, typer.Option("--out", help="Where the vectors go.")],
-    what: Annotated[str, typer.Option(help="captions | documents")] = "captions",
+    what: Annotated[
+        str, typer.Option(help="captions | documents | clips (frames of each clip's video)")
+    ] = "captions",
     embedder: Annotated[
-        str, typer.Option(help="minilm | bge-m3:DIR | openai:URL#MODEL")
+        str,
+        typer.Option(help="minilm | bge-m3:DIR | openai:URL#MODEL; clips: open_clip:ARCH@WEIGHTS"),
     ] = "minilm",
     ray: Annotated[
         bool, typer.Option("--ray", help="Spread over a Ray cluster (extra `ray`).")
@@ -258,19 +280,34 @@ def index_embed(
     workers: Annotated[int, typer.Option(help="Embedding workers (Ray actors).")] = 2,
     batch_size: Annotated[int, typer.Option()] = 256,
     sports: Annotated[str, typer.Option(help="Comma-separated sports; empty = all.")] = "",
+    device: DeviceOpt = None,
+    frames_per_clip: Annotated[
+        int, typer.Option(min=1, max=64, help="clips: frames sampled per clip.")
+    ] = 8,
 ) -> None:
     """Embed captions or document passages once, in parallel, into precomputed vector files
-    that `index build --caption-vectors` reads."""
+    that `index build --caption-vectors` reads; or (--what clips) the sampled frames of every
+    clip video through an open_clip image tower, into the video vectors `index build
+    --video-vectors` reads."""
     from playscout.embed import EmbeddingError
+    from playscout.embed.device import with_device
     from playscout.indexer.build import parse_embedder
     from playscout.indexer.distributed import embed_corpus
 
-    spec = parse_embedder(embedder)
+    spec = with_device(parse_embedder(embedder), embed_device(device))
     if spec is None:
         raise EmbeddingError("--embedder none has nothing to embed")
     start = time.perf_counter()
+    if what == "clips":
+        total = _embed_clips(corpus, out_dir, spec, frames_per_clip, split_list(sports) or None)
+        seconds = time.perf_counter() - start
+        out.print(
+            f"{total} clip vectors in {seconds:.1f} s ({total / max(seconds, 1e-9):.1f}/s) "
+            f"-> {out_dir}"
+        )
+        return
     if what not in ("captions", "documents"):
-        raise EmbeddingError(f"--what must be captions or documents, not {what!r}")
+        raise EmbeddingError(f"--what must be captions, documents or clips, not {what!r}")
     counts = embed_corpus(
         corpus,
         out_dir,
@@ -286,3 +323,22 @@ def index_embed(
     out.print(
         f"{total} {what} vectors in {seconds:.1f} s ({total / max(seconds, 1e-9):.0f}/s) -> {out_dir}"
     )
+
+
+def _embed_clips(
+    corpus: Path, out_dir: Path, spec: dict[str, Any], frames: int, sports: list[str] | None
+) -> int:
+    """`index embed --what clips`: the frame pipeline over every clip video of the corpus;
+    returns the number of clip vectors written."""
+    from playscout.embed import EmbeddingError, ImageEmbedder, make_embedder
+    from playscout.indexer.video.visual import embed_corpus_clips
+
+    if spec.get("kind") != "open_clip":
+        raise EmbeddingError("--what clips needs --embedder open_clip:ARCH@WEIGHTS")
+    embedder = make_embedder(spec)
+    assert isinstance(embedder, ImageEmbedder)
+    with progress_bar() as update:
+        written = embed_corpus_clips(
+            corpus, out_dir, embedder, sports=sports, frames_per_clip=frames, progress=update
+        )
+    return sum(len(p.read_text().split()) for p in written.glob("*/ids.txt"))

@@ -55,8 +55,33 @@ def _versions(names: tuple[str, ...], missing: str | None) -> tuple[tuple[str, s
     return tuple(out)
 
 
+DEVICE_PATTERN = r"^(auto|cpu|cuda(:\d+)?)$"
+"""A device name: auto (the first GPU when torch sees one, else the CPU), cpu, cuda, cuda:N."""
+
+
+class EmbedSettings(BaseModel):
+    """Where the models playscout runs itself (MiniLM, BGE-M3, open_clip) run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    device: str = Field(
+        "auto",
+        pattern=DEVICE_PATTERN,
+        description="auto | cpu | cuda | cuda:N; auto = the first GPU when one is there. fp16 "
+        "at large batches on a GPU, fp32 on the CPU; the index manifest records which.",
+    )
+
+
 class SearchSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    device: str = Field(
+        "auto",
+        pattern=DEVICE_PATTERN,
+        description="Where an embedded index's vector channels are searched: a GPU holds "
+        "each channel in fp16 and searches it exactly (auto = when one is there); cpu, or "
+        "no GPU, or too little free GPU memory = the CPU path (search/embedded/device.py).",
+    )
 
     document_top_k: int = Field(20, ge=1, le=200, description="Docs per search (paper: 20).")
     video_top_k: int = Field(100, ge=1, le=1000, description="Clips per search (paper: 100).")
@@ -329,6 +354,7 @@ class Settings(BaseSettings):
         description="Protocol preset: paper | extended | a preset file; None = the entry "
         "point's default (eval runs: paper; ask and serve: extended). docs/presets.md.",
     )
+    embed: EmbedSettings = Field(default_factory=EmbedSettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
     qa: QASettings = Field(default_factory=QASettings)
     agent: AgentSettings = Field(default_factory=AgentSettings)

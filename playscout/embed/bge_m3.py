@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from playscout.embed.device import Placement, default_batch, resolve_placement
 from playscout.embed.embedder import (
     EmbedderSpec,
     EmbeddingError,
@@ -75,22 +76,25 @@ class BGEM3Embedder:
         self,
         model: str,
         *,
-        batch_size: int = 16,
+        batch_size: int | None = None,
         max_length: int = 512,
-        device: str = "cpu",
-        use_fp16: bool = False,
+        device: str = "auto",
+        use_fp16: bool | None = None,
         dim: int | None = None,
     ) -> None:
-        if batch_size < 1 or max_length < 1:
+        if (batch_size is not None and batch_size < 1) or max_length < 1:
             raise EmbeddingError("BGE-M3: batch_size and max_length must be >= 1")
         self.model_name = model
-        self.batch_size = batch_size
+        self.placement = resolve_placement(device)
+        self.batch_size = batch_size or default_batch("bge-m3", self.placement)
         self.max_length = max_length
-        self.device = device
-        self.use_fp16 = use_fp16
+        self.device = self.placement.device
+        # fp16 on a GPU, fp32 on the CPU unless asked otherwise (use_fp16 in an old spec)
+        self.use_fp16 = self.placement.is_cuda if use_fp16 is None else use_fp16
+        self.placement = Placement(self.device, "float16" if self.use_fp16 else "float32")
         self.path = resolve_local_dir(model)
         self.dim = check_dim(dim, read_model_dim(self.path), f"BGE-M3 {model}")
-        self._model, self._lock = _load(self.path, device, use_fp16)
+        self._model, self._lock = _load(self.path, self.device, self.use_fp16)
 
     def spec(self) -> EmbedderSpec:
         return EmbedderSpec(
@@ -100,9 +104,7 @@ class BGEM3Embedder:
             options={
                 "batch_size": self.batch_size,
                 "max_length": self.max_length,
-                "device": self.device,
-                "use_fp16": self.use_fp16,
-            },
+            },  # no device or precision: vectors made on a GPU box are queried on CPU ones
         )
 
     def _encode(self, texts: Sequence[str], queries: bool) -> np.ndarray:

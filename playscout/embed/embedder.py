@@ -18,10 +18,11 @@ EmbedderKind = Literal["minilm", "bge-m3", "openai", "precomputed", "open_clip"]
 
 # Spec options that change how an embedder runs, not which vectors it gives: ignore them when
 # checking that a query embedder matches the one an index was built with. ("pretrained" is where
-# open_clip weights lie; their identity is the recorded "weights_sha256".)
+# open_clip weights lie; their identity is the recorded "weights_sha256". Precision follows the
+# device: fp16 and fp32 vectors agree at cosine >= 0.999, embed/device.py.)
 RUNTIME_OPTIONS = frozenset(
     {"batch_size", "device", "base_url", "api_key_env", "timeout_s", "max_retries"}
-    | {"backoff_base_s", "backoff_max_s", "pretrained"}
+    | {"backoff_base_s", "backoff_max_s", "pretrained", "use_fp16"}
 )
 
 
@@ -62,6 +63,16 @@ class ImageEmbedder(Protocol):
     def spec(self) -> EmbedderSpec: ...
 
     def embed_images(self, frames: Sequence[np.ndarray]) -> np.ndarray: ...
+
+
+def made_on(source: object) -> dict[str, str] | None:
+    """The device and dtype that made an embedder's vectors (`placement` of the local-model
+    embedders, `made_on` of stored vectors), for the index manifest; None when not known."""
+    placement = getattr(source, "placement", None)
+    if placement is not None and hasattr(placement, "record"):
+        return dict(placement.record())
+    recorded = getattr(source, "made_on", None)
+    return dict(recorded) if isinstance(recorded, dict) else None
 
 
 def check_texts(texts: Sequence[str], where: str) -> list[str]:

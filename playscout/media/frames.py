@@ -8,14 +8,16 @@ Seeks land on keyframes, so after each seek frames are decoded forward to the ta
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from playscout.media.errors import MediaError
 
+T = TypeVar("T")
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png"})
 # A target further ahead than this is reached by seeking rather than decoding every frame.
 _SEEK_AHEAD_S = 2.0
@@ -153,10 +155,46 @@ def sample_frames_timed(
     if window is not None and not 0 <= window[0] <= window[1]:
         raise ValueError(f"sample_frames: window {window} needs 0 <= start <= end")
     path = Path(path)
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        if not path.is_file():
+            raise MediaError(f"{path.name}: file not found")
+        return [SampledFrame(0.0, j) for j in _image(path, long_side, quality)]
+    return [
+        SampledFrame(t, jpeg)
+        for t, jpeg in _decode_sampled(
+            path, n, window, lambda f: encode_jpeg(f.to_image(), long_side, quality)
+        )
+    ]
+
+
+def sample_arrays(
+    path: Path | str, n: int = 8, window: tuple[float, float] | None = None
+) -> list[np.ndarray]:
+    """The frames `sample_frames` picks, as decoded HxWx3 uint8 RGB arrays (no JPEG round
+    trip, no rescale): what an image tower's batched preprocessing takes (embed/frames.py)."""
+    if n < 1:
+        raise ValueError("sample_arrays: need n >= 1")
+    if window is not None and not 0 <= window[0] <= window[1]:
+        raise ValueError(f"sample_arrays: window {window} needs 0 <= start <= end")
+    path = Path(path)
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        from PIL import Image, UnidentifiedImageError
+
+        try:
+            with Image.open(path) as img:
+                return [np.asarray(img.convert("RGB"), dtype=np.uint8)]
+        except (UnidentifiedImageError, OSError, ValueError) as e:
+            raise MediaError(f"{path.name}: cannot read image ({type(e).__name__}: {e})") from None
+    return [a for _, a in _decode_sampled(path, n, window, lambda f: f.to_ndarray(format="rgb24"))]
+
+
+def _decode_sampled(
+    path: Path, n: int, window: tuple[float, float] | None, convert: Callable[[Any], T]
+) -> list[tuple[float, T]]:
+    """(time, convert(frame)) of n evenly spaced frames of a video file, converted while the
+    file is open."""
     if not path.is_file():
         raise MediaError(f"{path.name}: file not found")
-    if path.suffix.lower() in IMAGE_SUFFIXES:
-        return [SampledFrame(0.0, j) for j in _image(path, long_side, quality)]
     import av
 
     try:
@@ -174,12 +212,7 @@ def sample_frames_timed(
             if not frames:
                 raise MediaError(f"{path.name}: no decodable video frames")
             rate = float(stream.average_rate or stream.guessed_rate or 25)
-            return [
-                SampledFrame(
-                    round(_frame_time(f, i, rate), 3), encode_jpeg(f.to_image(), long_side, quality)
-                )
-                for i, f in enumerate(frames)
-            ]
+            return [(round(_frame_time(f, i, rate), 3), convert(f)) for i, f in enumerate(frames)]
     except MediaError:
         raise
     except (av.FFmpegError, OSError, ValueError) as e:

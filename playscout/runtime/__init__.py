@@ -60,15 +60,26 @@ def parse_policy(value: str) -> Policy:
 
 
 def open_index(
-    target: Path | str, ann_probe: int | None = None, backend: str = "auto"
+    target: Path | str,
+    ann_probe: int | None = None,
+    backend: str = "auto",
+    device: str = "cpu",
+    embed_device: str | None = None,
 ) -> SearchBackend:
     """The index named by `target` (a directory, an Elasticsearch URL, another registered
     kind's target), or a one-line error saying how to build one. `ann_probe`:
-    SearchSettings.ann_probe (see open_backend); `backend`: Settings.backend."""
+    SearchSettings.ann_probe (see open_backend); `backend`: Settings.backend; `device`:
+    SearchSettings.device; `embed_device`: EmbedSettings.device, where query embedders run."""
     kind = kind_for(target, backend)
     if not kind.present(str(target)):
         raise SetupError(f"no index at {target}: build one with `playscout index build`")
-    return open_backend(target, ann_probe=ann_probe, backend=kind.name)
+    return open_backend(
+        target,
+        ann_probe=ann_probe,
+        backend=kind.name,
+        device=device,
+        embed_device=embed_device,
+    )
 
 
 @dataclass
@@ -113,7 +124,13 @@ class Runtime:
         preset = load_preset(settings.preset or default_preset)
         settings, deviations = apply_preset(settings, preset)
         if backend is None and need_index:
-            backend = open_index(settings.index, settings.search.ann_probe, settings.backend)
+            backend = open_index(
+                settings.index,
+                settings.search.ann_probe,
+                settings.backend,
+                settings.search.device,
+                settings.embed.device,
+            )
         if llm is None and need_llm and settings.agent.llm.configured:
             llm = chat_client(settings.agent.llm)
         return cls(

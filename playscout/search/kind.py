@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playscout.embed import Embedder, make_embedder
+from playscout.embed.device import with_device
 from playscout.search.backend_api import SearchBackend
 from playscout.search.core.build import SportSource
 from playscout.search.core.verify import VerifyProgress, VerifyReport
@@ -71,17 +72,20 @@ def recorded_specs(manifest: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return specs
 
 
-def fill_embedders(manifest: Mapping[str, Any], given: QueryEmbedders) -> dict[str, Embedder]:
+def fill_embedders(
+    manifest: Mapping[str, Any], given: QueryEmbedders, device: str | None = None
+) -> dict[str, Embedder]:
     """The query embedder of each recorded channel: the one given, else the recorded spec, so a
     query is never embedded by another model than the one that made the vectors. Video vectors
-    cannot embed a query: without a given text tower that channel gets none."""
+    cannot embed a query: without a given text tower that channel gets none. `device`: where
+    the embedders built from specs run (EmbedSettings.device; None = their auto)."""
     embedders: dict[str, Embedder] = {}
     for channel, spec in recorded_specs(manifest).items():
         chosen = given.get(channel)
         if chosen is None and spec.get("kind") == "precomputed":
             continue
         if chosen is None or isinstance(chosen, dict):
-            embedders[channel] = make_embedder(chosen or spec)
+            embedders[channel] = make_embedder(with_device(chosen or spec, device) or spec)
         else:
             embedders[channel] = chosen
     return embedders

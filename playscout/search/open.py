@@ -22,18 +22,30 @@ def open_backend(
     query_embedders: Mapping[str, dict[str, Any] | Embedder] | None = None,
     ann_probe: int | None = None,
     backend: str = AUTO,
+    device: str = "cpu",
+    embed_device: str | None = None,
 ) -> SearchBackend:
     """Open an index (a directory, an Elasticsearch `http(s)://host:port/prefix`, or another
     registered kind's target; `backend` forces a kind, see kinds.kind_for) with query
     embedders for its channels: text channels get the embedder recorded at build time; the
     visual channel needs its text tower configured, otherwise its dense search says so.
     `ann_probe` (SearchSettings.ann_probe) overrides the embedded index's recorded probe
-    count; Elasticsearch has no such knob, so setting it there is an error, not a no-op."""
+    count; Elasticsearch has no such knob, so setting it there is an error, not a no-op.
+    `device` (SearchSettings.device): an embedded index's vector channels are held and
+    searched exactly on that GPU when there is one (search/embedded/device.py);
+    `embed_device` (EmbedSettings.device): where the query embedders run; None = auto."""
     kind, text = kind_for(target, backend), str(target)
     if ann_probe is not None and not kind.ann_probe:  # a no-op would be silent: say so
         takes = " or ".join(k for k in kind_names() if get_kind(k).ann_probe)
         raise IndexOpenError(
             f"ann_probe applies to the {takes} index only; {kind.name} sets its own search breadth"
         )
-    embedders = fill_embedders(kind.manifest(text), dict(query_embedders or {}))
-    return kind.open(text, embedders, ann_probe)
+    embedders = fill_embedders(kind.manifest(text), dict(query_embedders or {}), embed_device)
+    opened = kind.open(text, embedders, ann_probe)
+    if device != "cpu":
+        from playscout.search.embedded.backend import EmbeddedBackend
+        from playscout.search.embedded.device import place_channels
+
+        if isinstance(opened, EmbeddedBackend):
+            place_channels(opened, device)
+    return opened

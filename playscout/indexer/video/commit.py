@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from playscout.embed.embedder import RUNTIME_OPTIONS, EmbedderSpec
-from playscout.embed.keyed import SPEC_FILE
+from playscout.embed.keyed import SPEC_FILE, write_spec
 from playscout.media.errors import VideoError
 
 VISUAL_DIR = "embeds/videos"
@@ -66,7 +66,12 @@ def check_visual_spec(corpus: Path, spec: EmbedderSpec | None) -> None:
             )
 
 
-def commit_staging(staging: Path, corpus: Path, visual_spec: EmbedderSpec | None) -> None:
+def commit_staging(
+    staging: Path,
+    corpus: Path,
+    visual_spec: EmbedderSpec | None,
+    made_on: dict[str, str] | None = None,
+) -> None:
     check_visual_spec(corpus, visual_spec)
     committed: dict[str, list[str]] = {}
     data = staging / "data"
@@ -102,5 +107,4 @@ def commit_staging(staging: Path, corpus: Path, visual_spec: EmbedderSpec | None
             dst.mkdir(parents=True, exist_ok=True)
             for f in sport_dir.iterdir():
                 os.replace(f, dst / f.name)
-        spec_path = corpus / VISUAL_DIR / SPEC_FILE
-        spec_path.write_text(json.dumps(visual_spec.model_dump(mode="json"), indent=1))
+        write_spec(corpus / VISUAL_DIR, visual_spec, made_on)

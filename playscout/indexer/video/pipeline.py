@@ -22,6 +22,7 @@ import orjson
 from pydantic import BaseModel, Field
 
 from playscout.corpus.pbp import PbpGame, load_pbp
+from playscout.embed.embedder import made_on
 from playscout.indexer.video.commentary_align import refine_with_commentary
 from playscout.indexer.video.commit import (
     VISUAL_DIR,
@@ -173,7 +174,12 @@ def _index_videos(
             summaries.append(
                 _index_game(game, videos[game.game_id], staging, opts, embedder, perception, say)
             )
-        commit_staging(staging, corpus_dir, embedder.spec() if embedder else None)
+        commit_staging(
+            staging,
+            corpus_dir,
+            embedder.spec() if embedder else None,
+            made_on(embedder) if embedder else None,
+        )
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return VideoIndexSummary(
@@ -253,12 +259,14 @@ def _index_game(
     lap("cut")
     say(f"  {len(kept)} clips ({dropped} break windows dropped)")
     if embedder is not None:
-        from playscout.indexer.video.visual import clip_vector
+        from playscout.indexer.video.visual import clip_vectors
 
         vec_dir = staging / VISUAL_DIR / game.sport
         vec_dir.mkdir(parents=True, exist_ok=True)
-        for clip_id, frames in cut.frames.items():
-            np.save(vec_dir / f"{clip_id}.npy", clip_vector(embedder, frames))
+        # every clip's frames of the game through the batched frame pipeline at once
+        vectors = clip_vectors(embedder, list(cut.frames.values()))
+        for clip_id, vector in zip(cut.frames, vectors, strict=True):
+            np.save(vec_dir / f"{clip_id}.npy", vector)
         lap("visual")
     transcripts: dict[str, str] = {}
     if words:

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -23,12 +26,15 @@ from playscout.embed.embedder import (
     EmbedderSpec,
     EmbeddingError,
     ImageEmbedder,
+    made_on,
     normalize_rows,
 )
 from playscout.embed.keyed import SPEC_FILE, write_spec
 from playscout.embed.precomputed import write_consolidated
 
 Progress = Callable[[str, int, int | None], None]
+T = TypeVar("T")
+U = TypeVar("U")
 
 
 def clip_vectors(embedder: ImageEmbedder, clips: Sequence[Sequence[np.ndarray]]) -> np.ndarray:
@@ -42,11 +48,7 @@ def clip_vectors(embedder: ImageEmbedder, clips: Sequence[Sequence[np.ndarray]])
         return np.zeros((0, embedder.dim), dtype=np.float32)
     flat = [f for frames in clips for f in frames]
     per_frame = np.asarray(embedder.embed_images(flat), dtype=np.float32)
-    ends = np.cumsum(counts)
-    pooled = np.stack(
-        [per_frame[e - n : e].mean(axis=0) for e, n in zip(ends, counts, strict=True)]
-    )
-    return normalize_rows(pooled, embedder.dim, "clip_vectors")
+    return _pool(per_frame, counts, embedder.dim)
 
 
 def clip_vector(embedder: ImageEmbedder, frames: Sequence[np.ndarray]) -> np.ndarray:
@@ -88,9 +90,15 @@ class VisualVectorWriter:
     A directory that already holds vectors of another model is refused (one space per directory);
     sports written earlier with the same model are kept."""
 
-    def __init__(self, out_dir: Path | str, spec: EmbedderSpec | Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        out_dir: Path | str,
+        spec: EmbedderSpec | Mapping[str, Any],
+        made_on: dict[str, str] | None = None,
+    ) -> None:
         self.out_dir = Path(out_dir)
         self.spec = _spec_dict(spec)
+        self.made_on = made_on
         self._ids: dict[str, list[str]] = {}
         self._vecs: dict[str, list[np.ndarray]] = {}
         existing = self.out_dir / SPEC_FILE
@@ -126,7 +134,7 @@ class VisualVectorWriter:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         for sport, ids in self._ids.items():
             write_consolidated(self.out_dir, sport, ids, np.concatenate(self._vecs[sport]))
-        write_spec(self.out_dir, self.spec)
+        write_spec(self.out_dir, self.spec, self.made_on)
         return self.out_dir
 
 
@@ -147,10 +155,68 @@ FramesOf = Callable[[ClipRecord, Path | None], Sequence[np.ndarray]]
 
 
 def video_frames(path: Path | str, n: int = 8) -> list[np.ndarray]:
-    """n evenly spaced RGB frames of a clip video file (via media.sample_frames)."""
-    from playscout.media import sample_frames
+    """n evenly spaced RGB frames of a clip video file, as decoded (media.sample_arrays: the
+    frames sample_frames picks, without its JPEG round trip; the tower's preprocessing
+    resizes them)."""
+    from playscout.media import sample_arrays
 
-    return decode_frames(sample_frames(path, n=n))
+    return sample_arrays(path, n=n)
+
+
+Clips = Sequence[Sequence[np.ndarray]]
+
+
+def clip_vector_stream(
+    embedder: ImageEmbedder, groups: Iterable[tuple[list[str], Clips]]
+) -> Iterator[tuple[list[str], np.ndarray]]:
+    """clip_vectors over a stream of (clip ids, their frames) groups, one tower batch per
+    group. With a streaming embedder (open_clip's embed_image_batches) the groups are drawn
+    (and so decoded, when the iterator decodes) in its prefetch thread while the tower works."""
+    stream = getattr(embedder, "embed_image_batches", None)
+    if stream is None:
+        for ids, clips in groups:
+            yield ids, clip_vectors(embedder, clips)
+        return
+    pending: deque[tuple[list[str], list[int]]] = deque()
+
+    def flat() -> Iterator[list[np.ndarray]]:
+        for ids, clips in groups:
+            counts = [len(frames) for frames in clips]
+            for i, n in enumerate(counts):
+                if n == 0:
+                    raise EmbeddingError(f"clip {ids[i]} has no frames")
+            pending.append((ids, counts))
+            yield [f for frames in clips for f in frames]
+
+    for per_frame in stream(flat()):
+        ids, counts = pending.popleft()
+        yield ids, _pool(per_frame, counts, embedder.dim)
+
+
+def _pool(per_frame: np.ndarray, counts: Sequence[int], dim: int) -> np.ndarray:
+    if not counts:
+        return np.zeros((0, dim), dtype=np.float32)
+    ends = np.cumsum(counts)
+    pooled = np.stack(
+        [per_frame[e - n : e].mean(axis=0) for e, n in zip(ends, counts, strict=True)]
+    )
+    return normalize_rows(pooled, dim, "clip_vectors")
+
+
+def decoded(items: Iterable[T], read: Callable[[T], U], workers: int) -> Iterator[U]:
+    """read(item) for each item in order, `workers` at a time in threads (PyAV decodes
+    without the GIL), at most 4 per worker ahead of the consumer."""
+    if workers <= 1:
+        yield from map(read, items)
+        return
+    with ThreadPoolExecutor(workers, thread_name_prefix="playscout-decode") as pool:
+        window: deque[Future[U]] = deque()
+        for item in items:
+            window.append(pool.submit(read, item))
+            if len(window) >= 4 * workers:
+                yield window.popleft().result()
+        while window:
+            yield window.popleft().result()
 
 
 def embed_corpus_clips(
@@ -159,41 +225,59 @@ def embed_corpus_clips(
     embedder: ImageEmbedder,
     sports: Iterable[str] | None = None,
     frames_per_clip: int = 8,
-    clips_per_batch: int = 8,
+    clips_per_batch: int | None = None,
     frames_of: FramesOf | None = None,
     progress: Progress | None = None,
+    decode_workers: int | None = None,
 ) -> Path:
     """Visual vectors of every clip of a corpus into `out_dir` (with `embedder.json`).
 
     Frames come from `frames_of(clip, video_path)` or, by default, `frames_per_clip` evenly
-    spaced frames of the clip's video file (`clip_paths`). A clip without a readable video is an
-    error: the visual channel needs a vector for every clip."""
+    spaced frames of the clip's video file (`clip_paths`), decoded by `decode_workers` threads
+    (default: the CPU count) while the tower embeds the batch before. A tower batch holds
+    `clips_per_batch` clips (default: the embedder's batch size in frames). A clip without a
+    readable video is an error: the visual channel needs a vector for every clip."""
     from playscout.corpus import Corpus
 
     corpus = Corpus(Path(corpus_dir))
-    writer = VisualVectorWriter(out_dir, embedder.spec())
+    writer = VisualVectorWriter(out_dir, embedder.spec(), made_on(embedder))
+    frames_batch = int(getattr(embedder, "batch_size", 32))
+    per_batch = clips_per_batch or max(1, frames_batch // frames_per_clip)
+    workers = decode_workers or os.cpu_count() or 1
     for sport in list(sports or corpus.sports()):
-        ids: list[str] = []
-        frames: list[Sequence[np.ndarray]] = []
-        done = 0
-        for clip in corpus.iter_clips(sport):
+
+        def read(clip: ClipRecord, sport: str = sport) -> tuple[str, Sequence[np.ndarray]]:
             path = corpus.clip_path(sport, clip.clip_id)
             if frames_of is not None:
-                frames.append(frames_of(clip, path))
-            elif path is None:
+                return clip.clip_id, frames_of(clip, path)
+            if path is None:
                 raise EmbeddingError(
                     f"clip {clip.clip_id} ({sport}) has no video file in clip_paths; "
                     "every clip needs one for visual vectors"
                 )
-            else:
-                frames.append(video_frames(path, frames_per_clip))
-            ids.append(clip.clip_id)
-            if len(ids) >= clips_per_batch:
-                writer.add(sport, ids, clip_vectors(embedder, frames))
-                done += len(ids)
-                ids, frames = [], []
-                if progress is not None:
-                    progress(f"{sport} visual vectors", done, None)
-        if ids:
-            writer.add(sport, ids, clip_vectors(embedder, frames))
+            return clip.clip_id, video_frames(path, frames_per_clip)
+
+        done = 0
+        for ids, vectors in clip_vector_stream(
+            embedder, _groups(decoded(corpus.iter_clips(sport), read, workers), per_batch)
+        ):
+            writer.add(sport, ids, vectors)
+            done += len(ids)
+            if progress is not None:
+                progress(f"{sport} visual vectors", done, None)
     return writer.finish()
+
+
+def _groups(
+    clips: Iterable[tuple[str, Sequence[np.ndarray]]], size: int
+) -> Iterator[tuple[list[str], Clips]]:
+    ids: list[str] = []
+    frames: list[Sequence[np.ndarray]] = []
+    for clip_id, clip_frames in clips:
+        ids.append(clip_id)
+        frames.append(clip_frames)
+        if len(ids) >= size:
+            yield ids, frames
+            ids, frames = [], []
+    if ids:
+        yield ids, frames

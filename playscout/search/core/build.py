@@ -11,6 +11,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from playscout.corpus.models import ClipRecord, DocumentRecord
+from playscout.embed.embedder import made_on
 from playscout.errors import PlayscoutError
 from playscout.search.backend_api import IndexOpenError
 from playscout.search.core.spec import spec_of
@@ -64,8 +65,10 @@ def no_visual_vectors(sport: str) -> ValueError:
 
 def channel_entry(source: Any, dim: int | None, **extra: Any) -> dict[str, Any]:
     """A vector channel as the manifest records it: the spec the vectors were made with (query
-    embedders are checked against it at open) and their dimension."""
-    return {"spec": spec_of(source), "dim": dim, **extra}
+    embedders are checked against it at open), their dimension and, when known, the device
+    and dtype that made them (`made_on`, e.g. cuda:0 float16)."""
+    where = made_on(source)
+    return {"spec": spec_of(source), "dim": dim, **({"made_on": where} if where else {}), **extra}
 
 
 def check_schema_version(manifest: dict[str, Any], reads: int, where: str) -> dict[str, Any]:

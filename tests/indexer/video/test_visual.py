@@ -155,6 +155,8 @@ def test_end_to_end_default_mode_search_uses_the_recorded_text_tower(
         spec = manifest["sports"][sport]["channels"]["visual"]["spec"]
         assert spec["kind"] == "open_clip" and spec["model"] == TINY_MODEL
         assert spec["options"]["weights_sha256"] == clip.weights_sha256
+        made_on = manifest["sports"][sport]["channels"]["visual"]["made_on"]
+        assert made_on == clip.placement.record()  # the device and dtype that made them
 
     backend = open_backend(index)  # no query embedder given: rebuilt from the manifest
     sport = "basketball"

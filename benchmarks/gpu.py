@@ -1,0 +1,385 @@
+"""playscout on a GPU next to the bare models on the same card (issue 28), in one command:
+
+1. captions/s: MiniLMEmbedder vs bare sentence-transformers (fp16 on a GPU, fp32 on the CPU);
+2. frames/s from decoded frames held in memory: playscout's frame pipeline (uint8 frames ->
+   device resize/crop/normalise -> fp16 tower) vs the bare tower fed the same frames already
+   preprocessed on the device, and open_clip's own PIL path for reference;
+3. end-to-end clips/s from MP4 clip files it renders (decode + sampling of 8 frames a clip
+   included), with decode alone measured to name the bound;
+4. exact top-100 search p50, single and batched, on the device vs the CPU exact path on the
+   same vectors, every result compared;
+5. projected hours for 1.76M clips x 8 frames.
+
+open_clip uses RANDOM ViT-B-32 weights (speed does not depend on the values). Without a GPU it
+runs the same code at small sizes on the CPU (`--profile cpu`); `--profile smoke` is the
+smallest run (the tiny model), what the test suite runs. On a GPU the default profile `gpu`
+takes under 5 minutes.
+
+    .venv/bin/python benchmarks/gpu.py [--profile auto|gpu|cpu|smoke] [--work DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+T9_CLIPS = 1_760_230
+FRAMES_PER_CLIP = 8
+
+
+@dataclass(frozen=True)
+class Profile:
+    captions: int
+    caption_batch: int
+    clip_model: str
+    frames: int
+    frame_size: tuple[int, int]  # (w, h) of the decoded frames
+    rendered_clips: int
+    clip_files: int
+    search_rows: int
+    search_queries: int
+    batch_queries: int
+
+
+PROFILES = {
+    "gpu": Profile(65_536, 1024, "ViT-B-32", 4096, (640, 360), 32, 2048, T9_CLIPS, 100, 256),
+    "cpu": Profile(1024, 64, "ViT-B-32", 64, (640, 360), 4, 16, 200_000, 10, 32),
+    "smoke": Profile(64, 16, "playscout-tiny", 16, (320, 180), 2, 4, 5_000, 5, 8),
+}
+
+
+def cuda() -> bool:
+    import torch
+
+    return bool(torch.cuda.is_available())
+
+
+def sync() -> None:
+    if cuda():
+        import torch
+
+        torch.cuda.synchronize()
+
+
+def timed(fn: Callable[[], Any], repeat: int = 1) -> float:
+    """Median seconds of `repeat` runs (after the caller's warm-up), synchronised."""
+    times = []
+    for _ in range(repeat):
+        sync()
+        t = time.perf_counter()
+        fn()
+        sync()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def row(name: str, ours: float, bare: float | None, unit: str, note: str = "") -> None:
+    ratio = f"{ours / bare:6.2f}x" if bare else "       "
+    bare_s = f"{bare:>12,.1f}" if bare else f"{'':>12}"
+    print(f"  {name:<34}{ours:>12,.1f}{bare_s}  {ratio}  {unit}  {note}".rstrip())
+
+
+# -- 1. captions -----------------------------------------------------------------------------
+
+
+def captions(n: int) -> list[str]:
+    rng = np.random.default_rng(0)
+    who = ["Walker", "Batum", "Zeller", "Lamb", "Kidd", "Moreau", "Okafor", "Silva"]
+    what = [
+        "drains a three from the left wing",
+        "misses a driving layup",
+        "blocks the shot",
+        "commits a shooting foul",
+        "hits both free throws",
+        "turns it over in the paint",
+        "scores on a putback",
+        "finds the open man in the corner",
+    ]
+    return [
+        f"{who[rng.integers(8)]} {what[rng.integers(8)]} with {rng.integers(1, 12)}:"
+        f"{rng.integers(0, 60):02d} left in the {rng.integers(1, 5)} quarter (play {i})"
+        for i in range(n)
+    ]
+
+
+def bench_captions(p: Profile, device: str) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    from playscout.embed import MiniLMEmbedder
+    from playscout.embed.minilm import PACKAGE_NAME, resolve_model_dir
+
+    texts = captions(p.captions)
+    ours = MiniLMEmbedder(device=device)
+    bare = SentenceTransformer(str(resolve_model_dir(PACKAGE_NAME)), device=ours.placement.device)
+    if ours.placement.is_cuda:
+        bare = bare.half()
+    ours.embed_documents(texts[:256])
+    bare.encode(texts[:256], batch_size=p.caption_batch)
+    t_ours = timed(lambda: ours.embed_documents(texts))
+    t_bare = timed(
+        lambda: bare.encode(
+            texts, batch_size=p.caption_batch, normalize_embeddings=True, show_progress_bar=False
+        )
+    )
+    a = ours.embed_documents(texts[:512])
+    b = bare.encode(texts[:512], normalize_embeddings=True, convert_to_numpy=True)
+    cos = float(np.min(np.sum(a * b, axis=1)))
+    row(
+        "captions/s (MiniLM)",
+        len(texts) / t_ours,
+        len(texts) / t_bare,
+        "captions/s",
+        f"{ours.placement.dtype}, batch {ours.batch_size} vs {p.caption_batch}; "
+        f"min cosine {cos:.5f}",
+    )
+
+
+# -- 2. frames from memory -----------------------------------------------------------------
+
+
+def clip_embedder(p: Profile, work: Path, device: str) -> Any:
+    from playscout.embed.open_clip import OpenClipEmbedder, make_random_weights
+
+    weights = work / f"{p.clip_model}-seed0.pt"
+    if not weights.is_file():
+        make_random_weights(weights, p.clip_model, seed=0)
+    return OpenClipEmbedder(p.clip_model, pretrained=str(weights), device=device)
+
+
+def decoded_frames(paths: list[Path], n: int) -> list[np.ndarray]:
+    """n decoded frames of the rendered clips (8 a clip, cycling through the files)."""
+    from playscout.media import sample_arrays
+
+    frames: list[np.ndarray] = []
+    for path in paths:
+        frames.extend(sample_arrays(path, n=FRAMES_PER_CLIP))
+    return [frames[i % len(frames)] for i in range(n)]
+
+
+def bench_frames(emb: Any, frames: list[np.ndarray]) -> float:
+    import torch
+
+    n = len(frames)
+    prep = emb.preprocessor()
+    emb.embed_images(frames[: emb.batch_size])  # warm-up (kernels, allocator)
+    t_ours = timed(lambda: emb.embed_images(frames))
+    # bare: the fp16 tower on the same frames, already preprocessed and on the device
+    from playscout.embed.frames import stack_frames
+
+    pixels = [
+        prep(stack_frames(frames[i : i + emb.batch_size], False, "bench"))
+        for i in range(0, n, emb.batch_size)
+    ]
+
+    def bare() -> None:
+        with torch.inference_mode():
+            for x in pixels:
+                emb._m.model.encode_image(x, normalize=True)
+
+    bare()
+    t_bare = timed(bare)
+    sub = frames[: min(n, 4 * emb.batch_size if emb.placement.is_cuda else 32)]
+    emb.embed_images_pil(sub[: emb.batch_size])
+    t_pil = timed(lambda: emb.embed_images_pil(sub))
+    ours_fps, bare_fps = n / t_ours, n / t_bare
+    a, b = emb.embed_images(sub), emb.embed_images_pil(sub)
+    cos = float(np.min(np.sum(a * b, axis=1)))
+    w, h = frames[0].shape[1], frames[0].shape[0]
+    row(
+        "frames/s, decoded frames in memory",
+        ours_fps,
+        bare_fps,
+        "frames/s",
+        f"{w}x{h} frames, {emb.placement.dtype}, batch {emb.batch_size}; bare = tower on "
+        "preprocessed device tensors",
+    )
+    row(
+        "frames/s, open_clip PIL path (before)",
+        len(sub) / t_pil,
+        bare_fps,
+        "frames/s",
+        f"pipeline vs PIL vectors: min cosine {cos:.6f}",
+    )
+    return ours_fps
+
+
+# -- 3. end to end from MP4 ------------------------------------------------------------------
+
+
+def clip_files(p: Profile, work: Path) -> list[Path]:
+    """p.clip_files clip MP4s: p.rendered_clips distinct 4 s broadcast clips, copied round."""
+    from playscout.synthetic.broadcast.clips import render_clip_files
+
+    w, h = p.frame_size
+    rendered = render_clip_files(work / "render", p.rendered_clips, seconds=4.0, size=(w, h))
+    out = work / "clipfiles"
+    out.mkdir(exist_ok=True)
+    paths = []
+    for i in range(p.clip_files):
+        dst = out / f"c{i}.mp4"
+        if not dst.exists():
+            shutil.copyfile(rendered[i % len(rendered)], dst)
+        paths.append(dst)
+    return paths
+
+
+def bench_end_to_end(emb: Any, paths: list[Path], frames_fps: float) -> float:
+    from playscout.indexer.video.visual import _groups, clip_vector_stream, decoded, video_frames
+
+    workers = os.cpu_count() or 1
+    per_batch = max(1, emb.batch_size // FRAMES_PER_CLIP)
+
+    def read(path: Path) -> tuple[str, list[np.ndarray]]:
+        return path.stem, video_frames(path, FRAMES_PER_CLIP)
+
+    def run() -> int:
+        stream = clip_vector_stream(emb, _groups(decoded(paths, read, workers), per_batch))
+        return sum(len(ids) for ids, _ in stream)
+
+    run_warm = paths[: max(1, len(paths) // 8)]
+    list(clip_vector_stream(emb, _groups(decoded(run_warm, read, workers), per_batch)))
+    t_e2e = timed(run)
+    t_decode = timed(lambda: sum(1 for _ in decoded(paths, read, workers)))
+    e2e, decode = len(paths) / t_e2e, len(paths) / t_decode
+    tower = frames_fps / FRAMES_PER_CLIP
+    bound = "decode + sampling (CPU)" if decode < tower else "the frame pipeline / tower"
+    row(
+        "clips/s end to end from MP4",
+        e2e,
+        None,
+        "clips/s",
+        f"{FRAMES_PER_CLIP} frames a clip, {workers} decode threads",
+    )
+    row("  decode + sampling alone", decode, None, "clips/s")
+    row("  pipeline alone (frames/s / 8)", tower, None, "clips/s")
+    print(f"  bound: {bound} ({min(decode, tower) / max(decode, tower):.2f} of the other)")
+    return e2e
+
+
+# -- 4. exact search -------------------------------------------------------------------------
+
+
+def bench_search(p: Profile, work: Path, device: str) -> None:
+    from playscout.search.embedded.device import DeviceVectors
+    from playscout.search.embedded.vectors import RowRange, VectorStore, VectorWriter
+
+    rng = np.random.default_rng(0)
+    d = work / "vectors"
+    d.mkdir(exist_ok=True)
+    writer = VectorWriter(d / "vectors.npy", 384)
+    step = 200_000
+    for s in range(0, p.search_rows, step):
+        block = rng.standard_normal((min(step, p.search_rows - s), 384), dtype=np.float32)
+        writer.append(block / np.linalg.norm(block, axis=1, keepdims=True))
+    writer.close()
+    cpu = VectorStore.open(d)
+    t0 = time.perf_counter()
+    on_dev = DeviceVectors(cpu, device)
+    load_s = time.perf_counter() - t0
+    qs = cpu.matrix[rng.choice(p.search_rows, p.search_queries + p.batch_queries, replace=False)]
+    qs = (qs + 0.3 * rng.standard_normal(qs.shape, dtype=np.float32)).astype(np.float32)
+    qs /= np.linalg.norm(qs, axis=1, keepdims=True)
+    single, batch = qs[: p.search_queries], qs[p.search_queries :]
+    on_dev.search(single[0], 100)
+    dev_t, cpu_t, equal, checked = [], [], 0, 0
+    for q in single:
+        sync()
+        t = time.perf_counter()
+        got = on_dev.search(q, 100)
+        sync()
+        dev_t.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        want = cpu.search(q, 100, exact=True)
+        cpu_t.append(time.perf_counter() - t)
+        equal += bool(np.array_equal(got[0], want[0]))
+        checked += 1
+    filters = [
+        RowRange(p.search_rows // 4, p.search_rows // 2),
+        np.arange(0, p.search_rows, 9, dtype=np.int64),
+    ]
+    for rows in filters:
+        for q in single[:3]:
+            equal += bool(
+                np.array_equal(
+                    on_dev.search(q, 100, rows)[0], cpu.search(q, 100, rows, exact=True)[0]
+                )
+            )
+            checked += 1
+    on_dev.search_batch(batch, 100)
+    t_batch = timed(lambda: on_dev.search_batch(batch, 100), repeat=5)
+    for q, got in zip(batch[:16], on_dev.search_batch(batch[:16], 100), strict=True):
+        equal += bool(np.array_equal(got[0], cpu.search(q, 100, exact=True)[0]))
+        checked += 1
+    dev_p50, cpu_p50 = statistics.median(dev_t) * 1e3, statistics.median(cpu_t) * 1e3
+    print(
+        f"  exact top-100 over {p.search_rows:,} x 384 on {device} "
+        f"({on_dev.dtype_name}, loaded in {load_s:.1f} s); ms, lower is better:"
+    )
+    row(
+        "search p50, single query (ms)",
+        dev_p50,
+        cpu_p50,
+        "ms",
+        "vs the CPU exact path (numpy BLAS) on the same vectors",
+    )
+    row(
+        f"search per query, batches of {len(batch)} (ms)", t_batch / len(batch) * 1e3, cpu_p50, "ms"
+    )
+    print(
+        f"  equal to the CPU exact path: {equal}/{checked} queries (ids and order; "
+        "unfiltered, a row range and a 1-in-9 mask, single and batched)"
+    )
+
+
+# -- main ----------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--profile", choices=["auto", *PROFILES], default="auto")
+    ap.add_argument("--work", type=Path, default=None, help="scratch dir (default: a temp dir)")
+    args = ap.parse_args(argv)
+    import torch
+
+    from playscout.embed.device import resolve_device
+
+    name = args.profile if args.profile != "auto" else ("gpu" if cuda() else "cpu")
+    p = PROFILES[name]
+    device = resolve_device("auto")
+    work = args.work or Path(tempfile.mkdtemp(prefix="playscout-gpu-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    card = torch.cuda.get_device_name(0) if cuda() else f"CPU ({os.cpu_count()} cores)"
+    print(f"benchmarks/gpu.py profile={name} device={device} ({card}) torch {torch.__version__}")
+    t_all = time.perf_counter()
+    print(f"  {'':<34}{'playscout':>12}{'bare':>12}  {'ratio':>7}")
+    bench_captions(p, "auto")
+    emb = clip_embedder(p, work, "auto")
+    paths = clip_files(p, work)
+    frames = decoded_frames(paths[: p.rendered_clips], p.frames)
+    fps = bench_frames(emb, frames)
+    e2e = bench_end_to_end(emb, paths, fps)
+    bench_search(p, work, device)
+    frames_total = T9_CLIPS * FRAMES_PER_CLIP
+    print(
+        f"  projected for {T9_CLIPS:,} clips x {FRAMES_PER_CLIP} frames: "
+        f"{frames_total / fps / 3600:.2f} h at the pipeline's frames/s (decoded frames), "
+        f"{T9_CLIPS / e2e / 3600:.2f} h end to end from MP4 on this machine"
+    )
+    print(f"  total {time.perf_counter() - t_all:.0f} s")
+    if args.work is None:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

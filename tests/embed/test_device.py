@@ -1,0 +1,126 @@
+"""One device setting for every model playscout runs (embed/device.py): names, resolution,
+and vectors through the device path equal the ones made before it existed (CPU) and the CPU's
+(GPU, `gpu` marker)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from playscout.config import ConfigError, Settings
+from playscout.embed import (
+    TINY_MODEL,
+    EmbeddingError,
+    MiniLMEmbedder,
+    OpenClipEmbedder,
+    make_tiny_weights,
+)
+from playscout.embed.device import resolve_device, resolve_placement, with_device
+from playscout.embed.minilm import PACKAGE_NAME, resolve_model_dir
+
+TEXTS = [
+    "Walker pulls up from the left wing and drains a three",
+    "a red card for a late tackle",
+    "the goalie kicks the puck away from the crease",
+    "timeout on the floor",
+]
+
+
+def _cuda() -> bool:
+    import torch
+
+    return bool(torch.cuda.is_available())
+
+
+gpu = pytest.mark.gpu
+
+
+def rowwise_cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    a = a / np.linalg.norm(a, axis=1, keepdims=True)
+    b = b / np.linalg.norm(b, axis=1, keepdims=True)
+    return np.sum(a * b, axis=1)
+
+
+def test_device_names_resolve_or_fail_in_one_line() -> None:
+    assert resolve_device("cpu") == "cpu"
+    assert resolve_device("auto") == ("cuda:0" if _cuda() else "cpu")
+    cpu = resolve_placement("cpu")
+    assert (cpu.device, cpu.dtype, cpu.record()) == (
+        "cpu",
+        "float32",
+        {"device": "cpu", "dtype": "float32"},
+    )
+    for bad in ("gpu", "cuda:x", "CUDA", ""):
+        with pytest.raises(EmbeddingError, match="is not one of auto, cpu, cuda, cuda:N"):
+            resolve_device(bad)
+    if not _cuda():
+        with pytest.raises(EmbeddingError, match="'cuda:1': torch sees no CUDA device"):
+            resolve_device("cuda:1")
+
+
+def test_with_device_touches_only_local_models() -> None:
+    spec = {"kind": "minilm", "model": PACKAGE_NAME}
+    assert with_device(spec, "cpu") == {**spec, "options": {"device": "cpu"}}
+    served = {"kind": "openai", "model": "m", "options": {"base_url": "http://x/v1"}}
+    assert with_device(served, "cuda") == served
+    assert with_device(None, "cpu") is None
+
+
+def test_settings_validate_the_device_names() -> None:
+    s = Settings.load(overrides={"embed": {"device": "cuda:1"}, "search": {"device": "cpu"}})
+    assert (s.embed.device, s.search.device) == ("cuda:1", "cpu")
+    assert Settings.load().embed.device == "auto"
+    with pytest.raises(ConfigError, match=r"setting embed\.device"):
+        Settings.load(overrides={"embed": {"device": "gpu0"}})
+
+
+def test_minilm_on_cpu_equals_the_bare_cpu_model() -> None:
+    """The device path at device="cpu" gives the vectors the pre-device code gave: a bare
+    SentenceTransformer on the CPU, fp32, normalised."""
+    from sentence_transformers import SentenceTransformer
+
+    bare = SentenceTransformer(str(resolve_model_dir(PACKAGE_NAME)), device="cpu")
+    want = bare.encode(TEXTS, normalize_embeddings=True, convert_to_numpy=True)
+    emb = MiniLMEmbedder(device="cpu", batch_size=2)
+    assert emb.placement.record() == {"device": "cpu", "dtype": "float32"}
+    assert emb.spec().options == {"batch_size": 2}  # no device: read anywhere
+    assert rowwise_cosine(emb.embed_documents(TEXTS), want).min() >= 0.9999
+
+
+@pytest.fixture(scope="module")
+def weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_tiny_weights(tmp_path_factory.mktemp("w") / "tiny.pt", seed=3)
+
+
+def test_open_clip_text_tower_on_cpu_is_unchanged(weights: Path) -> None:
+    """The text tower is untouched by the device path: two CPU embedders agree exactly, and
+    the spec carries no device."""
+    a = OpenClipEmbedder(TINY_MODEL, pretrained=str(weights), device="cpu")
+    assert a.placement.dtype == "float32" and "device" not in a.spec().options
+    b = OpenClipEmbedder(
+        TINY_MODEL, pretrained=str(weights), device="auto" if not _cuda() else "cpu"
+    )
+    np.testing.assert_array_equal(a.embed_queries(TEXTS), b.embed_queries(TEXTS))
+
+
+@gpu
+@pytest.mark.skipif(not _cuda(), reason="needs CUDA")
+def test_minilm_gpu_fp16_vectors_equal_the_cpu_ones() -> None:
+    cpu = MiniLMEmbedder(device="cpu").embed_documents(TEXTS * 64)
+    gpu_emb = MiniLMEmbedder(device="cuda")
+    assert gpu_emb.placement.record() == {"device": "cuda:0", "dtype": "float16"}
+    assert rowwise_cosine(gpu_emb.embed_documents(TEXTS * 64), cpu).min() >= 0.999
+
+
+@gpu
+@pytest.mark.skipif(not _cuda(), reason="needs CUDA")
+def test_open_clip_gpu_fp16_vectors_equal_the_cpu_ones(weights: Path) -> None:
+    rng = np.random.default_rng(0)
+    frames = [rng.integers(0, 256, (180, 320, 3), dtype=np.uint8) for _ in range(40)]
+    cpu = OpenClipEmbedder(TINY_MODEL, pretrained=str(weights), device="cpu")
+    cuda = OpenClipEmbedder(TINY_MODEL, pretrained=str(weights), device="cuda")
+    assert cuda.placement.dtype == "float16" and cuda.batch_size == 256
+    assert rowwise_cosine(cuda.embed_images(frames), cpu.embed_images(frames)).min() >= 0.999
+    assert rowwise_cosine(cuda.embed_queries(TEXTS), cpu.embed_queries(TEXTS)).min() >= 0.999

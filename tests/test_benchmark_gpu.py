@@ -1,0 +1,40 @@
+"""benchmarks/gpu.py in its smallest CPU configuration: every section runs through the same
+code a GPU runs, and device search equals the CPU exact path on every query (no timings are
+asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_gpu_benchmark_smoke_profile_runs_on_the_cpu(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = importlib.util.spec_from_file_location("bench_gpu", ROOT / "benchmarks" / "gpu.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "bench_gpu", module)  # its dataclasses look it up
+    spec.loader.exec_module(module)
+    assert module.main(["--profile", "smoke", "--work", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    for section in (
+        "captions/s (MiniLM)",
+        "frames/s, decoded frames in memory",
+        "clips/s end to end from MP4",
+        "bound:",
+        "search p50, single query",
+        "projected for 1,760,230 clips x 8 frames",
+    ):
+        assert section in out, section
+    equal = re.search(r"equal to the CPU exact path: (\d+)/(\d+)", out)
+    assert equal is not None and equal.group(1) == equal.group(2) and int(equal.group(2)) > 0
+    cosine = re.search(r"pipeline vs PIL vectors: min cosine ([0-9.]+)", out)
+    assert cosine is not None and float(cosine.group(1)) >= 0.99
