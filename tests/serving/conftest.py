@@ -72,6 +72,12 @@ class LiveServer:
         self.thread.join(timeout=30)
 
 
+def _serving_settings(app: Any) -> ServingSettings:
+    """The app's serving settings; the defaults for an app a test wrapped in middleware."""
+    state = getattr(getattr(app, "state", None), "serving", None)
+    return state.settings.serving if state is not None else ServingSettings()
+
+
 @contextmanager
 def live_server(app: FastAPI, grace_s: float | None = None) -> Iterator[LiveServer]:
     """uvicorn on 127.0.0.1 in a thread: the real HTTP stack, sockets and all."""
@@ -82,7 +88,7 @@ def live_server(app: FastAPI, grace_s: float | None = None) -> Iterator[LiveServ
         port=port,
         log_level="warning",
         timeout_graceful_shutdown=grace_s,
-        **uvicorn_options(app.state.serving.settings.serving),  # as `playscout serve` runs it
+        **uvicorn_options(_serving_settings(app)),  # as `playscout serve` runs it
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
