@@ -106,6 +106,8 @@ def tune_index(
     embedded by `embedders[channel]`)."""
     root = Path(root)
     manifest = read_manifest(root)
+    if queries is not None:
+        read_log(queries)  # a missing or unreadable log is refused before any measurement
     if FILES_KEY not in manifest:
         raise ValueError(f"index at {root} records no checksums; rebuild it before tuning")
     rng = np.random.default_rng(opts.seed + 3)
