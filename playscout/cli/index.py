@@ -168,6 +168,64 @@ def _channel(entry: dict[str, Any]) -> str:
     return ", ".join(p for p in (model, f"{entry.get('dim')}-d", search) if p)
 
 
+@index_app.command("tune")
+@user_errors
+def index_tune(
+    index_dir: Annotated[Path, typer.Argument(help="Embedded index directory.")],
+    queries: Annotated[
+        Path | None,
+        typer.Option(help="Query log written by `serve` [default: settings.search.query_log]."),
+    ] = None,
+    tune_queries: Annotated[
+        Path | None,
+        typer.Option(help="A query file as for `index build --tune-queries` (.npy or .txt)."),
+    ] = None,
+    target_recall: Annotated[
+        float | None,
+        typer.Option(min=0.01, max=1.0, help="[default: settings.search.ann_target_recall]."),
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Re-choose each IVF channel's probe setting on the queries users sent (the server's
+    query log) and sampled rows, without rebuilding the vectors; rewrites the channels'
+    records and the manifest's checksums (`index verify` passes after it)."""
+    from playscout.search.backend_api import SearchError
+    from playscout.search.embedded.recall import AnnOptions, check_tune_queries, describe_setting
+    from playscout.search.embedded.tune import tune_index
+
+    search = settings().search
+    log = queries if queries is not None else search.query_log
+    if log is not None and queries is None and not log.is_file():
+        log = None  # the default log: absent until a server has sampled a query
+    ann = AnnOptions.from_settings(search)
+    if target_recall is not None:
+        ann = dataclasses.replace(ann, target_recall=target_recall)
+    embedders = None
+    if tune_queries is not None:
+        try:
+            check_tune_queries(tune_queries)
+        except ValueError as e:
+            raise SearchError(str(e)) from None
+        ann = dataclasses.replace(ann, tune_queries=tune_queries)
+        if tune_queries.suffix == ".txt":
+            from playscout.search import open_backend
+
+            embedders = getattr(open_backend(index_dir), "embedders", None)
+
+    def report(sport: str, channel: str, entry: dict[str, Any]) -> None:
+        if not json_out:
+            out.print(f"{sport} {channel}: {describe_setting(entry)}", highlight=False)
+
+    try:
+        tuned = tune_index(index_dir, ann, log, report, embedders)
+    except ValueError as e:
+        raise SearchError(str(e)) from None
+    if json_out:
+        print_json(tuned)
+    elif not tuned:
+        out.print(f"{index_dir}: no channel uses an IVF index; nothing to tune", highlight=False)
+
+
 @index_app.command("verify")
 @user_errors
 def index_verify(

@@ -119,6 +119,25 @@ class SearchSettings(BaseModel):
         description="Search: IVF lists probed, overriding the setting recorded at build"
         " (0 = exact search); unset = the recorded setting. Embedded index only.",
     )
+    recall_sample_rate: float = Field(
+        0.01,
+        ge=0,
+        le=1,
+        description="serve: share of dense clip searches on an IVF channel whose served top-k"
+        " is checked against an exact search off the request path (at most one at a time;"
+        " busy = dropped); 0 = off. The estimate is on /metrics and /readyz.",
+    )
+    recall_window: int = Field(
+        200, ge=1, description="serve: checks in the recent live-recall estimate per channel."
+    )
+    query_log: Path | None = Field(
+        Path("var/query-log.jsonl"),
+        description="serve: where checked query vectors are appended (for `playscout index"
+        " tune --queries`); rotated to <file>.1 by size; unset = no log.",
+    )
+    query_log_bytes: int = Field(
+        64 << 20, ge=4096, description="serve: size at which the query log is rotated."
+    )
     caption_search: Literal["hybrid", "dense"] = Field(
         "hybrid",
         description="Oracle-mode clip search over ground-truth captions: hybrid (BM25 + caption "

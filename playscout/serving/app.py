@@ -27,6 +27,7 @@ from playscout.search.backend_api import SearchBackend
 from playscout.serving.errors import describe
 from playscout.serving.limits import AskLimiter
 from playscout.serving.metrics import ErrorCountMiddleware
+from playscout.serving.recall import RecallCollector, attach_sampler, detach_sampler
 from playscout.serving.routes import (
     ask,
     chat,
@@ -81,13 +82,17 @@ def _build_state(
     runtime = Runtime.from_settings(
         settings, backend=backend, llm=llm_client, models=models, tools=tools, tracer=tracer
     )
-    return ServingState(
+    state = ServingState(
         settings=runtime.settings,
         runtime=runtime,
         limiter=AskLimiter(settings.serving.max_concurrent_asks, settings.serving.retry_after_s),
         run_service=run_service,
         sports=list(runtime.require_backend().sports()),
     )
+    state.recall = attach_sampler(runtime.require_backend(), runtime.settings.search)
+    if state.recall is not None:
+        state.metrics.registry.register(RecallCollector(state.recall))
+    return state
 
 
 def create_app(
@@ -115,6 +120,8 @@ def create_app(
                     session_store(settings.agent.session_db)
                 )
             yield
+            if state.recall is not None:
+                detach_sampler(state.backend, state.recall)
             cancelled = await state.limiter.drain(settings.serving.shutdown_grace_s)
             if cancelled:
                 log.warning("shutdown: %d ask(s) interrupted and recorded as such", cancelled)

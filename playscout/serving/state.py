@@ -13,6 +13,7 @@ from playscout.config import Settings
 from playscout.eval.run_service import RunService
 from playscout.runtime import Runtime
 from playscout.search import SearchBackend
+from playscout.search.embedded.live_recall import RecallSampler
 from playscout.serving.limits import AskLimiter
 from playscout.serving.metrics import Metrics
 
@@ -25,6 +26,7 @@ class ServingState:
     run_service: RunService | None = None
     checkpointer: Any = None
     sports: list[str] = field(default_factory=list)
+    recall: RecallSampler | None = None  # serve's live recall check (serving/recall.py)
     metrics: Metrics = field(init=False)
 
     def __post_init__(self) -> None:

@@ -6,7 +6,7 @@ DocIndex/ClipIndex (numpy filter columns, tantivy BM25, memory-mapped vectors)."
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,10 @@ from playscout.search.embedded.docs import DocIndex
 from playscout.search.embedded.integrity import check_sizes
 from playscout.search.embedded.layout import read_manifest
 from playscout.search.embedded.text import tantivy_path
-from playscout.search.embedded.vectors import RowSet
+from playscout.search.embedded.vectors import RowSet, VectorStore
+
+# (sport, channel, store, query, rows, k, served scores) of one dense clip search
+DenseObserver = Callable[[str, str, VectorStore, np.ndarray, RowSet, int, np.ndarray], None]
 
 
 class _Sport:
@@ -61,6 +64,9 @@ class EmbeddedBackend(BackendCore):
         # recorded at build (0 = exact; None = the recorded setting; SearchSettings.ann_probe).
         self.exact = False
         self.ann_probe: int | None = None
+        # Called after every dense clip search with what it served (serve's live recall
+        # check, live_recall.RecallSampler.offer); must return at once.
+        self.on_dense_clips: DenseObserver | None = None
 
     def close(self) -> None:
         self._sports.clear()
@@ -137,9 +143,16 @@ class EmbeddedBackend(BackendCore):
     ) -> list[Candidate]:
         clips = self._sport(sport).clips
         dense = clips.dense[channel]
-        return clips.candidates(
-            dense.search(vector, k, scope, exact=self.exact, probe=self.ann_probe)
-        )
+        found = dense.search(vector, k, scope, exact=self.exact, probe=self.ann_probe)
+        if self.on_dense_clips is not None:
+            self.on_dense_clips(sport, channel, dense, vector, scope, k, found[1])
+        return clips.candidates(found)
+
+    def target_recall(self, sport: str, channel: str) -> float | None:
+        """The recall the build tuned a clip channel's ANN setting to reach (manifest)."""
+        entry = self.manifest["sports"].get(sport, {}).get("channels", {}).get(channel, {})
+        target = (entry.get("ann") or {}).get("target_recall")
+        return float(target) if target is not None else None
 
     def _visual_sides(self, sport: str) -> tuple[bool, bool]:
         clips = self._sport(sport).clips

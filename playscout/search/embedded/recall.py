@@ -85,6 +85,9 @@ class AnnOptions:
     # A user's own queries (`index build --tune-queries`): .npy vectors, or .txt with one
     # query a line embedded by each channel's query embedder; tuned on beside the others.
     tune_queries: Path | None = None
+    # The least probe count the ladder starts from (`index tune`: the build's count, where the
+    # build measured query sets a tune cannot measure again).
+    min_nprobe: int = 1
 
     @classmethod
     def from_settings(cls, s: SearchSettings) -> AnnOptions:
@@ -387,7 +390,7 @@ def _choose(
 
     # Fewer lists than hold `want` candidates would fall back to an exact scan: start above.
     want = 2 * k * OVERSAMPLE * ivf.nlist / ivf.rows
-    start = min(ivf.nlist, 2 ** max(0, math.ceil(math.log2(max(want, 1)))))
+    start = min(ivf.nlist, max(opts.min_nprobe, 2 ** max(0, math.ceil(math.log2(max(want, 1))))))
     limit = exact_ms if opts.compare_exact else math.inf
     chosen, why = choose_nprobe(measure, limit, ivf.nlist, start)
     latency: dict[str, float] = {"exact": exact_ms}

@@ -1,7 +1,8 @@
 """`/healthz` (the process answers) and `/readyz` (the index is open and every configured model
 endpoint answers `/models` and lists its model: the CLI's preflight check, runtime/preflight.py;
 unconfigured endpoints are reported as such, not as failures); the tools' endpoints are the
-roles declared in tools/roles.py. The readiness body also counts
+roles declared in tools/roles.py. The readiness body's index entry
+carries the live recall estimate per clip channel (serving/recall.py); it also counts
 asks: slots in use, runs in flight, and the limit."""
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ async def readyz(state: State) -> JSONResponse:
     try:
         sports = await asyncio.to_thread(state.backend.sports)
         index: dict[str, Any] = {"status": "ok", "sports": sports}
+        if state.recall is not None:  # live recall per sport and channel (serving/recall.py)
+            index["recall"] = state.recall.snapshot()
     except Exception as e:
         index = {"status": "error", "error": f"{type(e).__name__}: {e}".splitlines()[0]}
     ready = index["status"] == "ok" and all(m["ok"] for m in models.values())
