@@ -25,7 +25,11 @@ _HOME_AWAY = re.compile(r"\bhome\s*[-–/]\s*away\b", re.I)
 _SCORE = re.compile(
     r"(?<![\d:.])(\d{1,3})\s*(?:-|–|to|:)\s*(\d{1,3})(?![\d:])(?!\s*(?:left|remaining|to go|into|elapsed))"
 )
-_CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b(?:\s*(?:left|remaining|to go|elapsed))?")
+_CLOCK = re.compile(
+    r"(?:\b(?:with|at)\s+)?\b\d{1,2}:\d{2}\s*(?:left|remaining|to go|elapsed|on the clock)\b"
+    r"|\b(?:with|at)\s+\d{1,2}:\d{2}\b",
+    re.I,
+)  # "with 5:53 left" is a game clock; "36:32" alone is a score
 _STAT_UNITS = frozenset(
     {"points", "rebounds", "assists", "steals", "blocks", "goals", "saves", "shots", "hits"}
     | {"turnovers", "fouls", "minutes", "tackles", "passes", "corners", "shot"}
@@ -67,10 +71,11 @@ def judge_equivalence(
         return Verdict(verdict="right", reason="same after normalisation")
     if g in ("yes", "no"):
         return _yes_no(question, g, p)
-    gs = _scores(gold, "")
+    gs = _scores(gold, "") if re.search(r"\d", gold) else []  # "one-two" is a play, not 1-2
     if gs:
         return _score(question, gs[0], pred)
-    gn = numbers(gold)
+    # a number standing alone; one inside a compound ("three-pointer", "six-yard box") is a word
+    gn = [n for t in normalise(gold, keep_hyphens=True).split() if "-" not in t for n in numbers(t)]
     if gn and len(g.split()) <= 3:
         return _number(question, gold, gn[0], pred, p)
     return _phrase(question, gold, pred, g, p, aliases)

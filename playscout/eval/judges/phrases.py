@@ -35,7 +35,7 @@ HEDGE_AROUND = frozenset({"or", "either"})
 HEDGES = frozenset(
     {"maybe", "perhaps", "possibly", "probably", "likely", "unclear", "unsure", "might", "guess"}
 )
-MADE = frozenset({"made", "make", "makes", "hit", "hits", "converted", "scored"})
+MADE = frozenset({"made", "make", "makes", "hit", "hits", "converted", "scored", "goal"})
 MISSED = frozenset({"missed", "miss", "misses", "blocked", "airball"})
 # pairs a reader reads as opposite values of one attribute
 OPPOSITES: dict[str, str] = {
