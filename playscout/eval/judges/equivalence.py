@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from playscout.corpus.numbers import ORDINAL_WORDS
 from playscout.eval.judges import phrases
 from playscout.eval.judges.judge import Verdict
 from playscout.eval.judges.text import (
@@ -36,6 +37,14 @@ _STAT_UNITS = frozenset(
 )
 _YES, _NO = frozenset({"yes", "yeah", "yep", "correct"}), frozenset({"no", "nope"})
 _CLAUSE = re.compile(r"[.;,:!?]+(?=\s|$)|\s(?:but|while|whereas)\s", re.I)
+_JERSEY_Q = re.compile(r"\b(jersey|shirt|uniform|sweater)\b|\bwhat number\b", re.I)
+_JERSEY = re.compile(r"\(?#\d+\)?")
+_COUNT_Q = re.compile(r"\bhow many\b", re.I)
+_ORDINAL = re.compile(r"\b(\d+(?:st|nd|rd|th)|" + "|".join(ORDINAL_WORDS) + r")\b", re.I)
+# words two answers share without sharing meaning ("pick and roll" and "Nets and Hornets")
+_FUNCTION_WORDS = frozenset(
+    {"and", "of", "in", "on", "at", "to", "from", "by", "with", "for", "off", "into", "his", "her"}
+)
 MAX_EXTRA_TOKENS = 12
 
 
@@ -142,13 +151,24 @@ def _score(question: str, gs: tuple[int, int], pred: str) -> Verdict:
 def _number(question: str, gold: str, value: float, pred: str, p: str) -> Verdict:
     """A numeric gold ("10", "3rd quarter", "28 points"): the answer's numbers, game clocks,
     numbers the question already names and negated numbers ("46, not 64") left out."""
-    text = _CLOCK.sub(" ", pred)
+    own = _own_jersey(question, pred)
+    if own is not None:  # "Max Fleming (#33) passed ..." to "what number was Max Fleming ...?"
+        ok = own == value
+        return Verdict(verdict="right" if ok else "wrong", reason="the named player's number")
+    text = _SCORE.sub(" ", _CLOCK.sub(" ", pred))  # a score's or clock's digits are not the answer
+    if not _JERSEY_Q.search(question):
+        text = _JERSEY.sub(" ", text)
+    if _COUNT_Q.search(question):  # "the 1st half" is no count
+        text = _ORDINAL.sub(" ", text)
     for word, n in phrases.COUNT_WORDS.items():
         text = re.sub(rf"\b{word.replace(' ', '[ -]')}\b", str(n), text, flags=re.I)
     tokens = normalise(text).split()
+    echoed = set(zip(q := normalise(question).split(), q[1:], strict=False))
     nums: list[float] = []
     for i, t in enumerate(tokens):
         for v in numbers(t):
+            if tuple(tokens[i : i + 2]) in echoed and v != value:  # "in the 3rd period", as asked
+                continue
             if any(w in ("not", "never", "t") for w in tokens[max(0, i - 2) : i]):
                 continue
             nums.append(v)
@@ -169,6 +189,18 @@ def _number(question: str, gold: str, value: float, pred: str, p: str) -> Verdic
     if len(set(kept)) > 1:
         return Verdict(verdict=None, reason="gold number among several numbers: needs a reader")
     return Verdict(verdict="right", reason="same number")
+
+
+def _own_jersey(question: str, pred: str) -> float | None:
+    """The number written beside the player the question names, for a jersey question."""
+    asked = _JERSEY_Q.search(question)
+    if not asked:
+        return None
+    for name in phrases.full_names(question[asked.start() :]):  # whose number is asked
+        m = re.search(re.escape(name) + r"\W{0,3}(?:#|no\.?\s*|number\s+)(\d+)", pred, re.I)
+        if m:
+            return float(m.group(1))
+    return None
 
 
 def _unit_after(tokens: list[str], value: float) -> str | None:
@@ -199,8 +231,8 @@ def _phrase(
         if len(p_tok) - len(g_tok) > MAX_EXTRA_TOKENS and len(spans) > 1:
             return Verdict(verdict=None, reason="gold text repeated in a long answer")
         return Verdict(verdict="right", reason="prediction contains the gold answer")
-    g_words = set(normalise(g).split())
-    p_words = set(normalise(p).split())
+    g_words = set(normalise(g).split()) - _FUNCTION_WORDS
+    p_words = set(normalise(p).split()) - _FUNCTION_WORDS
     if phrases.opposite_swap(sorted(g_words), sorted(p_words)):
         return Verdict(verdict="wrong", reason="an opposite of the gold answer")
     shared = g_words & p_words
