@@ -51,19 +51,23 @@ ALIASES = name_aliases(
         ("Los Angeles Lakers", "the Lakers", "right"),  # nickname table and last word
         ("Boston Celtics", "Celts", "right"),
         ("Paul Underwood", "Underwood", "right"),  # a unique surname
-        ("Nico Coleman", "Coleman", "wrong"),  # two Colemans: not an alias
+        ("Nico Coleman", "Coleman", None),  # two Colemans: not an alias, so a reader decides
         ("Charlotte Hornets", "Lakers", "wrong"),
     ],
 )
-def test_equivalence_normalises_ordinals_and_aliases(gold: str, pred: str, verdict: str) -> None:
+def test_equivalence_normalises_ordinals_and_aliases(
+    gold: str, pred: str, verdict: str | None
+) -> None:
     judge = EquivalenceJudge({"basketball": ALIASES})
     assert asyncio.run(judge.judge("Q?", gold, pred, "basketball")).verdict == verdict
 
 
 def test_aliases_apply_only_to_their_sport_and_corpus() -> None:
     judge = EquivalenceJudge({"basketball": ALIASES})
-    assert (
-        asyncio.run(judge.judge("Q?", "Paul Underwood", "Underwood", "hockey")).verdict == "wrong"
+    # without hockey's table the surname is not known to be his: a reader decides
+    assert asyncio.run(judge.judge("Q?", "Paul Underwood", "Underwood", "hockey")).verdict is None
+    assert asyncio.run(judge.judge("Q?", "Paul Underwood", "Underwood", "basketball")).verdict == (
+        "right"
     )
     # a nickname whose team the corpus lacks is not an alias
     assert "dubs" not in ALIASES and "lakers" in ALIASES

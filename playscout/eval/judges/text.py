@@ -16,6 +16,8 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _SCORE = re.compile(
     r"\b(\d{1,3})\s*(?:-|–|to|:)\s*(\d{1,3})\b(?!\s*(?:left|remaining|to go|into|elapsed))"
 )  # "5:53 left in the 4th quarter" is a game clock, not a score
+_NOT_CITIES = frozenset({"new", "san", "los", "las", "st", "saint", "real", "golden", "tampa"})
+# the first word of a city a team name shares with others, never an alias on its own
 _ORDINAL_SUFFIX = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.I)
 NOT_FOUND = re.compile(
     r"\b(not found|cannot find|can't find|could not find|couldn't find|unable to (?:find|determine)"
@@ -49,13 +51,19 @@ def words_to_digits(text: str) -> str:
     return "".join(out)
 
 
-def normalise(text: str) -> str:
-    """Lower-case, number words and ordinals as digits, hyphens as spaces, punctuation and
-    articles dropped."""
+def normalise(text: str, keep_hyphens: bool = False) -> str:
+    """Lower-case, number words and ordinals as digits, hyphens as spaces (or, with
+    `keep_hyphens`, kept inside words so a compound stays one token), punctuation and articles
+    dropped."""
     text = words_to_digits(text)
     text = re.sub(r"(?<=\d)[.,](?!\d)", " ", text)  # trailing sentence punctuation after digits
-    text = re.sub(r"[-–_/]", " ", text)
-    text = re.sub(r"[^\w\s.]", " ", text)
+    if keep_hyphens:
+        text = re.sub(r"[–_/]", " ", text)
+        text = re.sub(r"[^\w\s.-]", " ", text)
+        text = re.sub(r"(?<!\w)-+|-+(?!\w)", " ", text)
+    else:
+        text = re.sub(r"[-–_/]", " ", text)
+        text = re.sub(r"[^\w\s.]", " ", text)
     text = re.sub(r"(?<!\d)\.|\.(?!\d)", " ", text)
     return " ".join(t for t in text.split() if t not in _ARTICLES)
 
@@ -79,21 +87,25 @@ def name_aliases(
     teams: Iterable[str], players: Iterable[str], nicknames: Mapping[str, str] | None = None
 ) -> dict[str, str]:
     """Normalised alias -> normalised canonical name for one sport: the nickname table (only
-    for teams the corpus has), each team's last word ("Lakers") and each player's surname,
-    where that word names exactly one team or player."""
+    for teams the corpus has), each team's last word ("Lakers") and city ("Boston", "Los
+    Angeles") and each player's surname, where that word names exactly one team or player."""
     teams, players = list(teams), list(players)
     known = {normalise(t): t for t in teams}
     out: dict[str, str] = {}
     for alias, canonical in (nicknames or {}).items():
         if not known or normalise(canonical) in known:
             out[normalise(alias)] = normalise(canonical)
-    for names in (teams, players):
-        last: dict[str, set[str]] = {}
+    for names, cities in ((teams, True), (players, False)):
+        short: dict[str, set[str]] = {}
         for name in names:
             words = normalise(name).split()
             if len(words) > 1:
-                last.setdefault(words[-1], set()).add(" ".join(words))
-        out.update({w: next(iter(full)) for w, full in last.items() if len(full) == 1})
+                short.setdefault(words[-1], set()).add(" ".join(words))
+                if cities:  # "Boston" for the Boston Celtics, "Toronto" for the Maple Leafs
+                    for city in (words[:-1], words[:-2]):
+                        if city and " ".join(city) not in _NOT_CITIES:
+                            short.setdefault(" ".join(city), set()).add(" ".join(words))
+        out.update({w: next(iter(full)) for w, full in short.items() if len(full) == 1})
     return {a: c for a, c in out.items() if a != c}
 
 
