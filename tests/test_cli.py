@@ -40,7 +40,7 @@ def test_validate_warns_of_absent_clip_files_and_strict_fails(tmp_path: Path) ->
     assert strict.exit_code == 1 and "1 warnings" in strict.output
     for listed in (root / "data/basketball/clips").rglob("clip_paths.json"):
         for name in json.loads(listed.read_text()).values():
-            (listed.parent / name).write_bytes(b"")  # present (validate checks presence only)
+            (listed.parent / name).write_bytes(b"\0")  # present and not empty
     strict = runner.invoke(app, ["corpus", "validate", "--strict", str(root)])
     assert strict.exit_code == 0 and "warning" not in strict.output, strict.output
 

@@ -18,11 +18,15 @@ def render_clip_files(
     size: tuple[int, int] = (640, 360),
     fps: int = 25,
     seed: int = 0,
-    sport: str = "basketball",
+    sport: str | None = None,
 ) -> list[Path]:
-    """`clips` consecutive clips of `seconds` each from one synthetic game's broadcast,
-    written as `out_dir/clips/{game}_{i}.mp4`; returns their paths in order."""
+    """`clips` consecutive clips of `seconds` each from one synthetic game's broadcast (of
+    `sport`, else the first sport by name), written as `out_dir/clips/{game}_{i}.mp4`; returns
+    their paths in order."""
     from playscout.synthetic import generate_corpus
+    from playscout.synthetic.sports import SPECS
+
+    sport = sport or sorted(SPECS)[0]
 
     out_dir = Path(out_dir)
     corpus = out_dir / "corpus"
