@@ -23,6 +23,7 @@ from playscout.search.embedded.live_recall import RecallSampler
 from playscout.search.embedded.query_log import QueryLog, read_log, rotated
 from playscout.search.embedded.recall import AnnOptions, build_ann
 from playscout.search.embedded.vectors import MappedMatrix, VectorStore, VectorWriter
+from tests.search.test_tuning_queries import _between, _rows
 
 DIM, ROWS, K = 32, 10_240, 20
 SPORT, CHANNEL = "basketball", "visual"
@@ -184,30 +185,13 @@ def test_the_log_rotates_by_size_and_skips_a_torn_last_line(tmp_path: Path) -> N
 
 # -- index tune -------------------------------------------------------------------------
 
-CENTRES = 64
-
-
-CENTRE = _unit(np.random.default_rng(0).standard_normal((CENTRES, DIM)))
-
-
-def _clustered(n: int, seed: int) -> np.ndarray:
-    """Tight clusters (tests/search/test_tuning_queries.py): rows sit in their lists."""
-    rng = np.random.default_rng(seed)
-    noise = rng.standard_normal((n, DIM)) * 0.6 / np.sqrt(DIM)
-    return _unit(CENTRE[rng.integers(0, CENTRES, n)] + noise)
-
-
-def _between(n: int, seed: int) -> np.ndarray:
-    """Far-off queries: blends of three centres, off every list's centre."""
-    rng = np.random.default_rng(seed)
-    picks = rng.integers(0, CENTRES, (n, 3))
-    return _unit(CENTRE[picks].sum(axis=1) + rng.standard_normal((n, DIM)) * 0.3 / np.sqrt(DIM))
+# The tuning tests' data: tight clusters, and queries between them (same 32-d centres).
 
 
 def _index_with_one_ivf_channel(root: Path, opts: AnnOptions) -> Path:
     """The smallest embedded index `index tune` and `index verify` take: one sport, one clip
     channel with an IVF setting chosen on rows, a sealed manifest recording every file."""
-    dense = _write(root / SPORT / "clips" / CHANNEL / "dense", _clustered(12_288, 1))
+    dense = _write(root / SPORT / "clips" / CHANNEL / "dense", _rows(12_288, 1))
     entry = build_ann(dense, opts)
     manifest: dict[str, Any] = {
         "format": FORMAT,
