@@ -77,13 +77,13 @@ def run_cmd(
     --data, the published data and what its task needs)."""
     from playscout.config.presets import DEFAULT_EVAL_PRESET, load_preset
     from playscout.eval.errors import RunError
-    from playscout.eval.preflight import run_needs
+    from playscout.eval.preflight import run_checks, run_needs
     from playscout.eval.registry import get
     from playscout.eval.runner import eval_runtime, run_eval
     from playscout.eval.spec import RunSpec, default_run_dir, model_label
     from playscout.eval.store import load_results
     from playscout.runtime import parse_mode, parse_policy
-    from playscout.runtime.preflight import Check, check_index, check_models
+    from playscout.runtime.preflight import Check, check_models
 
     declared = get(task)  # an unknown task is one line before anything else
     if data is not None and not data.exists():
@@ -117,8 +117,7 @@ def run_cmd(
         needs = run_needs(the_task, spec, load_preset(settings.preset or DEFAULT_EVAL_PRESET))
         warnings = checked(asyncio.run(check_models(settings, needs)))
         runtime = eval_runtime(spec, settings, needs_index=the_task.needs_index)
-        if runtime.backend is not None:
-            warnings += checked(check_index(runtime, needs))
+        warnings += checked(run_checks(the_task, spec, runtime))  # as POST /v1/runs does
     with progress_bar() as update:
         summary = run_eval(
             spec,

@@ -308,6 +308,18 @@ class ServingSettings(BaseModel):
         "is closed.",
     )
 
+    sport: str | None = Field(
+        None,
+        description="Sport of an ask that names none (`serve --sport`); None = basketball. "
+        "A stock OpenAI client sends only `model` and `messages`, so these three are its choice.",
+    )
+    mode: Mode | None = Field(
+        None, description="Mode of an ask that names none (`serve --mode`); None = default."
+    )
+    policy: Policy | None = Field(
+        None, description="Policy of an ask that names none (`serve --policy`); None = llm."
+    )
+
     def api_key(self) -> str | None:
         """Read at startup, from the environment only, so the key never sits in a config file."""
         return os.environ.get(self.api_key_env) or None

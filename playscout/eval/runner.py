@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from playscout.runtime import Runtime
 
 Progress = Callable[[int, int], None]
+OnResult = Callable[[ResultRow], None]
 CANCELLED = (
     "cancelled before it finished; questions without a result are run when the run is resumed "
     "(`playscout eval run --out <run dir>` with the same options)"
@@ -236,12 +237,14 @@ async def run_eval_async(
     runtime: Runtime | None = None,
     progress: Progress | None = None,
     lock: OutputLock | None = None,
+    on_result: OnResult | None = None,
 ) -> RunSummary:
     """Runs `spec` with `settings` (its `eval` section included); `client` and `backend`
     replace the configured agent model and index (tests, benchmarks, a server that has them
     open already); `runtime` is the run's one Runtime when the caller built it already
     (`eval_runtime`: `eval run` does, for its preflight), else it is built here;
-    `progress(done, total)` is called after each question.
+    `progress(done, total)` is called after each question, `on_result(row)` with each
+    question's stored row (the server's metrics).
 
     The run folder is locked for the whole run (`lock`, when the caller took it already, as
     the run service does at submit): a second `eval run --out` on the same folder, resuming
@@ -254,7 +257,7 @@ async def run_eval_async(
     with held:  # a caller's lock stays the caller's to release
         cache = ResponseCache(settings.eval.cache_db) if settings.eval.cache_db else None
         try:
-            return await _run(spec, settings, client, backend, runtime, progress, cache)
+            return await _run(spec, settings, client, backend, runtime, progress, cache, on_result)
         finally:  # however the run ends (a failed start included), the cache closes
             if cache is not None:
                 cache.close()
@@ -268,6 +271,7 @@ async def _run(
     runtime: Runtime | None,
     progress: Progress | None,
     cache: ResponseCache | None,
+    on_result: OnResult | None = None,
 ) -> RunSummary:
     out_dir = Path(spec.out_dir)
     t: Task
@@ -320,6 +324,8 @@ async def _run(
         async with sem:
             row = await _one(inst, t, env, out_dir, attempt)
         store.append(row)
+        if on_result:
+            on_result(row)
         statuses[row.status] = statuses.get(row.status, 0) + 1
         done += 1
         if tracker:

@@ -26,8 +26,10 @@ from playscout.agent.trajectory import (
     TrajectoryWriter,
 )
 from playscout.errors import PlayscoutError
+from playscout.serving.choices import Choice, default_choice, require_runnable
 from playscout.serving.errors import RequestError, RunFailed
 from playscout.serving.schemas import (
+    AskBody,
     AskRequest,
     AskResponse,
     ClipEvidence,
@@ -78,23 +80,27 @@ class _Tracker:
         pass
 
 
+def ask_request(state: ServingState, body: AskBody) -> AskRequest:
+    """The body with the server's defaults filled in (serving/choices.py)."""
+    default = default_choice(state.settings.serving)
+    return AskRequest(
+        question=body.question,
+        sport=body.sport or default.sport,
+        mode=body.mode or default.mode,
+        policy=body.policy or default.policy,
+        session_id=body.session_id,
+    )
+
+
 def check_request(state: ServingState, req: AskRequest) -> None:
+    """The question's limits, then the CLI `ask`'s preflight (runtime/preflight.check_run):
+    a refusal is a 400 with the CLI's line before the run is admitted."""
     limit = state.settings.serving.max_question_chars
     if len(req.question) > limit:
         raise AskRejected(f"question is {len(req.question)} characters; the limit is {limit}")
     if not req.question.strip():
         raise AskRejected("question is blank", "blank_question")
-    if req.sport not in state.sports:
-        raise AskRejected(
-            f"unknown sport {req.sport!r}; this index has: {', '.join(state.sports) or 'none'}",
-            "unknown_sport",
-        )
-    if req.policy == "llm" and state.llm_client is None:
-        raise AskRejected(
-            "policy llm is not available: no agent model is configured on this server "
-            "(set PLAYSCOUT_AGENT__LLM__BASE_URL and __MODEL), or use policy workflow",
-            "policy_unavailable",
-        )
+    require_runnable(state, Choice(req.sport, req.mode, req.policy))
 
 
 def make_agent(state: ServingState, req: AskRequest) -> Agent:

@@ -95,6 +95,7 @@ async def judge(
     ev = state.settings.eval.model_copy(update={"cache_db": None})
     kind = (req.judge if req else None) or ("llm" if ev.judge.configured else "equivalence")
     stats = await judge_run_async(path, make_judge(kind, ev), ev.judge_concurrency)
+    state.metrics.judged(path.name, kind, stats)
     return {"judge": kind, **stats}
 
 
