@@ -141,12 +141,14 @@ def create_app(
     )
     settings.agent.trajectory_dir.mkdir(parents=True, exist_ok=True)
     install_error_handlers(app)
-    for module in (ask, chat, search, trajectories, runs, clips, health, metrics, viewer, docs):
+    modules = (ask, chat, search, trajectories, runs, clips, health, metrics, viewer, docs)
+    for module in modules:
         app.include_router(module.router)
+    templates = [route for module in modules for route in module.router.routes]
     key = api_key if api_key is not None else settings.serving.api_key()
     app.add_middleware(BearerAuthMiddleware, api_key=key)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.serving.max_body_bytes)
-    app.add_middleware(HttpMetricsMiddleware, metrics=app.state.serving.metrics, routes=app)
+    app.add_middleware(HttpMetricsMiddleware, metrics=app.state.serving.metrics, routes=templates)
     app.add_middleware(SafeHeadersMiddleware)  # added last: outermost, every response has them
     return app
 

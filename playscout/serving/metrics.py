@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
-from starlette.routing import Match
+from starlette.routing import BaseRoute, Match
 
 from playscout.agent.trajectory import ErrorEvent, Event, ModelCall, Observation
 from playscout.eval.records import ResultRow
@@ -227,25 +227,29 @@ class RunMetrics:
         self.metrics.runs_running.dec()
 
 
-def route_template(app: Any, scope: Scope) -> str:
+def route_template(routes: Sequence[BaseRoute], scope: Scope) -> str:
     """The template of the route that handled (or would handle) the request: the router's
-    match when it ran, else matched here (a request a guard answered: 401, 413)."""
+    match when it ran, else matched here against `routes` (a request a guard answered: 401,
+    413)."""
     route = scope.get("route")
     if route is not None and hasattr(route, "path"):
         return str(route.path)
-    for candidate in getattr(getattr(app, "router", None), "routes", ()):
+    partial = None
+    for candidate in routes:
         match, _ = candidate.matches(scope)
-        if match != Match.NONE:
+        if match == Match.FULL:
             return str(getattr(candidate, "path", UNMATCHED))
-    return UNMATCHED
+        if match == Match.PARTIAL and partial is None:  # the path, another method
+            partial = str(getattr(candidate, "path", UNMATCHED))
+    return partial or UNMATCHED
 
 
 class HttpMetricsMiddleware:
     """Counts every request by method, route template and status, times it to its last byte,
     and counts error responses (status >= 400) by status; 429s also as rejected asks.
-    `app` is the FastAPI app, whose routes name the templates."""
+    `routes` are the app's routes (their paths are the templates)."""
 
-    def __init__(self, app: ASGIApp, metrics: Metrics, routes: Any) -> None:
+    def __init__(self, app: ASGIApp, metrics: Metrics, routes: Sequence[BaseRoute]) -> None:
         self.app = app
         self.metrics = metrics
         self.routes = routes

@@ -150,3 +150,24 @@ def test_a_llm_run_counts_its_model_calls(synth_index: SynthIndex, tmp_path: Pat
     assert calls == 4  # two questions, each a search and an answer
     assert value(after, "playscout_model_call_duration_seconds_count", outcome="ok") == calls
     assert value(after, "playscout_model_tokens_total", kind="prompt") > 0
+
+
+def test_a_request_a_guard_refused_is_counted_under_its_route(app_factory) -> None:
+    """401s are answered before routing; they still count under the route's template."""
+    with TestClient(app_factory(api_key="s3cret"), raise_server_exceptions=False) as c:
+        assert c.get("/v1/runs/some-run").status_code == 401
+        assert c.request("BREW", "/v1/runs/other").status_code == 401
+        samples = scrape_with_key(c, "s3cret")
+    requests = "playscout_http_requests_total"
+    assert value(samples, requests, method="GET", route="/v1/runs/{run_id}", status="401") == 1
+    assert value(samples, requests, method="other", route="/v1/runs/{run_id}") == 1
+
+
+def scrape_with_key(client: TestClient, key: str) -> Samples:
+    r = client.get("/metrics", headers={"Authorization": f"Bearer {key}"})
+    assert r.status_code == 200
+    return {
+        (s.name, frozenset(s.labels.items())): s.value
+        for family in text_string_to_metric_families(r.text)
+        for s in family.samples
+    }
