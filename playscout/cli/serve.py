@@ -93,7 +93,7 @@ def serve(
     app = create_app(settings, run_service=EvalRunService(settings, settings.eval))
     for check in serve_preflight(settings, app.state.serving.runtime):
         warn(check.detail)
-    console.print(default_ask(settings, app.state.serving), highlight=False)
+    console.print(default_ask(settings, app.state.serving), highlight=False, soft_wrap=True)
     auth = "bearer key" if settings.serving.api_key() else "no auth"
     console.print(
         f"playscout API on http://{settings.serving.host}:{settings.serving.port} ({auth})"

@@ -142,3 +142,14 @@ def test_a_refused_ask_says_what_the_cli_says(app_factory, synth_index: SynthInd
             error = api_error(c.post(path, json=body), 400, "mode_unavailable")
             assert f"error: {error['message']}" == line
         assert c.get("/v1/trajectories").json()["total"] == 0  # refused before a run started
+
+
+def test_serve_stops_on_defaults_it_was_given_that_cannot_run(synth_index: SynthIndex) -> None:
+    args = ["serve", "--index", str(synth_index.index_dir), "--mode", "default"]
+    result = CliRunner().invoke(cli, [*args, "--policy", "workflow", "--port", "0"])
+    assert result.exit_code == 2
+    [line] = [x for x in result.stderr.splitlines() if x.startswith("error: ")]
+    assert line.startswith(
+        "error: the default ask (sport basketball, mode default, policy workflow; --mode, "
+        "--policy) cannot run: preflight: this index has no video embeddings"
+    )
