@@ -80,7 +80,7 @@ class _Tracker:
         pass
 
 
-def ask_request(state: ServingState, body: AskBody) -> AskRequest:
+def resolve_ask(state: ServingState, body: AskBody) -> AskRequest:
     """The body with the server's defaults filled in (serving/choices.py)."""
     default = default_choice(state.settings.serving)
     return AskRequest(

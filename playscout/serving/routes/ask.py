@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 
-from playscout.serving.asks import AskRun, ask_request, check_request
+from playscout.serving.asks import AskRun, check_request, resolve_ask
 from playscout.serving.query import reject_unknown_query
 from playscout.serving.routes import get_state
 from playscout.serving.schemas import AskBody, AskResponse, ErrorBody
@@ -25,7 +25,7 @@ ERRORS: dict[int | str, dict[str, object]] = {
 async def ask(body: AskBody, request: Request, state: State) -> AskResponse:
     """Answer one question; returns when the agent is done. A client that hangs up cancels
     the run."""
-    req = ask_request(state, body)
+    req = resolve_ask(state, body)
     check_request(state, req)
     return await AskRun(state, req).result_unless_disconnected(request.receive)
 
@@ -38,6 +38,6 @@ async def ask(body: AskBody, request: Request, state: State) -> AskResponse:
 async def ask_stream(body: AskBody, state: State) -> StreamingResponse:
     """Events (`run_start`, `model_call`, `tool_call`, `observation`, `final_answer`) as they
     happen, then `result` (the /v1/ask body) or `error`."""
-    req = ask_request(state, body)
+    req = resolve_ask(state, body)
     check_request(state, req)
     return start_stream(state, req)
