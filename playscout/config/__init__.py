@@ -325,7 +325,26 @@ class TelemetrySettings(BaseModel):
     )
     service_name: str = Field("playscout", description="`service.name` of the exported spans.")
     capture_content: bool = Field(
-        False, description="Put questions and answers on the run spans (they may be private)."
+        False,
+        description="Put questions, answers, tool arguments and tool results on the spans "
+        "(they may be private).",
+    )
+    max_content_chars: int = Field(
+        4096,
+        ge=64,
+        description="Longest captured content value on a span; longer ones are cut and say "
+        "how much was cut.",
+    )
+    project_name: str = Field(
+        "playscout",
+        min_length=1,
+        description="`openinference.project.name` resource attribute: the Phoenix project the "
+        "traces land in.",
+    )
+    public_url: str | None = Field(
+        None,
+        description="This server's public base URL (https://playscout.example.org): spans link "
+        "to the viewer with absolute URLs; None = relative links (/viewer#/asks/ID).",
     )
 
 

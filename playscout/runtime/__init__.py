@@ -204,4 +204,5 @@ class Runtime:
             deviations=self.deviations,
             tracer=self.tracer,
             capture_content=self.settings.telemetry.capture_content,
+            content_chars=self.settings.telemetry.max_content_chars,
         )

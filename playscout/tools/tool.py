@@ -16,6 +16,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 from pydantic import AliasChoices, BaseModel
 from pydantic.fields import FieldInfo
 
+from playscout.clients.calls import CallRecord
 from playscout.clients.chat import ChatClient
 from playscout.config import (
     DEFAULT_MODE,
@@ -43,6 +44,7 @@ class ToolResult(BaseModel):
     data: Any = None
     notes: list[str] = []
     error: str | None = None
+    model_calls: list[CallRecord] = []  # the model calls the tool made (QA models, the VLM)
 
     @classmethod
     def failure(cls, tool: str, message: str) -> ToolResult:
