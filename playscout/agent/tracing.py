@@ -75,6 +75,18 @@ def as_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str, sort_keys=True)
 
 
+def _arguments(value: dict[str, Any] | str) -> dict[str, Any]:
+    """A call's arguments as a dict (native calls keep the model's JSON text; {} if it is not
+    a JSON object)."""
+    if isinstance(value, dict):
+        return value
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
+
+
 def viewer_url(public_url: str | None, *route: str) -> str:
     """The run browser's page for `route` (`asks`, ID or `runs`, RUN, `q`, QID): relative
     (`/viewer#/asks/ID`) unless the server's public base URL is known."""
@@ -288,7 +300,7 @@ class SpanRecorder:
         self._content(result, result=event.text, output=event.text)
         span.set_attributes(result)
         answers = {str(a.get("id")): a for a in event.data.get("answers", [])}
-        query = call.arguments.get("query") if isinstance(call.arguments, dict) else None
+        query = _arguments(call.arguments).get("query")
         for record in event.model_calls:
             self._tool_model_call(span, call, record, answers.get(record.subject or ""), query)
         if event.error:

@@ -174,6 +174,7 @@ def judge_cmd(
 
     Exit 1 when the LLM judge could not judge some answers (the first reason is printed); the
     equivalence judge's abstentions (answers only a reader can judge) are a warning."""
+    from playscout.agent.tracing import otlp_tracer
     from playscout.config.presets import load_preset
     from playscout.eval.judges import judge_run, make_judge
     from playscout.eval.judges.run import run_aliases, run_preset
@@ -191,7 +192,11 @@ def judge_cmd(
     check_preset_tools(preset, settings.search, settings.qa)
     aliases = run_aliases(run_dir) if kind == "equivalence" else None
     stats = judge_run(
-        run_dir, make_judge(kind, ev, preset.judge_prompt, aliases), ev.judge_concurrency
+        run_dir,
+        make_judge(kind, ev, preset.judge_prompt, aliases),
+        ev.judge_concurrency,
+        otlp_tracer(settings.telemetry),
+        settings.telemetry,
     )
     if json_out:
         print_json({"judge": kind, "preset": preset.name, "prompt": preset.judge_prompt, **stats})

@@ -36,6 +36,7 @@ from playscout.eval.status import StatusTracker, run_lock
 from playscout.eval.store import RUN_JSON, TRAJECTORIES, results_store, write_json_atomic
 from playscout.eval.tasks import get_task
 from playscout.eval.tasks.task import Instance, Task, TaskEnv
+from playscout.eval.tracing import traced_question
 from playscout.search.backend_api import SearchBackend
 from playscout.storage import OutputLock
 from playscout.tools.tool import ModelSet
@@ -318,7 +319,15 @@ async def _run(
     async def worker(inst: Instance, attempt: int) -> None:
         nonlocal done
         async with sem:
-            row = await _one(inst, t, env, out_dir, attempt)
+            row = await traced_question(
+                env.runtime.tracer,
+                env.settings.telemetry,
+                out_dir.name,
+                t.name,
+                inst.id,
+                inst.prompt,
+                lambda: _one(inst, t, env, out_dir, attempt),
+            )
         store.append(row)
         statuses[row.status] = statuses.get(row.status, 0) + 1
         done += 1
