@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import time
 from typing import Any
 
 import pytest
 
 from playscout.agent import Agent
+from playscout.agent.runner import AgentError
 from playscout.clients.chat import ModelTimeout
 from playscout.tools.registry import ALL_TOOLS
 from tests.doubles import ScriptedChatModel
@@ -86,3 +88,59 @@ def test_model_failure_marks_the_chat_and_run_spans(synth_index: Any, traced: An
     assert chat.attributes["error.type"] == run.attributes["error.type"] == "ModelTimeout"
     assert chat.status.status_code == run.status.status_code == StatusCode.ERROR
     assert (chat.end_time - chat.start_time) / 1e9 >= 0.05  # the failed call's own latency
+
+
+def test_workflow_spans_carry_call_ids_and_bounded_contents(synth_index: Any, traced: Any) -> None:
+    """The workflow policy's calls get ids too; with capture on, each tool span carries its
+    arguments (JSON) and result, cut to the limit and saying so."""
+    tracer, exporter = traced
+    agent = Agent(
+        synth_index.ctx("oracle"),
+        tools=ALL_TOOLS,
+        policy="workflow",
+        tracer=tracer,
+        capture_content=True,
+        content_chars=120,
+    )
+    result = asyncio.run(
+        agent.run(synth_index.question, run_id="ask-1", span_attributes={"x.link": "/here"})
+    )
+    assert result.run_id == "ask-1" and {e.run_id for e in result.events} == {"ask-1"}
+    spans = exporter.get_finished_spans()
+    [run] = [s for s in spans if s.parent is None]
+    assert run.attributes["playscout.run_id"] == "ask-1" and run.attributes["x.link"] == "/here"
+    tools = sorted(
+        (s for s in spans if s.name.startswith("execute_tool")), key=lambda s: s.start_time
+    )
+    calls = [e for e in result.events if e.type == "tool_call"]
+    observations = [e for e in result.events if e.type == "observation"]
+    assert [s.attributes["gen_ai.tool.call.id"] for s in tools] == [
+        "ask-1-1", "ask-1-2", "ask-1-3",
+    ]  # fmt: skip
+    assert [c.call_id for c in calls] == ["ask-1-1", "ask-1-2", "ask-1-3"]
+    arguments = json.dumps({"query": synth_index.question}, ensure_ascii=False)
+    assert len(arguments) > 120  # so the cut is tested
+    cut = f"{arguments[:120]}…[{len(arguments) - 120} more characters]"
+    assert tools[0].attributes["gen_ai.tool.call.arguments"] == cut
+    assert tools[0].attributes["input.value"] == cut
+    for span, obs in zip(tools, observations, strict=True):
+        text = span.attributes["gen_ai.tool.call.result"]
+        assert text.startswith(obs.text[:120])
+        if len(obs.text) > 120:
+            assert text == obs.text[:120] + f"…[{len(obs.text) - 120} more characters]"
+        else:
+            assert text == obs.text
+
+
+def test_no_model_spans_for_the_offline_readers(synth_index: Any, traced: Any) -> None:
+    """The extractive reader is no model call: a QA tool without a model has no chat span."""
+    tracer, exporter = traced
+    agent = Agent(synth_index.ctx("oracle"), tools=ALL_TOOLS, policy="workflow", tracer=tracer)
+    asyncio.run(agent.run(synth_index.question))
+    assert not [s for s in exporter.get_finished_spans() if s.name.startswith("chat")]
+
+
+def test_a_run_id_that_is_not_an_id_is_refused(synth_index: Any) -> None:
+    agent = Agent(synth_index.ctx("oracle"), tools=ALL_TOOLS, policy="workflow")
+    with pytest.raises(AgentError, match="not an id"):
+        asyncio.run(agent.run("q", run_id="../x"))
