@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import threading
 import time
 from typing import Any
 
@@ -14,7 +15,9 @@ import pytest
 
 from playscout.agent import Agent
 from playscout.agent.runner import AgentError
+from playscout.agent.tracing import otlp_tracer
 from playscout.clients.chat import ModelTimeout
+from playscout.config import TelemetrySettings
 from playscout.tools.registry import ALL_TOOLS
 from tests.doubles import ScriptedChatModel
 
@@ -144,3 +147,44 @@ def test_a_run_id_that_is_not_an_id_is_refused(synth_index: Any) -> None:
     agent = Agent(synth_index.ctx("oracle"), tools=ALL_TOOLS, policy="workflow")
     with pytest.raises(AgentError, match="not an id"):
         asyncio.run(agent.run("q", run_id="../x"))
+
+
+def test_otlp_export_names_the_phoenix_project(synth_index: Any) -> None:
+    """The exporting tracer over real OTLP/HTTP (a local receiver decodes the protobuf): the
+    resource carries the project Phoenix files the traces under."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceRequest,
+    )
+
+    bodies: list[bytes] = []
+
+    class Receiver(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            bodies.append(self.rfile.read(int(self.headers["Content-Length"])))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/v1/traces"
+        tracer = otlp_tracer(TelemetrySettings(otlp_endpoint=url, project_name="scout-test"))
+        agent = Agent(synth_index.ctx("oracle"), tools=ALL_TOOLS, policy="workflow", tracer=tracer)
+        asyncio.run(agent.run(synth_index.question, run_id="ask-otlp"))
+        assert tracer.span_processor.force_flush(10_000)
+    finally:
+        server.shutdown()
+    resources, names = [], []
+    for body in bodies:
+        request = ExportTraceServiceRequest.FromString(body)
+        for rs in request.resource_spans:
+            resources.append({a.key: a.value.string_value for a in rs.resource.attributes})
+            names += [s.name for ss in rs.scope_spans for s in ss.spans]
+    assert resources and all(r["openinference.project.name"] == "scout-test" for r in resources)
+    assert all(r["service.name"] == "playscout" for r in resources)
+    assert "invoke_agent playscout-agent" in names and "execute_tool video_qa" in names

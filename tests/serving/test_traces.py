@@ -17,8 +17,10 @@ from typing import Any
 import httpx
 import pytest
 
+from playscout.agent.tracing import resource
 from playscout.agent.trajectory import JsonlRecorder, RunStart, TrajectoryWriter
 from playscout.clients.openai_chat import OpenAIChatClient
+from playscout.config import TelemetrySettings
 from playscout.tools.tool import ModelSet
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 from tests.media.videos import write_video
@@ -40,7 +42,7 @@ QUERY = "What shot type was it?"
 @pytest.fixture
 def traced() -> Iterator[tuple[Any, InMemorySpanExporter]]:
     exporter = InMemorySpanExporter()
-    provider = sdk_trace.TracerProvider()
+    provider = sdk_trace.TracerProvider(resource=resource(TelemetrySettings()))  # as exported
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     yield provider.get_tracer("test"), exporter
     provider.shutdown()
