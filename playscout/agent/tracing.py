@@ -264,7 +264,7 @@ class SpanRecorder:
         )
         if event.finish_reason:
             attributes["gen_ai.response.finish_reasons"] = [event.finish_reason]
-        self._content(attributes, output=event.content)
+        self._content(attributes, output=event.content or None)  # a bare tool call: none
         self.tokens[0] += event.prompt_tokens
         self.tokens[1] += event.completion_tokens
         span = self._child(
