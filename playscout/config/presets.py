@@ -73,6 +73,28 @@ class GenerationProfile(BaseModel):
         return not self.match or any(m in model.lower() for m in self.match)
 
 
+class Expectation(BaseModel):
+    """What a run must have used for its number to stand next to the paper's: the stamp
+    (eval/stamp.py) checks it against what ran, never against what was asked for."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tasks: list[str] = Field(description="The tasks whose paper tables these facts are from.")
+    policy: str = Field("llm", description="The agent policy the paper ran.")
+    roles: dict[Mode, list[str]] = Field(
+        description="Model settings (agent, qa.<field>) that must be configured, per mode."
+    )
+    embedders: dict[Mode, dict[str, str]] = Field(
+        description="Index channel -> the embedder that made its vectors, per mode (matched "
+        "in the recorded spec's kind or model, case-insensitive; `any` = present)."
+    )
+    judge: str = Field("llm", description="The judge kind the paper's numbers come from.")
+    corpus: Literal["release", "any"] = Field(
+        "release", description="release: the SVI-Bench release, not a generated corpus."
+    )
+    source: str = Field("", description="Where the expectations come from.")
+
+
 class Preset(BaseModel):
     """A named, versioned protocol: everything a benchmark number depends on besides the
     model (tools and their descriptions, prompts, tool-call protocol, generation, context,
@@ -123,6 +145,9 @@ class Preset(BaseModel):
     judge_prompt: Literal["fig42", "fig42_question"] = Field(
         "fig42_question",
         description="fig42: Figure 42 verbatim; fig42_question: with the question added.",
+    )
+    expects: Expectation | None = Field(
+        None, description="What a comparable run used (paper_comparable presets only)."
     )
     settings: dict[str, Any] = Field(default_factory=dict)
 

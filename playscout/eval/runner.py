@@ -32,6 +32,7 @@ from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import MissingInput, RunError
 from playscout.eval.records import Outcome, QuestionFields, ResultRow
 from playscout.eval.spec import RunSpec
+from playscout.eval.stamp import Stamp, ran_facts, stamp
 from playscout.eval.status import StatusTracker, run_lock
 from playscout.eval.store import RUN_JSON, TRAJECTORIES, results_store, write_json_atomic
 from playscout.eval.tasks import get_task
@@ -140,7 +141,7 @@ def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, A
     """run.json: the options a resume must match, the models and frame policy that produced
     the answers, every setting and package version."""
     qa, eval_settings = settings.qa, settings.eval
-    return {
+    manifest: dict[str, Any] = {
         "task": spec.task,
         "mode": spec.mode,
         "sports": list(spec.sports),
@@ -167,6 +168,56 @@ def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, A
         "versions": versions(),
         "resumes": [],
     }
+    manifest["ran"] = what_ran(spec, settings, env)
+    manifest["stamp"] = stamp(manifest["preset"], manifest["ran"]).record()
+    return manifest
+
+
+def _model(client: Any, endpoint: Any) -> str | None:
+    if client is None:
+        return None
+    return str(getattr(client, "model", None) or endpoint.model or type(client).__name__)
+
+
+def what_ran(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, Any]:
+    """The facts the comparability stamp reads (eval/stamp.py): the clients the run's tasks
+    call, not the settings asked for (a test or an app may hand the runtime its clients)."""
+    return _facts(spec, settings, env.runtime, env.client, env.models, env.judge is not None)
+
+
+def planned_stamp(spec: RunSpec, runtime: Runtime) -> Stamp:
+    """The stamp the run would get, before it starts (`eval run --strict`): the judge is the
+    one configured, since `eval judge` picks the LLM judge when there is one."""
+    settings = runtime.settings
+    client = runtime.llm
+    facts = _facts(spec, settings, runtime, client, runtime.models, settings.eval.judge.configured)
+    return stamp(runtime.preset_record(), facts)
+
+
+def _facts(
+    spec: RunSpec,
+    settings: Settings,
+    runtime: Runtime,
+    client: Any,
+    models: ModelSet,
+    judge: bool,
+) -> dict[str, Any]:
+    qa = settings.qa
+    return ran_facts(
+        task=spec.task,
+        mode=spec.mode,
+        policy=spec.policy,
+        preset=runtime.preset,
+        roles={
+            "agent": _model(client, settings.agent.llm) if spec.policy == "llm" else None,
+            "document_llm": _model(models.document_llm, qa.document_llm),
+            "vlm": _model(models.vlm, qa.vlm),
+            "caption_llm": _model(models.caption_llm, qa.caption_llm),
+        },
+        backend=runtime.backend,
+        corpus_dir=settings.corpus_dir,
+        judge="llm" if judge else "equivalence",
+    )
 
 
 _SAME = ("task", "mode", "policy", "sports", "preset", "data")

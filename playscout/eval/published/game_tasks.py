@@ -227,6 +227,7 @@ class T9Published(PublishedTask):
     description = "Cross-corpus agentic QA on a questions file over the corpus; judged answers."
     needs = Needs(corpus="required", judge="eval judge (LLM Fig. 42, or deterministic equivalence)")
     judged = True
+    calls = T9Task.calls  # the agent: preflight checks its model, the mode's index channels
 
     def resolve(self, items: list[Instance], env: TaskEnv) -> None:
         if env.corpus is None:
