@@ -198,6 +198,13 @@ def _notes(rows: list[ResultRow], meta: dict[str, Any]) -> list[str]:
         notes.append(f"setting over preset {preset.get('name')}: {dev}")
     if preset.get("deviations") and preset.get("paper_comparable"):
         notes.append("deviations from the paper preset: not comparable to SVI-Bench Table 15")
+    if meta.get("task") == "t4":
+        frames = (meta.get("frame_policy") or {}).get("frames_per_game")
+        per_clip = (meta.get("frame_policy") or {}).get("frames_per_clip")
+        notes.append(
+            f"T4: best of k={meta.get('best_of_k', '?')} candidates; a full-game video sends "
+            + (f"{frames} frames" if frames else f"{per_clip} frames (qa.frames_per_clip)")
+        )
     if meta.get("policy") == "workflow":
         notes.append("policy workflow: an offline retrieve-then-read baseline, not an LLM agent")
     return notes

@@ -162,7 +162,9 @@ def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, A
             "frames_per_clip": qa.frames_per_clip,
             "frame_long_side": qa.frame_long_side,
             "jpeg_quality": qa.jpeg_quality,
+            "frames_per_game": eval_settings.frames_per_game,  # T4's full-game videos
         },
+        "best_of_k": eval_settings.best_of_k,  # T4's candidates per question
         "settings": settings.redacted(),
         "eval_settings": redact_urls(eval_settings.model_dump(mode="json")),
         "versions": versions(),

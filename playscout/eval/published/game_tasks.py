@@ -113,7 +113,8 @@ class T4Published(PublishedTask):
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         prompt = ANSWER_PROMPT.format(question=inst.prompt, k=env.eval.best_of_k)
         if inst.meta.get("route") == "video file":
-            rec = await ask_video_files(env, inst, prompt, trajectory)
+            frames = env.settings.eval.frames_per_game
+            rec = await ask_video_files(env, inst, prompt, trajectory, frames)
         else:
             gid, kind = str(inst.meta["game_id"]), str(inst.meta["question_type"])
             tools = T4_TOOLS.get(kind, T4_TOOLS["general"])
