@@ -150,6 +150,11 @@ class Preset(BaseModel):
         description="How a text-protocol observation is wrapped ({observation}).",
     )
     env_style: Literal["reference", "playscout"] = Field("playscout")
+    tool_style: Literal["reference", "playscout"] = Field(
+        "playscout",
+        description="reference: tool observations with the reference's content (every clip "
+        "listed, no game clock or date) and its QA prompts verbatim; playscout: richer ones.",
+    )
     generation: list[GenerationProfile] = Field(min_length=1)
     forced_final: Literal["raw", "tag"] = Field(
         "tag",
