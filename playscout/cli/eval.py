@@ -141,8 +141,10 @@ def run_cmd(
     if strict:
         verdict = planned_stamp(spec, runtime)
         if not verdict.comparable:
+            n = len(verdict.reasons)
             raise PreflightError(
-                f"--strict: this run could not be {COMPARABLE}: " + "; ".join(verdict.reasons)
+                f"--strict: this run could not be {COMPARABLE} ({n} reason{'s' * (n > 1)}): "
+                + "; ".join(verdict.reasons)
             )
     with progress_bar() as update:
         summary = run_eval(
