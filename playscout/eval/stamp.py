@@ -59,6 +59,15 @@ def index_channels(backend: Any) -> dict[str, dict[str, Any]]:
     }
 
 
+def observed_clips(backend: Any) -> int:
+    """Clips with heard text (transcript, audio events) in the index: default-mode clip search
+    fuses BM25 over them with the video vectors, which the reference never does."""
+    manifest = getattr(backend, "manifest", None)
+    if not isinstance(manifest, Mapping):
+        return 0
+    return sum(int(s.get("observed_clips") or 0) for s in manifest.get("sports", {}).values())
+
+
 def ran_facts(
     *,
     task: str,
@@ -78,6 +87,7 @@ def ran_facts(
         "policy": policy,
         "roles": dict(roles),
         "index": index_channels(backend) if backend is not None else None,
+        "observed_clips": observed_clips(backend),
         "corpus": corpus_kind(corpus_dir),
         "judge": {"kind": judge, "prompt": preset.judge_prompt, "judged": False},
         "expects": preset.expects.model_dump(mode="json") if preset.expects else None,
@@ -125,6 +135,11 @@ def stamp(preset: Mapping[str, Any] | None, ran: Mapping[str, Any] | None) -> St
             reasons.append(
                 f"{channel} vectors by {spec.get('kind')} {spec.get('model')} (paper: {want})"
             )
+    if mode == "default" and ran.get("observed_clips"):
+        reasons.append(
+            f"default-mode clip search fused BM25 over {ran['observed_clips']} clips' heard text "
+            "with the video vectors (paper: video vectors only)"
+        )
     judge = ran.get("judge") or {}
     if judge.get("kind") != expects["judge"]:
         how = "judged by" if judge.get("judged") else "no LLM judge configured (eval.judge):"

@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 from playscout.cli.main import app
 from playscout.config import Settings
+from playscout.config.presets import load_preset
 from playscout.embed import make_embedder
 from playscout.embed.embedder import EmbedderSpec
 from playscout.eval import catalog
@@ -202,3 +203,19 @@ def test_other_presets_and_deviations_are_never_comparable() -> None:
     paper = {"name": "paper", "paper_comparable": True, "deviations": ["agent.max_llm_calls=5"]}
     assert not stamp(paper, None).comparable
     assert stamp(paper, None).reasons[0] == "setting over the preset: agent.max_llm_calls=5"
+
+
+def test_default_mode_with_heard_text_is_a_reason() -> None:
+    paper = {"name": "paper", "paper_comparable": True, "deviations": []}
+    ran = {"task": "t9", "mode": "default", "policy": "llm", "observed_clips": 257,
+           "roles": {"agent": "a", "document_llm": "d", "vlm": "v"},
+           "index": {"documents": {"kind": "bge-m3", "model": "BAAI/bge-m3"},
+                     "visual": {"kind": "precomputed", "model": "InternVideo2-Stage2_1B"}},
+           "corpus": "release", "judge": {"kind": "llm", "prompt": "fig42", "judged": True},
+           "expects": load_preset("paper").expects.model_dump(mode="json"),  # type: ignore[union-attr]
+           "expected_judge_prompt": "fig42"}  # fmt: skip
+    assert stamp(paper, ran).reasons == (
+        "default-mode clip search fused BM25 over 257 clips' heard text with the video vectors "
+        "(paper: video vectors only)",
+    )
+    assert stamp(paper, {**ran, "observed_clips": 0}).comparable
