@@ -32,7 +32,7 @@ from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import MissingInput, RunError
 from playscout.eval.records import Outcome, QuestionFields, ResultRow
 from playscout.eval.spec import RunSpec
-from playscout.eval.stamp import Stamp, ran_facts, stamp
+from playscout.eval.stamp import Stamp, ran_facts, run_stamp, stamp
 from playscout.eval.status import StatusTracker, run_lock
 from playscout.eval.store import RUN_JSON, TRAJECTORIES, results_store, write_json_atomic
 from playscout.eval.tasks import get_task
@@ -240,10 +240,27 @@ def _open_run(out_dir: Path, manifest: dict[str, Any]) -> None:
                     "use another --out or the same options to resume"
                 )
         old.setdefault("resumes", []).append(datetime.now(UTC).isoformat())
+        _mixed(old, manifest)
         write_json_atomic(path, old)
     else:
         out_dir.mkdir(parents=True, exist_ok=True)
         write_json_atomic(path, manifest)
+
+
+def _mixed(old: dict[str, Any], now: dict[str, Any]) -> None:
+    """A resume whose components differ from the first start's (another model, index or
+    corpus) made a mixed run: its stamp says so."""
+    before, after = old.get("ran"), now.get("ran")
+    if not before or not after:
+        return
+    changed = [
+        f"{key}: {before.get(key)} then {after.get(key)}"
+        for key in ("roles", "index", "corpus", "observed_clips")
+        if before.get(key) != after.get(key)
+    ]
+    if changed:
+        before.setdefault("mixed", []).extend(changed)
+        old["stamp"] = run_stamp(old).record()
 
 
 async def _one(inst: Instance, task: Task, env: TaskEnv, out_dir: Path, attempt: int) -> ResultRow:

@@ -118,6 +118,8 @@ def stamp(preset: Mapping[str, Any] | None, ran: Mapping[str, Any] | None) -> St
             f"task {task}: the preset's expectations are for {', '.join(expects['tasks'])}"
         )
         return Stamp(False, tuple(reasons))
+    for change in ran.get("mixed") or []:
+        reasons.append(f"resumed with other components ({change})")
     if ran.get("policy") != expects["policy"]:
         reasons.append(f"policy {ran.get('policy')} (paper: {expects['policy']})")
     roles = ran.get("roles") or {}

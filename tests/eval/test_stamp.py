@@ -219,3 +219,22 @@ def test_default_mode_with_heard_text_is_a_reason() -> None:
         "(paper: video vectors only)",
     )
     assert stamp(paper, {**ran, "observed_clips": 0}).comparable
+
+
+def test_a_resume_with_other_components_is_a_mixed_run(release_like: Any, tmp_path: Path) -> None:
+    run = _paper_run(release_like, tmp_path / "runs" / "m")
+    meta = orjson.loads((run / "run.json").read_bytes())
+    assert meta["stamp"]["comparable"] is True
+    corpus_dir, backend = release_like
+    settings = Settings.model_validate({
+        "preset": "paper", "corpus_dir": str(corpus_dir),
+        "agent": {"llm": {"base_url": "http://127.0.0.1:9/v1", "model": "qwen3-30b-a3b"}},
+        "eval": {"cache_db": None, "judge": {"base_url": "http://127.0.0.1:9/v1", "model": "gpt-5.2"}},
+    })  # fmt: skip
+    agent = ScriptedChatModel(["<answer>Hornets</answer>"], model="qwen3-30b-a3b")
+    runtime = Runtime.from_settings(settings, backend=backend, llm=agent, default_preset="paper")
+    spec = RunSpec(task="t9", mode="oracle", policy="llm", sports=(SPORT,), limit=1, out_dir=run)
+    run_eval(spec, settings, runtime=runtime)  # resumed without the QA models
+    meta = orjson.loads((run / "run.json").read_bytes())
+    assert meta["stamp"]["comparable"] is False
+    assert meta["stamp"]["reasons"][0].startswith("resumed with other components (roles: ")
