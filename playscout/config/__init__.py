@@ -365,7 +365,16 @@ class EvalSettings(BaseModel):
         2048, ge=64, description="Judge completion budget (the reference's 200 starved it)."
     )
     judge_concurrency: int = Field(16, ge=1, description="Judge calls in flight at once.")
-    best_of_k: int = Field(1, ge=1, le=10, description="T4 candidates per question (paper: 5).")
+    best_of_k: int = Field(
+        1, ge=1, le=10, description="T4 candidates per question (paper: 5; the paper preset's)."
+    )
+    frames_per_game: int | None = Field(
+        None,
+        ge=1,
+        le=4096,
+        description="T4: frames sampled from a full-game video file; None = qa.frames_per_clip. "
+        "The paper preset fills it by VLM model name (Table 8: 300-768).",
+    )
     retrieval_pool: int = Field(500, ge=2, description="T3 candidate pool size (paper: 5,001).")
     calibration_bins: int = Field(5, ge=1, description="T5 calibration-error bins (paper: 5).")
 

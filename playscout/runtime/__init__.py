@@ -176,6 +176,7 @@ class Runtime:
             corpus=self.corpus,
             models=models if models is not None else self.models,
             perception=self.settings.perception,
+            style=self.preset.tool_style,
         )
 
     def agent(

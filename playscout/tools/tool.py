@@ -83,6 +83,9 @@ class ToolContext:
     models: ModelSet = field(default_factory=lambda: ModelSet())
     perception: PerceptionSettings = field(default_factory=PerceptionSettings)
     memory: SessionMemory = field(default_factory=SessionMemory)  # one per run: never share
+    # reference: observations carry what the reference's tools return and the QA prompts are
+    # the reference's own (the paper preset); playscout: playscout's richer observations.
+    style: Literal["reference", "playscout"] = "playscout"
 
     @functools.cached_property
     def resolver(self) -> EntityResolver:

@@ -94,6 +94,7 @@ async def judge_run_async(
         )
 
     await asyncio.gather(*(one(r) for r in todo))
+    record_judge(run_dir, judge.name, instrument or None)
     latest = [v for k, v in store.latest().items() if k[1] == judge.name]
     return {
         "judged_now": len(todo),
@@ -102,6 +103,25 @@ async def judge_run_async(
         "wrong": sum(v["verdict"] == "wrong" for v in latest),
         "unjudged": sum(v["verdict"] is None for v in latest),
     }
+
+
+def record_judge(run_dir: Path, kind: str, prompt: str | None) -> None:
+    """run.json learns which judge (and prompt) produced verdicts, and its stamp is redone:
+    the judge is part of what makes a number comparable (eval/stamp.py)."""
+    import orjson
+
+    from playscout.eval.stamp import run_stamp
+    from playscout.eval.store import RUN_JSON, write_json_atomic
+
+    path = Path(run_dir) / RUN_JSON
+    meta = orjson.loads(path.read_bytes())
+    ran = meta.get("ran")
+    if not ran:
+        return  # a run from before the stamp: nothing recorded to redo it from
+    ran.setdefault("judged_by", {})[kind] = prompt
+    ran["judge"] = {"kind": kind, "prompt": prompt, "judged": True}
+    meta["stamp"] = run_stamp(meta).record()
+    write_json_atomic(path, meta)
 
 
 def judge_run(
