@@ -15,6 +15,7 @@ from typing import Any
 
 from playscout.agent import Agent, AgentResult
 from playscout.agent.ids import new_id
+from playscout.agent.tracing import VIEWER_URL, viewer_url
 from playscout.agent.trajectory import (
     ErrorEvent,
     Event,
@@ -43,7 +44,7 @@ from playscout.serving.trajectories import CANCELLED, INTERRUPTED
 log = logging.getLogger(__name__)
 EVIDENCE_LIMIT = 20
 CLIENT_GONE = "client disconnected"
-TRAJECTORY_HEADER = "X-Playscout-Trajectory"  # a streamed ask's trajectory id, known at once
+TRAJECTORY_HEADER = "X-Playscout-Trajectory"  # the ask's one id (run, file, spans), known at once
 SHUTDOWN = "server shutdown"
 
 
@@ -116,7 +117,7 @@ def _mark_stopped(path: Path, tracker: _Tracker, req: AskRequest, reason: str) -
     if tracker.finished:
         return
     kind = CANCELLED if reason == CLIENT_GONE else INTERRUPTED
-    writer = TrajectoryWriter(tracker.run_id or new_id(), [JsonlRecorder(path)])
+    writer = TrajectoryWriter(tracker.run_id or path.stem, [JsonlRecorder(path)])
     if tracker.run_id is None:
         writer.emit(
             RunStart, question=req.question, sport=req.sport, mode=req.mode, policy=req.policy
@@ -147,6 +148,10 @@ async def run_ask(
             trajectory=path,
             recorders=[tracker, state.metrics.recorder()],
             on_event=on_event,
+            run_id=trajectory_id,
+            span_attributes={
+                VIEWER_URL: viewer_url(state.settings.telemetry.public_url, "asks", trajectory_id)
+            },
         )
         outcome = result.status
     except asyncio.CancelledError:
@@ -187,7 +192,9 @@ class AskRun:
         on_event: Callable[[Event], None] | None = None,
     ) -> None:
         self.reason = SHUTDOWN  # what the limiter's drain at shutdown means
-        self.trajectory_id = new_id(random_hex=12)  # known before the run starts (stream ids)
+        # the ask's one id: events' run_id, span attributes, file name, /v1/trajectories/{id},
+        # the viewer page; known before the run starts (the stream's header carries it)
+        self.trajectory_id = new_id(random_hex=12)
         self.started = False
         self.path = state.settings.agent.trajectory_dir / f"{self.trajectory_id}.jsonl"
         self.req = req
