@@ -21,6 +21,7 @@ from playscout.agent.tracing import resource
 from playscout.agent.trajectory import JsonlRecorder, RunStart, TrajectoryWriter
 from playscout.clients.openai_chat import OpenAIChatClient
 from playscout.config import TelemetrySettings
+from playscout.eval.tasks.task import tool_subset
 from playscout.tools.tool import ModelSet
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 from tests.media.videos import write_video
@@ -28,6 +29,10 @@ from tests.synthdata import SPORT, SynthIndex, copy_corpus
 
 from .conftest import live_server
 from .test_live import parse_sse
+
+# The default-mode asks offer video_qa alone: the shared index has no default-mode clip
+# search, which the ask's preflight refuses when search_videos is offered (as `playscout ask`).
+VIDEO_QA_ONLY = tool_subset(["video_qa"])
 
 sdk_trace = pytest.importorskip("opentelemetry.sdk.trace")
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
@@ -120,6 +125,7 @@ def test_streamed_ask_one_id_tool_contents_and_vlm_spans(
         app = app_factory(
             llm_client=OpenAIChatClient(agent_model.url, "fake-model", max_retries=0),
             models=ModelSet(vlm=OpenAIChatClient(vlm.url, "fake-vlm", max_retries=0)),
+            tools=VIDEO_QA_ONLY,
             settings=settings(
                 tmp_path, corpus, capture_content=True, max_content_chars=CONTENT_CHARS
             ),
@@ -189,6 +195,7 @@ def test_no_content_without_capture_but_ids_and_links(
         app = app_factory(
             llm_client=OpenAIChatClient(agent_model.url, "fake-model", max_retries=0),
             models=ModelSet(vlm=OpenAIChatClient(vlm.url, "fake-vlm", max_retries=0)),
+            tools=VIDEO_QA_ONLY,
             settings=settings(tmp_path, corpus, public_url="https://scout.example.org/"),
             tracer=tracer,
         )
