@@ -69,7 +69,7 @@ def first_question(corpus: Path) -> str:
 def commands(index: Path, corpus: Path) -> dict[str, list[str]]:
     cli = [sys.executable, "-m", "playscout"]
     return {
-        "--help": [*cli, "--help"],
+        "help": [*cli, "--help"],
         "search documents": [
             *cli, "search", "documents", "fourth straight win",
             "--index", str(index), "--sport", "basketball",
