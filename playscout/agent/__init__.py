@@ -1,21 +1,51 @@
 """The agent: a LangGraph ReAct loop (think -> one tool call -> observe) over the tools, with
 an LLM policy or the offline workflow baseline, token-based context management and a typed
-trajectory of every step."""
+trajectory of every step.
 
-from playscout.agent.answer import FALLBACK_ANSWER, extract_answer
-from playscout.agent.parser import parse_tool_calls
-from playscout.agent.runner import Agent, AgentError, AgentResult, default_tools, session_store
-from playscout.agent.trajectory import (
-    SCHEMA_VERSION,
-    Event,
-    JsonlRecorder,
-    MemoryRecorder,
-    Recorder,
-    TrajectoryError,
-    read_trajectory,
-    summarise,
-)
-from playscout.clients.reasoning import strip_reasoning
+The names below are imported on first use: importing a submodule (`agent.tracing`,
+`agent.trajectory`) must not load LangGraph, which a search never runs (issue 29).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playscout.agent.answer import FALLBACK_ANSWER, extract_answer
+    from playscout.agent.parser import parse_tool_calls
+    from playscout.agent.runner import Agent, AgentError, AgentResult, default_tools, session_store
+    from playscout.agent.trajectory import (
+        SCHEMA_VERSION,
+        Event,
+        JsonlRecorder,
+        MemoryRecorder,
+        Recorder,
+        TrajectoryError,
+        read_trajectory,
+        summarise,
+    )
+    from playscout.clients.reasoning import strip_reasoning
+
+_EXPORTS = {
+    "FALLBACK_ANSWER": "playscout.agent.answer",
+    "extract_answer": "playscout.agent.answer",
+    "parse_tool_calls": "playscout.agent.parser",
+    "Agent": "playscout.agent.runner",
+    "AgentError": "playscout.agent.runner",
+    "AgentResult": "playscout.agent.runner",
+    "default_tools": "playscout.agent.runner",
+    "session_store": "playscout.agent.runner",
+    "SCHEMA_VERSION": "playscout.agent.trajectory",
+    "Event": "playscout.agent.trajectory",
+    "JsonlRecorder": "playscout.agent.trajectory",
+    "MemoryRecorder": "playscout.agent.trajectory",
+    "Recorder": "playscout.agent.trajectory",
+    "TrajectoryError": "playscout.agent.trajectory",
+    "read_trajectory": "playscout.agent.trajectory",
+    "summarise": "playscout.agent.trajectory",
+    "strip_reasoning": "playscout.clients.reasoning",
+}
 
 __all__ = [
     "FALLBACK_ANSWER",
@@ -36,3 +66,11 @@ __all__ = [
     "strip_reasoning",
     "summarise",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'playscout.agent' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    globals()[name] = value
+    return value

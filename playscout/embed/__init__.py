@@ -1,10 +1,16 @@
 """Text and clip embedders behind one small interface; see base.EmbedderSpec.
 
 Importing this package is cheap: torch, sentence-transformers, FlagEmbedding and open_clip are
-imported only when a local-model embedder is built.
+imported only when a local-model embedder is built, and queries to MiniLM never import them
+(embed/bert_numpy.py). The embedders a search does not use (BGE-M3, open_clip, the
+OpenAI-compatible client with its httpx) are imported on first use of their names.
 """
 
-from playscout.embed.bge_m3 import BGEM3Embedder
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from playscout.embed.embedder import (
     RUNTIME_OPTIONS,
     Embedder,
@@ -16,9 +22,20 @@ from playscout.embed.embedder import (
 from playscout.embed.factory import make_embedder
 from playscout.embed.keyed import KeyedEmbedder, load_keyed
 from playscout.embed.minilm import MINILM_DIM, MiniLMEmbedder
-from playscout.embed.open_clip import TINY_MODEL, OpenClipEmbedder, make_tiny_weights
-from playscout.embed.openai_compat import OpenAIEmbedder
 from playscout.embed.precomputed import PrecomputedVectors, write_consolidated
+
+if TYPE_CHECKING:
+    from playscout.embed.bge_m3 import BGEM3Embedder
+    from playscout.embed.open_clip import TINY_MODEL, OpenClipEmbedder, make_tiny_weights
+    from playscout.embed.openai_compat import OpenAIEmbedder
+
+_LAZY = {
+    "BGEM3Embedder": "playscout.embed.bge_m3",
+    "TINY_MODEL": "playscout.embed.open_clip",
+    "OpenClipEmbedder": "playscout.embed.open_clip",
+    "make_tiny_weights": "playscout.embed.open_clip",
+    "OpenAIEmbedder": "playscout.embed.openai_compat",
+}
 
 __all__ = [
     "MINILM_DIM",
@@ -40,3 +57,11 @@ __all__ = [
     "make_tiny_weights",
     "write_consolidated",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'playscout.embed' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -10,21 +11,21 @@ from pydantic import ValidationError
 
 from playscout.embed.embedder import Embedder, EmbedderSpec, EmbeddingError
 
+# kind -> (module, class): only the kind being built is imported (a MiniLM query embedder
+# must not load httpx, FlagEmbedding or open_clip).
+_BUILDERS = {
+    "minilm": ("playscout.embed.minilm", "MiniLMEmbedder"),
+    "bge-m3": ("playscout.embed.bge_m3", "BGEM3Embedder"),
+    "openai": ("playscout.embed.openai_compat", "OpenAIEmbedder"),
+    "precomputed": ("playscout.embed.precomputed", "PrecomputedVectors"),
+    "open_clip": ("playscout.embed.open_clip", "OpenClipEmbedder"),
+}
 
-def _builders() -> dict[str, Callable[..., Embedder]]:
-    from playscout.embed.bge_m3 import BGEM3Embedder
-    from playscout.embed.minilm import MiniLMEmbedder
-    from playscout.embed.open_clip import OpenClipEmbedder
-    from playscout.embed.openai_compat import OpenAIEmbedder
-    from playscout.embed.precomputed import PrecomputedVectors
 
-    return {
-        "minilm": MiniLMEmbedder,
-        "bge-m3": BGEM3Embedder,
-        "openai": OpenAIEmbedder,
-        "precomputed": PrecomputedVectors,
-        "open_clip": OpenClipEmbedder,
-    }
+def _builder(kind: str) -> Callable[..., Embedder]:
+    module, name = _BUILDERS[kind]
+    builder: Callable[..., Embedder] = getattr(importlib.import_module(module), name)
+    return builder
 
 
 def make_embedder(spec: EmbedderSpec | Mapping[str, Any]) -> Embedder:
@@ -44,7 +45,7 @@ def make_embedder(spec: EmbedderSpec | Mapping[str, Any]) -> Embedder:
             where = ".".join(str(x) for x in first["loc"])
             raise EmbeddingError(f"invalid embedder spec: {where}: {first['msg']}") from e
         kind, model, options = parsed.kind, parsed.model, dict(parsed.options)
-    cls = _builders()[kind]
+    cls = _builder(kind)
     params = inspect.signature(cls).parameters
     allowed = sorted(n for n, p in params.items() if p.kind is p.KEYWORD_ONLY and n != "dim")
     unknown = sorted(set(options) - set(allowed))

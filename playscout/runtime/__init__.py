@@ -8,9 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from playscout.agent import Agent
 from playscout.clients.chat import ChatClient
 from playscout.clients.factory import chat_client as chat_client  # re-exported: eval, judges
 from playscout.config import (
@@ -35,6 +34,9 @@ from playscout.corpus import Corpus
 from playscout.errors import PlayscoutError
 from playscout.search import SearchBackend, kind_for, open_backend
 from playscout.tools.tool import ModelSet, Tool, ToolContext
+
+if TYPE_CHECKING:
+    from playscout.agent import Agent  # imported by `Runtime.agent`: a search never loads it
 
 
 class SetupError(PlayscoutError, ValueError):
@@ -193,6 +195,8 @@ class Runtime:
         """The agent over `ctx`: the preset's tools for the context's mode unless `tools` (a
         task's subset) or the runtime's own are given; in oracle mode never one that reads
         pixels or audio."""
+        from playscout.agent import Agent
+
         return Agent(
             ctx,
             client=(llm or self.llm) if policy == "llm" else None,

@@ -137,7 +137,10 @@ def rank_sentences(text: str, query: str, embedder: Any | None = None) -> list[S
     order = sorted(range(len(sentences)), key=lambda i: (-lexical[i], i))[:_MAX_EMBEDDED]
     cosine = np.zeros(len(sentences))
     emb = embedder or _embedder()
-    vectors = emb.embed_documents([sentences[i] for i in order])
+    chosen = [sentences[i] for i in order]
+    # MiniLM is symmetric (one encoder for queries and documents) and these vectors live only
+    # for this call, so they are embedded on its query side, which never loads torch (issue 29).
+    vectors = emb.embed_queries(chosen) if embedder is None else emb.embed_documents(chosen)
     qv = emb.embed_queries([query])[0]
     cosine[order] = vectors @ qv
     scored = [

@@ -19,12 +19,14 @@ import mmap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-import faiss
 import numpy as np
 
-from playscout.search.embedded.ann import IvfIndex
+if TYPE_CHECKING:  # faiss loads with the first IVF channel: an exact index never needs it
+    import faiss
+
+    from playscout.search.embedded.ann import IvfIndex
 
 HEADER_BYTES = 128  # reserved .npy header so rows can be streamed before the row count is known
 EXACT_MAX_ROWS = 40_000  # filters keeping up to this many rows are searched exactly
@@ -146,6 +148,8 @@ class Selection:
     points at the bitmap, so the bitmap is kept here)."""
 
     def __init__(self, ivf: IvfIndex, rows: RowRange | np.ndarray, n: int) -> None:
+        import faiss
+
         self.bitmap: np.ndarray | None = None
         if isinstance(rows, RowRange):
             self.counts = ivf.selected_per_list(slice(rows.start, rows.stop))
@@ -190,6 +194,8 @@ class VectorStore:
         setting = read_setting(directory)
         if setting["kind"] == "exact":
             return cls(mapped)
+        from playscout.search.embedded.ann import IvfIndex
+
         ivf = IvfIndex.load(directory, len(mapped.rows))
         budgets = [(f["share"], f.get("budget_factor", 0)) for f in setting.get("filtered", [])]
         rule = setting.get("adaptive") or {}
