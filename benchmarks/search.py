@@ -28,6 +28,7 @@ MiniLM vectors are computed on first use and cached under var/minilm-cache (resu
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import gc
 import json
@@ -38,7 +39,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -208,6 +209,23 @@ def filters(clips: int, count: int) -> dict[str, list[ClipFilter | None]]:
     return out
 
 
+@contextlib.contextmanager
+def niced(step: int) -> Iterator[None]:
+    """Build at a lower priority on a shared machine, then time at the usual one (raising the
+    priority back needs root or CAP_SYS_NICE; without it the measurements stay niced, said on
+    stderr)."""
+    before = os.getpriority(os.PRIO_PROCESS, 0)
+    if step:
+        os.setpriority(os.PRIO_PROCESS, 0, before + step)
+    try:
+        yield
+    finally:
+        try:
+            os.setpriority(os.PRIO_PROCESS, 0, before)
+        except PermissionError:
+            print(f"  .. could not restore priority {before}: timings are niced", file=sys.stderr)
+
+
 def run_one(args: argparse.Namespace) -> dict[str, Any]:
     name, clips = args.one, args.clips
     minilm = None
@@ -237,7 +255,9 @@ def run_one(args: argparse.Namespace) -> dict[str, Any]:
             tune.parent.mkdir(parents=True, exist_ok=True)
             np.save(tune, vectors.query_sets(args.queries, seed=1)[args.tune_set])
             ann = dataclasses.replace(ann or AnnOptions(), tune_queries=tune)
-    result |= build(base, vectors, clips, minilm, ann)
+    with niced(args.build_nice):
+        result |= build(base, vectors, clips, minilm, ann)
+    result["load_after_build"] = load()
     gc.collect()
     result["query_sets"] = measure_sets(base, sets)
     gc.collect()
@@ -587,6 +607,12 @@ def main() -> None:
         "--sets-only",
         action="store_true",
         help="measure only the query sets (skip the filters, core and cold-cache parts)",
+    )
+    ap.add_argument(
+        "--build-nice",
+        type=int,
+        default=0,
+        help="build each index this much nicer, then measure at the usual priority",
     )
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--json", type=Path, help="also write every result here")

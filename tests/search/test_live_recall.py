@@ -22,7 +22,7 @@ from playscout.search.embedded.layout import FORMAT, MANIFEST, SCHEMA_VERSION
 from playscout.search.embedded.live_recall import RecallSampler
 from playscout.search.embedded.query_log import QueryLog, read_log, rotated
 from playscout.search.embedded.recall import AnnOptions, build_ann
-from playscout.search.embedded.vectors import MappedMatrix, VectorStore, VectorWriter
+from playscout.search.embedded.vectors import MappedMatrix, RowRange, VectorStore, VectorWriter
 from tests.search.test_tuning_queries import _between, _rows
 
 DIM, ROWS, K = 32, 10_240, 20
@@ -89,6 +89,25 @@ def test_exact_channels_are_not_sampled(store: VectorStore) -> None:
     q = _queries(1, 2)[0]
     sampler.offer(SPORT, CHANNEL, exact, q, None, K, exact.search(q, K)[1])
     assert sampler.snapshot() == {}
+
+
+def test_filtered_searches_served_exactly_are_not_sampled(store: VectorStore) -> None:
+    """A one-game filter is scanned exactly (recall 1.0 by construction): counting it would lift
+    the estimate over what the IVF path serves; the unfiltered search beside it is checked."""
+    sampler = RecallSampler(1.0, lambda s, c: 0.95)
+    q = _queries(1, 9)[0]
+    game = RowRange(237, 474)
+    _, scores = store.search(q, K, game)
+    assert store.last_path == "exact" and store.takes_exact(game)
+    sampler.offer(SPORT, CHANNEL, store, q, game, K, scores)
+    assert sampler.wait_idle(timeout=60)
+    assert sampler.snapshot() == {}
+    _, scores = store.search(q, K)
+    assert store.last_path == "ann" and not store.takes_exact(None)
+    sampler.offer(SPORT, CHANNEL, store, q, None, K, scores)
+    assert sampler.wait_idle(timeout=60)
+    assert sampler.snapshot()[SPORT][CHANNEL]["checked"] == 1
+    sampler.close()
 
 
 def test_the_warning_fires_once_when_the_recent_estimate_is_under_target(

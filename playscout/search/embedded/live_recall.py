@@ -127,9 +127,13 @@ class RecallSampler:
         k: int,
         served_scores: np.ndarray,
     ) -> None:
-        """Called on the request path after a dense clip search: returns at once. Channels
-        that search exactly (no IVF index) are skipped: their recall is 1.0 by construction."""
+        """Called on the request path after a dense clip search: returns at once. Searches
+        served exactly (a channel without an IVF index, a filter the store scans exactly, such
+        as one game) are skipped: their recall is 1.0 by construction, and counting them would
+        lift the estimate above what the IVF path serves."""
         if store.ivf is None or self.rate <= 0 or self._rng.random() >= self.rate:
+            return
+        if store.takes_exact(rows):
             return
         if not self._busy.acquire(blocking=False):
             with self._lock:
