@@ -83,6 +83,24 @@ def test_the_estimate_is_the_recall_of_what_was_served(store: VectorStore) -> No
     sampler.close()
 
 
+def test_a_wider_search_is_checked_at_the_k_the_build_measured(store: VectorStore) -> None:
+    """A hybrid branch asks for 500 rows, the build's target is recall@100: the check reads
+    the served top k (best first) against the exact top k, the quantity the target is about."""
+    sampler = RecallSampler(1.0, lambda s, c: 0.5, ks=lambda s, c: K)
+    queries = _queries(20, 10)
+    for q in queries:
+        _, scores = store.search(q, 4 * K)
+        sampler.offer(SPORT, CHANNEL, store, q, None, 4 * K, scores)
+        assert sampler.wait_idle(timeout=60)
+    at_k = []
+    for q in queries:
+        served = store.search(q, 4 * K)[0][:K]
+        at_k.append(len(set(served.tolist()) & set(np.argsort(-(store.matrix @ q))[:K].tolist())))
+    est = sampler.snapshot()[SPORT][CHANNEL]
+    assert est["recall_mean"] == pytest.approx(np.mean(at_k) / K, abs=1e-4)
+    sampler.close()
+
+
 def test_exact_channels_are_not_sampled(store: VectorStore) -> None:
     exact = VectorStore(store.mapped)
     sampler = RecallSampler(1.0, lambda s, c: 0.95)
