@@ -35,7 +35,7 @@ from soak import SPORT, prepare_corpus
 from playscout.corpus import ClipRecord, Corpus
 from playscout.embed import KeyedEmbedder, make_embedder
 from playscout.indexer.build import MINILM
-from playscout.search.embedded.build import SportSource, build_index
+from playscout.search.embedded.build import AnnOptions, SportSource, build_index
 
 
 class AroundCaptions(KeyedEmbedder):
@@ -70,7 +70,7 @@ class AroundCaptions(KeyedEmbedder):
         return out
 
 
-def build(work: Path, clips: int, noise: float) -> dict[str, Any]:
+def build(work: Path, clips: int, noise: float, ann: AnnOptions) -> dict[str, Any]:
     corpus_dir = prepare_corpus(work)
     corpus = Corpus(corpus_dir)
     minilm = make_embedder(MINILM)
@@ -80,8 +80,11 @@ def build(work: Path, clips: int, noise: float) -> dict[str, Any]:
     added = max(0, clips - len(own))
     texts = [c.caption for c in own if c.caption]
 
+    seen: dict[str, int] = {}
+
     def progress(stage: str, done: int, total: int | None) -> None:
-        if done % 250_000 < 2048:
+        if done // 250_000 != seen.get(stage, -1):
+            seen[stage] = done // 250_000
             print(f"  .. {stage} {done}", file=sys.stderr, flush=True)
 
     stream: Iterator[ClipRecord] = chain(own, gen_clips(added, texts))
@@ -93,6 +96,7 @@ def build(work: Path, clips: int, noise: float) -> dict[str, Any]:
         caption_embedder=captions,
         progress=progress,
         overwrite=True,
+        ann=ann,
     )
     info = summary.sports[SPORT]
     return {
@@ -110,9 +114,22 @@ def main() -> None:
     ap.add_argument("--work", type=Path, required=True)
     ap.add_argument("--clips", type=int, default=1_760_230, help="rows in the index, in all")
     ap.add_argument("--noise", type=float, default=0.6, help="norm of an added row's noise")
+    ap.add_argument(
+        "--ann-queries",
+        type=int,
+        default=AnnOptions.queries,
+        help="build-time recall queries per query set (search.ann_queries)",
+    )
+    ap.add_argument(
+        "--filter-shares",
+        default=",".join(str(s) for s in AnnOptions.filter_shares),
+        help="filter shares the build measures budgets at, beside the smallest ('' = only it)",
+    )
     args = ap.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
-    result = build(args.work, args.clips, args.noise)
+    shares = tuple(float(x) for x in args.filter_shares.split(",") if x)
+    ann = AnnOptions(queries=args.ann_queries, filter_shares=shares)
+    result = build(args.work, args.clips, args.noise, ann)
     ann = result.pop("caption_ann")
     print(result)
     print({k: ann.get(k) for k in ("kind", "nlist", "nprobe", "recall", "recall_by_queries")})
