@@ -46,17 +46,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 SPORT = "basketball"
 ASK = {"policy": "workflow", "mode": "oracle", "sport": SPORT}
+VIDEO_QUERIES = ["dunk", "layup in transition", "turnover steal", "free throw"]
 
 
-def prepare(work: Path) -> tuple[Path, Path]:
-    """The tests' corpus and its basketball index (built once, reused by later runs)."""
-    from playscout.indexer.build import build_from_corpus
+def prepare_corpus(work: Path) -> Path:
+    """The tests' corpus (3 synthetic games, seed 1), generated once into <work>/corpus."""
     from playscout.synthetic import generate_corpus, generate_questions
 
-    corpus, index = work / "corpus", work / "index"
+    corpus = work / "corpus"
     if not (corpus / "questions").is_dir():
         generate_corpus(corpus, games=3, seed=1, workers=1)
         generate_questions(corpus, per_sport=3, seed=1)
+    return corpus
+
+
+def prepare(work: Path) -> tuple[Path, Path]:
+    """The tests' corpus and its basketball index (built once, reused by later runs; a full-
+    scale one is benchmarks/soak_index.py's, written to the same place)."""
+    from playscout.indexer.build import build_from_corpus
+
+    corpus, index = prepare_corpus(work), work / "index"
     if not (index / "manifest.json").is_file():
         build_from_corpus(corpus, index, sports=[SPORT], overwrite=index.exists())
     return corpus, index
@@ -73,6 +82,89 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise RuntimeError("no VmRSS")
+
+
+def fd_count(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def clip_window() -> int:
+    from playscout.config import Settings
+
+    return Settings().search.clip_window
+
+
+def query_log(work: Path) -> Path:
+    return work / "query-log.jsonl"
+
+
+def index_resident_mb(pid: int, index: Path) -> dict[str, float]:
+    """The server's resident memory in the index's memory-mapped files (from /proc/PID/smaps),
+    and the IVF indexes it read into RAM at open (the manifest's resident_bytes)."""
+    root, mapped, current = str(index.resolve()), 0, False
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        head = line.split()
+        if head and "-" in head[0] and len(head) >= 5:  # a mapping's first line
+            current = len(head) >= 6 and head[-1].startswith(root)
+        elif current and line.startswith("Rss:"):
+            mapped += int(head[1])
+    manifest = json.loads((index / "manifest.json").read_text())
+    ivf = sum(
+        (info.get("ann") or {}).get("resident_bytes", 0)
+        for sport in manifest["sports"].values()
+        for info in sport.get("channels", {}).values()
+    )
+    return {"mapped_files_mb": round(mapped / 1024, 1), "ivf_in_ram_mb": round(ivf / 2**20, 1)}
+
+
+def live_recall(url: str) -> dict[str, dict[str, float]]:
+    """playscout_live_recall_* from /metrics, by 'sport/channel'."""
+    out: dict[str, dict[str, float]] = defaultdict(dict)
+    for line in httpx.get(f"{url}/metrics", timeout=30).text.splitlines():
+        if not line.startswith("playscout_live_recall_"):
+            continue
+        name, _, value = line.rpartition(" ")
+        metric, _, labels = name.partition("{")
+        tags = dict(x.split("=", 1) for x in labels.rstrip("}").split(",") if "=" in x)
+        key = f"{tags['sport'].strip(chr(34))}/{tags['channel'].strip(chr(34))}"
+        out[key][metric.removeprefix("playscout_live_recall_")] = float(value)
+    return dict(out)
+
+
+def true_recall(index: Path, log: Path, ks: tuple[int, ...]) -> dict[str, Any]:
+    """Per sport/channel and k, the recall@k of what the served path answers for every query
+    vector the live check logged, against a brute-force top k over the raw float32 rows (ties
+    at the k-th score count, as the live check does). The live check measures the dense
+    branch as searched: k = search.clip_window candidates (ks[0]). Every soak clip search is
+    unfiltered, and the asks' one-game searches are served exactly and not checked, so the
+    logged vector is the whole search."""
+    from playscout.search.embedded.query_log import read_log
+    from playscout.search.embedded.vectors import VectorStore
+
+    if not log.is_file():
+        return {}
+    by_channel: dict[tuple[str, str], list[np.ndarray]] = defaultdict(list)
+    for entry in read_log(log):
+        by_channel[(entry.sport, entry.channel)].append(entry.vector)
+    out: dict[str, Any] = {}
+    for (sport, channel), vectors in by_channel.items():
+        store = VectorStore.open(index / sport / "clips" / channel / "dense")
+        row: dict[str, Any] = {
+            "queries": len(vectors),
+            "distinct": len({v.tobytes() for v in vectors}),
+        }
+        per_k: dict[int, list[float]] = {k: [] for k in ks}
+        for v in vectors:
+            exact = np.asarray(store.matrix @ v, dtype=np.float32)
+            for k in ks:
+                _, scores = store.search(v, k)
+                kth = float(np.partition(exact, len(exact) - k)[len(exact) - k])
+                per_k[k].append(float(np.count_nonzero(scores >= kth - 1e-5)) / k)
+        for k, values in per_k.items():
+            row[f"recall@{k}_mean"] = round(float(np.mean(values)), 4)
+            row[f"recall@{k}_p5"] = round(float(np.percentile(values, 5)), 4)
+        out[f"{sport}/{channel}"] = row
+    return out
 
 
 @dataclass
@@ -98,8 +190,16 @@ class Tally:
 
 
 class Load:
-    def __init__(self, url: str, questions: list[str], tally: Tally, seed: int) -> None:
+    def __init__(
+        self,
+        url: str,
+        questions: list[str],
+        tally: Tally,
+        seed: int,
+        video_queries: list[str] | None = None,
+    ) -> None:
         self.url, self.questions, self.tally = url, questions, tally
+        self.video_queries = video_queries or VIDEO_QUERIES
         self.rng = random.Random(seed)
         self.client = httpx.Client(base_url=url, timeout=120)
         self.host, port = url.removeprefix("http://").split(":")
@@ -127,7 +227,7 @@ class Load:
         )
 
     def search_videos(self) -> None:
-        q = self.rng.choice(["dunk", "layup in transition", "turnover steal", "free throw"])
+        q = self.rng.choice(self.video_queries)
         params = {"sport": SPORT, "query": q, "mode": "oracle"}
         self.timed(
             "GET /v1/search/videos", lambda: self.client.get("/v1/search/videos", params=params)
@@ -214,11 +314,15 @@ class Load:
         self.client.close()
 
 
-def start_server(index: Path, work: Path, port: int) -> tuple[subprocess.Popen[bytes], Path]:
+def start_server(
+    index: Path, work: Path, port: int, recall_rate: float
+) -> tuple[subprocess.Popen[bytes], Path]:
     env = {
         **os.environ,
         "PLAYSCOUT_AGENT__TRAJECTORY_DIR": str(work / "trajectories"),
         "PLAYSCOUT_AGENT__SESSION_DB": str(work / "sessions.sqlite"),
+        "PLAYSCOUT_SEARCH__RECALL_SAMPLE_RATE": str(recall_rate),
+        "PLAYSCOUT_SEARCH__QUERY_LOG": str(query_log(work)),
         "HF_HUB_OFFLINE": "1",
         "TRANSFORMERS_OFFLINE": "1",
     }
@@ -249,10 +353,25 @@ def percentiles(values: list[float]) -> tuple[float, float]:
     return float(np.percentile(arr, 50)), float(np.percentile(arr, 99))
 
 
-def baseline(url: str, questions: list[str], rounds: int) -> dict[str, float]:
+def caption_windows(corpus: Any, n: int, seed: int) -> list[str]:
+    """n clip queries: 2-6 word windows of the corpus's captions (varied, caption-like)."""
+    rng = random.Random(seed)
+    words = [c.caption.split() for c in corpus.iter_clips(SPORT) if c.caption]
+    out = []
+    for _ in range(n):
+        w = rng.choice(words)
+        size = rng.randint(2, 6)
+        start = rng.randint(0, max(0, len(w) - size))
+        out.append(" ".join(w[start : start + size]))
+    return out
+
+
+def baseline(
+    url: str, questions: list[str], rounds: int, video_queries: list[str]
+) -> dict[str, float]:
     """p50 per route with nothing else running: the reference the soak's p50s are read against."""
     tally = Tally()
-    load = Load(url, questions, tally, seed=1)
+    load = Load(url, questions, tally, seed=1, video_queries=video_queries)
     for _ in range(rounds):
         load.search_documents()
         load.search_videos()
@@ -281,21 +400,45 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--work", type=Path, default=None, help="default: a temp folder")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument(
+        "--index",
+        type=Path,
+        default=None,
+        help="serve this index (default: <work>/index, built from the tests' corpus when absent;"
+        " benchmarks/soak_index.py writes a full-scale one there)",
+    )
+    ap.add_argument(
+        "--recall-rate",
+        type=float,
+        default=0.05,
+        help="search.recall_sample_rate of the server (the live recall check)",
+    )
     args = ap.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="playscout-soak-"))
     work.mkdir(parents=True, exist_ok=True)
     load_start = os.getloadavg()
-    corpus, index = prepare(work)
+    if args.index:
+        corpus, index = prepare_corpus(work), args.index
+    else:
+        corpus, index = prepare(work)
     from playscout.corpus import Corpus
 
     questions = [q.question for q in Corpus(corpus).questions(SPORT)]
+    video_queries = VIDEO_QUERIES + caption_windows(Corpus(corpus), 200, args.seed)
+    for old in (query_log(work), query_log(work).with_name(query_log(work).name + ".1")):
+        old.unlink(missing_ok=True)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    proc, log = start_server(index, work, port)
+    proc, log = start_server(index, work, port, args.recall_rate)
     try:
+        t_ready = time.monotonic()
         wait_ready(url, proc)
-        idle = baseline(url, questions, rounds=10)
+        ready_s = time.monotonic() - t_ready
+        idle = baseline(url, questions, rounds=10, video_queries=video_queries)
         rss_start = rss_mb(proc.pid)
+        fds_start = fd_count(proc.pid)
+        asks_start = httpx.get(f"{url}/readyz", timeout=10).json()["asks"]
+        resident_start = index_resident_mb(proc.pid, index)
         tally = Tally()
         deadline = time.monotonic() + args.minutes * 60
         verify: dict[str, Any] = {}
@@ -314,7 +457,7 @@ def main() -> int:
         threads = [threading.Thread(target=run_verify)]
         threads += [
             threading.Thread(
-                target=Load(url, questions, tally, args.seed + i).run,
+                target=Load(url, questions, tally, args.seed + i, video_queries).run,
                 args=(deadline, args.max_requests),
             )
             for i in range(args.workers)
@@ -328,6 +471,10 @@ def main() -> int:
         threads[0].join()
         asks = leaked_slots(url)
         rss_end = rss_mb(proc.pid)
+        fds_end = fd_count(proc.pid)
+        resident_end = index_resident_mb(proc.pid, index)
+        time.sleep(2)  # let the last live check finish
+        live = live_recall(url)
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -368,6 +515,13 @@ def main() -> int:
             "peak": round(rss_peak, 1),
             "end": round(rss_end, 1),
         },
+        "fds": {"start": fds_start, "end": fds_end},
+        "asks_at_start": asks_start,
+        "ready_s": round(ready_s, 1),
+        "index": str(index),
+        "index_resident": {"start": resident_start, "end": resident_end},
+        "live_recall": live,
+        "true_recall": true_recall(index, query_log(work), (clip_window(), 100)),
         "index_verify": verify,
         "server_exit": proc.returncode,
         "server_tracebacks": tracebacks,
@@ -392,6 +546,13 @@ def print_report(r: dict[str, Any]) -> None:
     rss = r["rss_mb"]
     print(f"server RSS MB: start {rss['start']}, peak {rss['peak']}, end {rss['end']} "
           f"(growth {rss['end'] - rss['start']:+.1f})")  # fmt: skip
+    print(f"file descriptors: start {r['fds']['start']}, end {r['fds']['end']}; server ready "
+          f"in {r['ready_s']} s; index {r['index']}")  # fmt: skip
+    print(f"index resident: start {r['index_resident']['start']}, "
+          f"end {r['index_resident']['end']}")  # fmt: skip
+    for key, live in r["live_recall"].items():
+        true = r["true_recall"].get(key, {})
+        print(f"live recall {key}: {live}; true recall of the same logged queries: {true}")
     print(f"index verify during load: {r['index_verify']}; server exit {r['server_exit']}, "
           f"tracebacks in its log {r['server_tracebacks']}")  # fmt: skip
     print(f"{'route':42} {'n':>7} {'p50 ms':>8} {'p99 ms':>8} {'p50/idle':>9}  statuses")

@@ -29,6 +29,7 @@ def attach_sampler(backend: SearchBackend, search: SearchSettings) -> RecallSamp
         backend.target_recall,
         window=search.recall_window,
         query_log=qlog,
+        ks=backend.recall_k,
     )
     backend.on_dense_clips = sampler.offer
     return sampler

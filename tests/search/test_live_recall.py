@@ -22,7 +22,7 @@ from playscout.search.embedded.layout import FORMAT, MANIFEST, SCHEMA_VERSION
 from playscout.search.embedded.live_recall import RecallSampler
 from playscout.search.embedded.query_log import QueryLog, read_log, rotated
 from playscout.search.embedded.recall import AnnOptions, build_ann
-from playscout.search.embedded.vectors import MappedMatrix, VectorStore, VectorWriter
+from playscout.search.embedded.vectors import MappedMatrix, RowRange, VectorStore, VectorWriter
 from tests.search.test_tuning_queries import _between, _rows
 
 DIM, ROWS, K = 32, 10_240, 20
@@ -83,12 +83,49 @@ def test_the_estimate_is_the_recall_of_what_was_served(store: VectorStore) -> No
     sampler.close()
 
 
+def test_a_wider_search_is_checked_at_the_k_the_build_measured(store: VectorStore) -> None:
+    """A hybrid branch asks for 500 rows, the build's target is recall@100: the check reads
+    the served top k (best first) against the exact top k, the quantity the target is about."""
+    sampler = RecallSampler(1.0, lambda s, c: 0.5, ks=lambda s, c: K)
+    queries = _queries(20, 10)
+    for q in queries:
+        _, scores = store.search(q, 4 * K)
+        sampler.offer(SPORT, CHANNEL, store, q, None, 4 * K, scores)
+        assert sampler.wait_idle(timeout=60)
+    at_k = []
+    for q in queries:
+        served = store.search(q, 4 * K)[0][:K]
+        at_k.append(len(set(served.tolist()) & set(np.argsort(-(store.matrix @ q))[:K].tolist())))
+    est = sampler.snapshot()[SPORT][CHANNEL]
+    assert est["recall_mean"] == pytest.approx(np.mean(at_k) / K, abs=1e-4)
+    sampler.close()
+
+
 def test_exact_channels_are_not_sampled(store: VectorStore) -> None:
     exact = VectorStore(store.mapped)
     sampler = RecallSampler(1.0, lambda s, c: 0.95)
     q = _queries(1, 2)[0]
     sampler.offer(SPORT, CHANNEL, exact, q, None, K, exact.search(q, K)[1])
     assert sampler.snapshot() == {}
+
+
+def test_filtered_searches_served_exactly_are_not_sampled(store: VectorStore) -> None:
+    """A one-game filter is scanned exactly (recall 1.0 by construction): counting it would lift
+    the estimate over what the IVF path serves; the unfiltered search beside it is checked."""
+    sampler = RecallSampler(1.0, lambda s, c: 0.95)
+    q = _queries(1, 9)[0]
+    game = RowRange(237, 474)
+    _, scores = store.search(q, K, game)
+    assert store.last_path == "exact" and store.takes_exact(game)
+    sampler.offer(SPORT, CHANNEL, store, q, game, K, scores)
+    assert sampler.wait_idle(timeout=60)
+    assert sampler.snapshot() == {}
+    _, scores = store.search(q, K)
+    assert store.last_path == "ann" and not store.takes_exact(None)
+    sampler.offer(SPORT, CHANNEL, store, q, None, K, scores)
+    assert sampler.wait_idle(timeout=60)
+    assert sampler.snapshot()[SPORT][CHANNEL]["checked"] == 1
+    sampler.close()
 
 
 def test_the_warning_fires_once_when_the_recent_estimate_is_under_target(

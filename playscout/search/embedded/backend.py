@@ -148,6 +148,12 @@ class EmbeddedBackend(BackendCore):
             self.on_dense_clips(sport, channel, dense, vector, scope, k, found[1])
         return clips.candidates(found)
 
+    def recall_k(self, sport: str, channel: str) -> int | None:
+        """The k a clip channel's recall was measured at by the build (manifest)."""
+        entry = self.manifest["sports"].get(sport, {}).get("channels", {}).get(channel, {})
+        k = (entry.get("ann") or {}).get("k")
+        return int(k) if k is not None else None
+
     def target_recall(self, sport: str, channel: str) -> float | None:
         """The recall the build tuned a clip channel's ANN setting to reach (manifest)."""
         entry = self.manifest["sports"].get(sport, {}).get("channels", {}).get(channel, {})

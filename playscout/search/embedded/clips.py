@@ -5,6 +5,7 @@ observed text: transcript + audio events). Mode selection and fusion are the sha
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,9 +16,9 @@ from playscout.search.backend_api import ClipChannel, ClipFilter
 from playscout.search.core.fusion import Candidate
 from playscout.search.embedded.blobs import BlobReader
 from playscout.search.embedded.columns import (
+    Postings,
     Vocab,
     column_values,
-    csr_any,
     intersect,
     load_columns,
     materialise,
@@ -39,6 +40,8 @@ class ClipIndex:
             root / "cols",
             "game index period vstart vend team_ptr team_idx player_ptr player_idx game_ptr",
         )
+        self._postings: dict[str, Postings] = {}
+        self._postings_lock = threading.Lock()
         self.bm25: dict[str, TextIndex] = {}
         self.dense: dict[str, VectorStore] = {}
         if (root / "caption").is_dir():
@@ -76,6 +79,15 @@ class ClipIndex:
             out.append(r.start + int(found[0]) if len(found) else None)
         return out
 
+    def postings(self, column: str) -> Postings:
+        """The inverted `team` or `player` column, built on first use."""
+        with self._postings_lock:
+            found = self._postings.get(column)
+            if found is None:
+                found = Postings(self.col[f"{column}_ptr"], self.col[f"{column}_idx"])
+                self._postings[column] = found
+            return found
+
     def resolve(self, f: ClipFilter) -> RowSet:
         c, n = self.col, self.n
         rows: RowSet = None
@@ -90,14 +102,15 @@ class ClipIndex:
         if f.clip_ids is not None:
             found = sorted({r for r in self.rows_of(f.clip_ids) if r is not None})
             rows = intersect(rows, np.asarray(found, dtype=np.int64), n)
+        # Teams and players first, from their postings: they keep few rows, so the masks
+        # below read their columns at those rows only.
+        if f.teams is not None:
+            rows = intersect(rows, self.postings("team").rows_with(self.teams.lookup(f.teams)), n)
+        if f.players is not None:
+            wanted = self.players.lookup(f.players)
+            rows = intersect(rows, self.postings("player").rows_with(wanted), n)
         if f.periods is not None:
             rows = restrict(rows, np.isin(column_values(c["period"], rows), f.periods), n)
-        if f.teams is not None:
-            ids = self.teams.lookup(f.teams)
-            rows = restrict(rows, csr_any(c["team_ptr"], c["team_idx"], rows, ids), n)
-        if f.players is not None:
-            ids = self.players.lookup(f.players)
-            rows = restrict(rows, csr_any(c["player_ptr"], c["player_idx"], rows, ids), n)
         if f.time_start is not None:
             rows = restrict(rows, column_values(c["vend"], rows) > f.time_start, n)
         if f.time_end is not None:

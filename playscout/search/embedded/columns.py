@@ -113,6 +113,41 @@ def csr_any(ptr: np.ndarray, idx: np.ndarray, rows: RowSet, values: np.ndarray) 
     return counts[seg[1:]] > counts[seg[:-1]]
 
 
+class Postings:
+    """A CSR column (row -> ids) inverted: for each id, the sorted rows that hold it. A team
+    or player filter then gathers its rows, where scanning every row's list (csr_any) cost
+    90-130 ms per filter at 1.76M clips on the shared 2-core machine. Built on first use, in
+    one pass over the column, and kept (about 8 bytes per entry)."""
+
+    def __init__(self, ptr: np.ndarray, idx: np.ndarray) -> None:
+        ptr, idx = np.asarray(ptr, dtype=np.int64), np.asarray(idx)
+        owner = np.repeat(np.arange(len(ptr) - 1, dtype=np.int64), np.diff(ptr))
+        order = np.argsort(idx, kind="stable")  # stable: rows ascending within an id
+        ids, rows = idx[order], owner[order]
+        keep = np.ones(len(rows), dtype=bool)  # a row listing an id twice counts once
+        keep[1:] = (ids[1:] != ids[:-1]) | (rows[1:] != rows[:-1])
+        ids, self.rows = ids[keep], rows[keep]
+        top = int(ids[-1]) + 1 if len(ids) else 0
+        self.ptr = np.searchsorted(ids, np.arange(top + 1))
+
+    def rows_with(self, values: np.ndarray) -> np.ndarray:
+        """Sorted rows holding any of `values` (ids; unknown ones match nothing)."""
+        parts = [
+            self.rows[self.ptr[v] : self.ptr[v + 1]]
+            for v in sorted(set(np.asarray(values).tolist()))
+            if 0 <= v < len(self.ptr) - 1
+        ]
+        if not parts:
+            return np.zeros(0, dtype=np.int64)
+        if len(parts) == 1:
+            return parts[0]
+        # sort and drop repeats (np.unique hashes: 180 ms for two teams' 117K rows, loaded)
+        merged = np.sort(np.concatenate(parts))
+        keep = np.ones(len(merged), dtype=bool)
+        keep[1:] = merged[1:] != merged[:-1]
+        return merged[keep]
+
+
 def restrict(rows: RowSet, mask: np.ndarray, n: int) -> RowSet:
     """Apply a boolean mask aligned with `rows`; a range that keeps every row stays a range."""
     if mask.all():
@@ -129,6 +164,10 @@ def column_values(col: np.ndarray, rows: RowSet) -> np.ndarray:
 
 
 def intersect(a: RowSet, b: np.ndarray, n: int) -> RowSet:
+    """Rows in both; `b` sorted and unique."""
     if a is None:
         return b
+    if isinstance(a, RowRange):
+        lo, hi = np.searchsorted(b, [a.start, a.stop])
+        return b[int(lo) : int(hi)]
     return np.intersect1d(materialise(a, n), b, assume_unique=True)

@@ -93,7 +93,10 @@ class _Job:
 
 class RecallSampler:
     """Samples served dense clip searches and checks them exactly on one worker thread.
-    `targets(sport, channel)` is the build's target recall of that channel (None: unknown)."""
+    `targets(sport, channel)` is the build's target recall of that channel (None: unknown);
+    `ks(sport, channel)` the k it measured that recall at. A search for more rows (a hybrid
+    branch asks for `search.clip_window`, 500) is checked on its top k: the estimate is then
+    the quantity the target is about, not recall@500 read against a recall@100 target."""
 
     def __init__(
         self,
@@ -103,9 +106,11 @@ class RecallSampler:
         query_log: QueryLog | None = None,
         exact: ExactSearch = exact_search,
         seed: int | None = None,
+        ks: Callable[[str, str], int | None] | None = None,
     ) -> None:
         self.rate = rate
         self.targets = targets
+        self.ks = ks
         self.window = window
         self.query_log = query_log
         self.exact = exact
@@ -127,17 +132,24 @@ class RecallSampler:
         k: int,
         served_scores: np.ndarray,
     ) -> None:
-        """Called on the request path after a dense clip search: returns at once. Channels
-        that search exactly (no IVF index) are skipped: their recall is 1.0 by construction."""
+        """Called on the request path after a dense clip search: returns at once. Searches
+        served exactly (a channel without an IVF index, a filter the store scans exactly, such
+        as one game) are skipped: their recall is 1.0 by construction, and counting them would
+        lift the estimate above what the IVF path serves."""
         if store.ivf is None or self.rate <= 0 or self._rng.random() >= self.rate:
+            return
+        if store.takes_exact(rows):
             return
         if not self._busy.acquire(blocking=False):
             with self._lock:
                 self._estimate(sport, channel).dropped += 1
             return
         self._ensure_worker()
+        measured_k = self.ks(sport, channel) if self.ks is not None else None
+        if measured_k:
+            k = min(k, measured_k)  # served scores are best first: their top k is this k's
         vec = np.array(vector, dtype=np.float32).reshape(-1)
-        self._jobs.put(_Job(sport, channel, store, vec, rows, k, np.array(served_scores)))
+        self._jobs.put(_Job(sport, channel, store, vec, rows, k, np.array(served_scores[:k])))
 
     def _ensure_worker(self) -> None:
         if self._worker is None or not self._worker.is_alive():

@@ -246,6 +246,21 @@ class VectorStore:
         size = rowset_size(rows, self.n)
         if k <= 0 or size == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
+        route = None if exact else self._route(rows, size, probe, budget_factor)
+        if route is None:
+            return self._exact(q, k, rows)
+        return self._ann(q, k, rows, *route, adaptive=probe is None)
+
+    def takes_exact(self, rows: RowSet = None, probe: int | None = None) -> bool:
+        """Whether a search of `rows` is an exact scan by rule (no IVF index, probe 0, a filter
+        small enough or at a share the build measured exact as faster): its recall is 1.0 by
+        construction, so the live recall check skips it."""
+        return self._route(rows, rowset_size(rows, self.n), probe, None) is None
+
+    def _route(
+        self, rows: RowSet, size: int, probe: int | None, budget_factor: float | None
+    ) -> tuple[int, float] | None:
+        """(lists to probe, filtered budget factor) of the IVF path, or None for exact."""
         nprobe = self.nprobe if probe is None else probe
         factor = 1.0
         if rows is not None:
@@ -253,9 +268,9 @@ class VectorStore:
             if factor <= 0 and probe:
                 factor = 1.0  # the caller asked for the IVF path at this probe count
         small = rows is not None and size <= EXACT_MAX_ROWS
-        if exact or self.ivf is None or nprobe <= 0 or small or factor <= 0:
-            return self._exact(q, k, rows)
-        return self._ann(q, k, rows, nprobe, factor, adaptive=probe is None)
+        if self.ivf is None or nprobe <= 0 or small or factor <= 0:
+            return None
+        return nprobe, factor
 
     def _exact(self, q: np.ndarray, k: int, rows: RowSet) -> tuple[np.ndarray, np.ndarray]:
         self.last_path = "exact"
