@@ -28,13 +28,23 @@ app.add_typer(trajectory_app, name="trajectory")
 @user_errors
 def demo(
     out_dir: Annotated[Path, typer.Option("--out")] = Path("var/demo"),
-    games: Annotated[int, typer.Option()] = 12,
-    seed: Annotated[int, typer.Option()] = 7,
+    games: Annotated[int, typer.Option(help="Games in total, every one with documents.")] = 12,
+    clip_games: Annotated[
+        int, typer.Option(help="Games per sport that get clips (captions to embed).")
+    ] = 1,
+    seed: Annotated[int, typer.Option(help="Same seed, same corpus.")] = 7,
 ) -> None:
     """Generate a small corpus, index it, and answer its questions' first hops by search."""
     from playscout.cli.demo import run_demo
 
-    run_demo(out_dir, games=games, seed=seed, console=out, progress=progress_bar)
+    run_demo(
+        out_dir,
+        games=games,
+        seed=seed,
+        console=out,
+        progress=progress_bar,
+        clip_games=clip_games,
+    )
 
 
 def _register_subapps() -> None:

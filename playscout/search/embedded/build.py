@@ -231,12 +231,29 @@ def _build_into(
         t0 = time.perf_counter()
         sroot = root / sport
         teams, players = Vocab(), Vocab()
-        dw = DocWriter(sroot / "docs", sport, teams, players, doc_embedder, progress, ann_options)
+        dw = DocWriter(
+            sroot / "docs",
+            sport,
+            teams,
+            players,
+            doc_embedder,
+            progress,
+            ann_options,
+            source.documents_total,
+        )
         for doc in source.documents:
             dw.add(doc)
         docs_info = dw.finish()
         cw = ClipWriter(
-            sroot / "clips", sport, teams, players, caption_embedder, visual, progress, ann_options
+            sroot / "clips",
+            sport,
+            teams,
+            players,
+            caption_embedder,
+            visual,
+            progress,
+            ann_options,
+            source.clips_total,
         )
         for clip in source.clips:
             cw.add(clip)
