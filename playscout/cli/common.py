@@ -181,6 +181,7 @@ def configurable(*endpoints: str) -> Callable[[F], F]:
                         "--config",
                         help="Run config (YAML or TOML) validated by the settings; flags win "
                         "over it, it wins over PLAYSCOUT_ variables.",
+                        show_default="none",
                         rich_help_panel=_PANEL,
                     ),
                 ],
@@ -192,7 +193,8 @@ def configurable(*endpoints: str) -> Callable[[F], F]:
                     typer.Option(
                         "--preset",
                         help="Protocol preset: paper (SVI-Bench as the paper ran it) | extended "
-                        "| a preset file [default: paper for eval, extended otherwise].",
+                        "| a preset file.",
+                        show_default="paper for eval, extended otherwise",
                         rich_help_panel=_PANEL,
                     ),
                 ],
@@ -205,6 +207,7 @@ def configurable(*endpoints: str) -> Callable[[F], F]:
                         "--set",
                         help="KEY=VALUE for any setting by its dotted path, e.g. "
                         "agent.max_llm_calls=10 (repeatable).",
+                        show_default="none",
                         rich_help_panel=_PANEL,
                     ),
                 ],
@@ -220,7 +223,8 @@ def configurable(*endpoints: str) -> Callable[[F], F]:
                             str | None,
                             typer.Option(
                                 f"--{name}-{part}",
-                                help=f"{noun} of {what} ({path}.{'base_url' if part == 'url' else 'model'})",
+                                help=f"{noun} of {what}.",
+                                show_default=f"{path}.{'base_url' if part == 'url' else 'model'}",
                                 rich_help_panel=_PANEL,
                             ),
                         ],
@@ -347,7 +351,9 @@ def print_json(data: Any) -> None:
 
 IndexOpt = Annotated[
     str | None,
-    typer.Option(help="Index directory or http(s)://host:9200/prefix [default: settings.index]."),
+    typer.Option(
+        help="Index directory or http(s)://host:9200/prefix.", show_default="settings.index"
+    ),
 ]
 ModeOpt = Annotated[
     str,

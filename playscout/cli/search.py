@@ -29,6 +29,7 @@ AnnProbeOpt = Annotated[
         min=0,
         help="IVF lists to probe for this search (0 = exact), overriding the setting the "
         "index recorded at build; embedded index only.",
+        show_default="the index's setting",
     ),
 ]
 
@@ -90,7 +91,8 @@ def _tool_command(name: str, args_model: type[Any], *, modes: bool) -> Callable[
             marker: Any = typer.Argument(help=opt.help)
             annotation: Any = Annotated[opt.kind, marker]
         else:
-            annotation = Annotated[inner | None, typer.Option(help=opt.help)]
+            shown: bool | str = "none" if opt.default in (None, []) else True
+            annotation = Annotated[inner | None, typer.Option(help=opt.help, show_default=shown)]
         own.append(_param(opt.name, annotation, opt.default))
     shared = [_param("index", IndexOpt, None), _param("sport", SportOpt, "basketball")]
     if modes:
