@@ -37,6 +37,7 @@ def corpus_validate(
 
     Exit 1 when there are problems (or, with --strict, warnings)."""
     from playscout.corpus import validate_corpus
+    from playscout.corpus.validate import NO_VIDEO
 
     with progress_bar() as update:
         report = validate_corpus(root, progress=update)
@@ -46,6 +47,7 @@ def corpus_validate(
                 "root": str(root),
                 "ok": report.ok,
                 "counts": report.counts,
+                "no_video": report.no_video,
                 "problems": [str(p) for p in report.problems],
                 "warnings": [str(w) for w in report.warnings],
             }
@@ -53,11 +55,14 @@ def corpus_validate(
         if not report.ok or (strict and report.warnings):
             raise typer.Exit(EXIT_FAILURES)
         return
-    columns = ("games", "clips", "clip_files", "documents", "questions")
-    table = Table("sport", *(c.replace("_", " ") for c in columns))
+    columns = ("clips", "clip_files", "documents", "questions")
+    table = Table("sport", "games", *(c.replace("_", " ") for c in columns))
     for sport, c in report.counts.items():
-        table.add_row(sport, *(str(c[k]) for k in columns))
+        games = f"{c['games']} ({c['clip_games']} with clips)"
+        table.add_row(sport, games, *(str(c[k]) for k in columns))
     out.print(table)
+    if report.no_video:
+        out.print(f"note: {NO_VIDEO}", highlight=False, soft_wrap=True)
     for problem in report.problems[:200]:
         out.print(f"[red]problem[/red] {problem}", highlight=False)
     if len(report.problems) > 200:

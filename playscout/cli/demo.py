@@ -20,6 +20,7 @@ from rich.table import Table
 
 from playscout.config import Settings
 from playscout.corpus import Question
+from playscout.corpus.validate import NO_VIDEO
 from playscout.indexer.build import build_from_corpus
 from playscout.runtime import Runtime
 from playscout.tools import SEARCH_TOOLS, call_tool
@@ -30,13 +31,6 @@ ProgressFactory = Callable[[], AbstractContextManager[Callable[[str, int, int | 
 def _rank(ids: list[str], gold: list[str]) -> int | None:
     found = [i for i, x in enumerate(ids, 1) if x in gold]
     return found[0] if found else None
-
-
-NO_VIDEO = (
-    "A synthetic corpus has captions but no video: clips are searched by their ground-truth "
-    "captions (--mode oracle); default mode needs video vectors (README, 'From raw broadcast "
-    "video')."
-)
 
 
 def run_demo(
@@ -68,7 +62,7 @@ def run_demo(
         f"[bold]index[/bold] {index_dir}: {summary.size_bytes / 1e6:.1f} MB in {summary.seconds:.1f} s",
         highlight=False,
     )
-    console.print(NO_VIDEO, highlight=False)
+    console.print(f"note: {NO_VIDEO}", highlight=False)
     runtime = Runtime.from_settings(Settings(index=str(index_dir), corpus_dir=corpus_dir))
     corpus = runtime.corpus
     assert corpus is not None  # corpus_dir was given

@@ -88,6 +88,7 @@ def test_valid_corpus_validates(corpus: Corpus) -> None:
     assert report.ok, report.problems
     assert report.counts["basketball"] == {
         "games": 2,
+        "clip_games": 2,
         "clips": 6,
         "clip_files": 0,  # the mini corpus lists clip paths but writes no videos
         "documents": 8,

@@ -269,9 +269,14 @@ def _build_into(
         if visual is not None:
             dim = int(np.load(sroot / "clips/visual/dense/vectors.npy", mmap_mode="r").shape[1])
             channels["visual"] = channel_entry(visual, dim, ann=clips_info.pop("visual_ann", None))
+        clip_games = set(cw.games.items)
         out[sport] = {
             **docs_info,
             **clips_info,
+            # one meaning of "games" wherever a count is printed: every game the sport's
+            # records name, and how many of them have clips
+            "games": len(clip_games | set(dw.games.items)),
+            "clip_games": len(clip_games),
             "teams": len(teams.items),
             "players": len(players.items),
             "channels": channels,
