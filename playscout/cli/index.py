@@ -334,8 +334,17 @@ def index_videos_cmd(
         return
     for row in summary_table(summary):
         out.print("  ".join(f"{k}={v}" for k, v in row.items()), highlight=False)
-    out.print(
-        f"done in {summary.wall_seconds:.1f} s; next: playscout index build --corpus {out_dir} --out INDEX"
+    out.print(f"done in {summary.wall_seconds:.1f} s", highlight=False)
+    out.print(video_next_steps(out_dir), highlight=False, markup=False, soft_wrap=True)
+
+
+def video_next_steps(corpus: Path) -> str:
+    """The README's order after `index videos`: the games' documents, then questions whose
+    gold clips are the new clips, then the index."""
+    return (
+        f"next: playscout corpus add-documents --from SYNTH_CORPUS --to {corpus}\n"
+        f"      playscout corpus questions {corpus} --per-sport 10\n"
+        f"      playscout index build --corpus {corpus} --out INDEX"
     )
 
 

@@ -14,6 +14,7 @@ from playscout.cli.common import out, progress_bar
 from playscout.cli.corpus import corpus_app
 from playscout.cli.errors import user_errors
 from playscout.cli.index import index_app
+from playscout.cli.logs import configure_logging
 from playscout.cli.search import search_app
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Agentic sports-video analysis.")
@@ -22,6 +23,19 @@ app.add_typer(index_app, name="index")
 app.add_typer(search_app, name="search")
 app.command("ask")(ask)
 app.add_typer(trajectory_app, name="trajectory")
+
+
+@app.callback()
+def root(
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="Show INFO log lines (playscout's and its libraries')."
+        ),
+    ] = False,
+) -> None:
+    """Agentic sports-video analysis."""
+    configure_logging(verbose)
 
 
 @app.command("demo")
