@@ -65,6 +65,12 @@ def _run_search_tool(
     if json_out:
         data = result.data.model_dump(mode="json") if result.data is not None else None
         print_json({"tool": name, "arguments": given, "result": data, "notes": result.notes})
+    elif name == "search_videos" and result.data is not None and mode == "oracle":
+        from playscout.tools.search import render_clips
+
+        listed = ctx.search.observation_clips
+        shown = render_clips(result.data, sport, listed, captions=True)
+        out.print(shown, highlight=False, markup=False, soft_wrap=True)
     else:
         out.print(result.observation, highlight=False, markup=False, soft_wrap=True)
 
