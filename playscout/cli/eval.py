@@ -39,6 +39,21 @@ def corpus_sports(root: Path | None) -> list[str]:
     return Corpus(root).sports() if root is not None else []
 
 
+def indexed(sports: tuple[str, ...], backend: Any) -> tuple[str, ...]:
+    """The default sports narrowed to those the index holds (an index built with --sports
+    covers part of its corpus), said on stderr; none in common keeps them all, so the
+    preflight names the sport the index lacks."""
+    have = set(backend.sports())
+    kept = tuple(s for s in sports if s in have)
+    if kept and kept != sports:
+        warn(
+            f"the index holds {', '.join(kept)} of the corpus' {', '.join(sports)}: running "
+            "those (--sport chooses)"
+        )
+        return kept
+    return sports
+
+
 @eval_app.command("run")
 @user_errors
 @configurable("llm", *TOOL_MODELS, "judge")
@@ -135,6 +150,9 @@ def run_cmd(
         needs = run_needs(the_task, spec, load_preset(settings.preset or DEFAULT_EVAL_PRESET))
         warnings = checked(asyncio.run(check_models(settings, needs)))
         runtime = eval_runtime(spec, settings, needs_index=the_task.needs_index)
+        if sport is None and runtime.backend is not None:
+            spec = spec.model_copy(update={"sports": indexed(spec.sports, runtime.backend)})
+            needs = run_needs(the_task, spec, load_preset(settings.preset or DEFAULT_EVAL_PRESET))
         if runtime.backend is not None:
             warnings += checked(check_index(runtime, needs))
     with progress_bar() as update:

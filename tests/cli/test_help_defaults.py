@@ -68,3 +68,26 @@ def test_eval_run_defaults_to_every_sport_of_the_corpus(tmp_path: Path) -> None:
     assert corpus_sports(tmp_path / "c") == ["hockey", "soccer"]
     assert corpus_sports(None) == []
     assert isinstance(app, typer.Typer)
+
+
+class StubIndexSports:
+    """Stands in for a backend: only the sports an index holds matter here."""
+
+    def __init__(self, *sports: str) -> None:
+        self._sports = list(sports)
+
+    def sports(self) -> list[str]:
+        return self._sports
+
+
+def test_default_sports_narrow_to_what_the_index_holds_and_say_so(capsys) -> None:
+    from playscout.cli.eval import indexed
+
+    corpus = ("basketball", "hockey", "soccer")
+    assert indexed(corpus, StubIndexSports(*corpus)) == corpus
+    assert capsys.readouterr().err == ""
+    assert indexed(corpus, StubIndexSports("basketball")) == ("basketball",)
+    assert "the index holds basketball of the corpus' basketball, hockey, soccer" in (
+        capsys.readouterr().err
+    )
+    assert indexed(("hockey",), StubIndexSports("soccer")) == ("hockey",)  # preflight names it
