@@ -35,16 +35,24 @@ def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
     index: IndexOpt = None,
     corpus: Annotated[
-        Path | None, typer.Option(help="Corpus root (clip media for video_qa).")
+        Path | None,
+        typer.Option(
+            help="Corpus root (clip media for video_qa).", show_default="settings.corpus_dir"
+        ),
     ] = None,
     sport: SportOpt = "basketball",
     mode: ModeOpt = DEFAULT_MODE,
     policy: PolicyOpt = DEFAULT_POLICY,
-    max_llm_calls: Annotated[int | None, typer.Option(help="LLM call budget.")] = None,
-    tool_protocol: Annotated[
-        str | None, typer.Option(help="native | text | structured | auto")
+    max_llm_calls: Annotated[
+        int | None, typer.Option(help="LLM call budget.", show_default="agent.max_llm_calls")
     ] = None,
-    trajectory: Annotated[Path | None, typer.Option(help="Write the trajectory here.")] = None,
+    tool_protocol: Annotated[
+        str | None,
+        typer.Option(help="native | text | structured | auto", show_default="agent.tool_protocol"),
+    ] = None,
+    trajectory: Annotated[
+        Path | None, typer.Option(help="Write the trajectory here.", show_default="not written")
+    ] = None,
     json_out: JsonOpt = False,
     *,
     run_config: RunConfig,

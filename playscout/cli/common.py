@@ -25,11 +25,13 @@ from rich.progress import (
     TaskID,
     TextColumn,
     TimeElapsedColumn,
+    TimeRemainingColumn,
     TransferSpeedColumn,
 )
 from rich.text import Text
 
 from playscout.cli.errors import warn
+from playscout.cli.plain_progress import PlainProgress
 from playscout.config import ConfigError, Settings, deep_merge, dotted_overrides
 from playscout.corpus.sports import sport_names
 from playscout.errors import displayable_json
@@ -49,13 +51,29 @@ class CountColumn(ProgressColumn):
         return Text(shown, style="progress.download")
 
 
+PLAIN_INTERVAL_S = 10.0  # seconds between a stage's lines when stderr is not a terminal
+
+
 @contextmanager
 def progress_bar(units: str = "items") -> Iterator[Callable[[str, int, int | None], None]]:
-    """A rich progress bar with one task per label; yields the callback libraries call
-    (`update(label, done, total)`). A task is finished (tick, clock stopped) once done reaches
-    its total; libraries that learn a stage's total only at its end say so then. When the block
-    ends without an error, every task still open is finished as it stands. Nothing is drawn
-    before the first update. `units="bytes"` shows sizes and a rate instead of counts."""
+    """Progress with one stage per label; yields the callback libraries call
+    (`update(label, done, total)`). A stage is finished (tick, clock stopped) once done reaches
+    its total; libraries that learn a stage's total only at its end say so then, and announce
+    a stage with `done=0` when its work starts, so its clock measures the stage. When the block
+    ends without an error, every stage still open is finished as it stands. Nothing is shown
+    before the first update. On a terminal: a rich bar with an ETA; elsewhere (a log, a pipe):
+    plain lines, at most one per stage every PLAIN_INTERVAL_S (plain_progress.py).
+    `units="bytes"` shows sizes (and a rate on a terminal) instead of counts."""
+    if not console.is_terminal:
+        amount = human_bytes if units == "bytes" else str
+        plain = PlainProgress(
+            lambda line: console.print(line, highlight=False, markup=False, soft_wrap=True),
+            PLAIN_INTERVAL_S,
+            amount=amount,
+        )
+        yield plain.update
+        plain.close()
+        return
     counts = (DownloadColumn(), TransferSpeedColumn()) if units == "bytes" else (CountColumn(),)
     bar = Progress(
         SpinnerColumn(finished_text="[green]✓[/green]"),
@@ -63,6 +81,8 @@ def progress_bar(units: str = "items") -> Iterator[Callable[[str, int, int | Non
         BarColumn(),
         *counts,
         TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
         console=console,
     )
     tasks: dict[str, TaskID] = {}
@@ -161,6 +181,7 @@ def configurable(*endpoints: str) -> Callable[[F], F]:
                         "--config",
                         help="Run config (YAML or TOML) validated by the settings; flags win "
                         "over it, it wins over PLAYSCOUT_ variables.",
+                        show_default="none",
                         rich_help_panel=_PANEL,
                     ),
                 ],
@@ -172,7 +193,8 @@ def configurable(*endpoints: str) -> Callable[[F], F]:
                     typer.Option(
                         "--preset",
                         help="Protocol preset: paper (SVI-Bench as the paper ran it) | extended "
-                        "| a preset file [default: paper for eval, extended otherwise].",
+                        "| a preset file.",
+                        show_default="paper for eval, extended otherwise",
                         rich_help_panel=_PANEL,
                     ),
                 ],
@@ -185,6 +207,7 @@ def configurable(*endpoints: str) -> Callable[[F], F]:
                         "--set",
                         help="KEY=VALUE for any setting by its dotted path, e.g. "
                         "agent.max_llm_calls=10 (repeatable).",
+                        show_default="none",
                         rich_help_panel=_PANEL,
                     ),
                 ],
@@ -200,7 +223,8 @@ def configurable(*endpoints: str) -> Callable[[F], F]:
                             str | None,
                             typer.Option(
                                 f"--{name}-{part}",
-                                help=f"{noun} of {what} ({path}.{'base_url' if part == 'url' else 'model'})",
+                                help=f"{noun} of {what}.",
+                                show_default=f"{path}.{'base_url' if part == 'url' else 'model'}",
                                 rich_help_panel=_PANEL,
                             ),
                         ],
@@ -255,7 +279,7 @@ def human(value: Any, key: str = "") -> str:
     if isinstance(value, float):
         return f"{value:.4g}"
     if isinstance(value, dict):
-        return ", ".join(_pair(k, v) for k, v in value.items())
+        return ", ".join(_pairs(value))
     if isinstance(value, list | tuple):
         return ", ".join(human(v) for v in value) or "-"
     return str(value)
@@ -268,6 +292,25 @@ def _label(key: str) -> str:
         stem = key.removesuffix("seconds").removesuffix("_s").strip("_").replace("_", " ")
         return f"{stem} time".strip()
     return key.removesuffix("bytes").rstrip("_").replace("_", " ")
+
+
+def games_phrase(games: int, with_clips: int) -> str:
+    """The one way a game count is printed: every game, then how many of them have clips
+    (`7 games (2 with clips)`); corpora give some games documents only."""
+    return f"{games} games ({with_clips} with clips)"
+
+
+def _pairs(data: dict[str, Any]) -> list[str]:
+    """A mapping's pairs; `games` with `clip_games` beside it become one games_phrase."""
+    parts = []
+    for key, value in data.items():
+        if key == "clip_games" and "games" in data:
+            continue
+        if key == "games" and isinstance(data.get("clip_games"), int):
+            parts.append(games_phrase(value, data["clip_games"]))
+        else:
+            parts.append(_pair(key, value))
+    return parts
 
 
 def _pair(key: str, value: Any) -> str:
@@ -308,7 +351,9 @@ def print_json(data: Any) -> None:
 
 IndexOpt = Annotated[
     str | None,
-    typer.Option(help="Index directory or http(s)://host:9200/prefix [default: settings.index]."),
+    typer.Option(
+        help="Index directory or http(s)://host:9200/prefix.", show_default="settings.index"
+    ),
 ]
 ModeOpt = Annotated[
     str,

@@ -37,6 +37,7 @@ def corpus_validate(
 
     Exit 1 when there are problems (or, with --strict, warnings)."""
     from playscout.corpus import validate_corpus
+    from playscout.corpus.validate import NO_VIDEO
 
     with progress_bar() as update:
         report = validate_corpus(root, progress=update)
@@ -46,6 +47,7 @@ def corpus_validate(
                 "root": str(root),
                 "ok": report.ok,
                 "counts": report.counts,
+                "no_video": report.no_video,
                 "problems": [str(p) for p in report.problems],
                 "warnings": [str(w) for w in report.warnings],
             }
@@ -53,11 +55,14 @@ def corpus_validate(
         if not report.ok or (strict and report.warnings):
             raise typer.Exit(EXIT_FAILURES)
         return
-    columns = ("games", "clips", "clip_files", "documents", "questions")
-    table = Table("sport", *(c.replace("_", " ") for c in columns))
+    columns = ("clips", "clip_files", "documents", "questions")
+    table = Table("sport", "games", *(c.replace("_", " ") for c in columns))
     for sport, c in report.counts.items():
-        table.add_row(sport, *(str(c[k]) for k in columns))
+        games = f"{c['games']} ({c['clip_games']} with clips)"
+        table.add_row(sport, games, *(str(c[k]) for k in columns))
     out.print(table)
+    if report.no_video:
+        out.print(f"note: {NO_VIDEO}", highlight=False, soft_wrap=True)
     for problem in report.problems[:200]:
         out.print(f"[red]problem[/red] {problem}", highlight=False)
     if len(report.problems) > 200:
@@ -78,7 +83,8 @@ def corpus_synth(
     out_dir: Annotated[Path, typer.Option("--out", help="Where to write the corpus.")],
     games: Annotated[int, typer.Option(help="Games in total (7430 = the T9 release).")] = 24,
     sports: Annotated[
-        str, typer.Option(help="Comma-separated sports [default: every sport the generator has].")
+        str,
+        typer.Option(help="Comma-separated sports.", show_default="every sport the generator has"),
     ] = "",
     seed: Annotated[int, typer.Option(help="Same seed, same corpus.")] = 0,
     workers: Annotated[int, typer.Option(help="Processes (0 = one per core).")] = 0,
@@ -109,11 +115,14 @@ def corpus_synth(
 def corpus_render(
     corpus: Annotated[Path, typer.Option(help="Synthetic corpus written by `corpus synth`.")],
     out_dir: Annotated[Path, typer.Option("--out", help="Where videos, pbp.json and truth go.")],
-    sport: Annotated[str | None, typer.Option(help="Only this sport.")] = None,
+    sport: Annotated[
+        str | None, typer.Option(help="Only this sport.", show_default="every sport")
+    ] = None,
     games: Annotated[int, typer.Option(help="Games to render (first of each sport).")] = 1,
     start: Annotated[float, typer.Option(help="Start of the excerpt (video seconds).")] = 0.0,
     minutes: Annotated[
-        float | None, typer.Option(help="Length of the excerpt; default: the whole game.")
+        float | None,
+        typer.Option(help="Length of the excerpt (minutes).", show_default="the whole game"),
     ] = None,
     fps: Annotated[int, typer.Option()] = 25,
     size: Annotated[str, typer.Option(help="WIDTHxHEIGHT")] = "640x360",
@@ -151,7 +160,7 @@ def corpus_add_documents(
     source: Annotated[Path, typer.Option("--from", help="Corpus that has the documents.")],
     target: Annotated[Path, typer.Option("--to", help="Corpus to add them to (its games).")],
     sports: Annotated[
-        str | None, typer.Option(help="Comma-separated sports (default: all).")
+        str | None, typer.Option(help="Comma-separated sports.", show_default="all")
     ] = None,
 ) -> None:
     """Copy reports, box scores and season stats of the target's games from another corpus

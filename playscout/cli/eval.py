@@ -32,6 +32,29 @@ eval_app = typer.Typer(
 )
 
 
+def corpus_sports(root: Path | None) -> list[str]:
+    """`eval run`'s sports when --sport is not given: every sport the corpus has (none without
+    a corpus: the task then says it needs one)."""
+    from playscout.corpus import Corpus
+
+    return Corpus(root).sports() if root is not None else []
+
+
+def indexed(sports: tuple[str, ...], backend: Any) -> tuple[str, ...]:
+    """The default sports narrowed to those the index holds (an index built with --sports
+    covers part of its corpus), said on stderr; none in common keeps them all, so the
+    preflight names the sport the index lacks."""
+    have = set(backend.sports())
+    kept = tuple(s for s in sports if s in have)
+    if kept and kept != sports:
+        warn(
+            f"the index holds {', '.join(kept)} of the corpus' {', '.join(sports)}: running "
+            "those (--sport chooses)"
+        )
+        return kept
+    return sports
+
+
 @eval_app.command("run")
 @user_errors
 @configurable("llm", *TOOL_MODELS, "judge")
@@ -39,16 +62,22 @@ def run_cmd(
     task: Annotated[str, typer.Option(help="Task name (see `playscout eval tasks`).")] = "t9",
     data: Annotated[
         Path | None,
-        typer.Option(help="The task's published data file or folder (formats: `eval tasks`)."),
+        typer.Option(
+            help="The task's published data file or folder (formats: `eval tasks`).",
+            show_default="the corpus' questions",
+        ),
     ] = None,
     media: Annotated[
         Path | None,
-        typer.Option(help="Where --data's videos are [default: the data file's folder]."),
+        typer.Option(help="Where --data's videos are.", show_default="the data file's folder"),
     ] = None,
     mode: Annotated[str, typer.Option(help="default | oracle")] = DEFAULT_MODE,
     sport: Annotated[
         str | None,
-        typer.Option(help="Comma-separated sports [default: basketball; with --data: all in it]."),
+        typer.Option(
+            help="Comma-separated sports.",
+            show_default="every sport the corpus has; with --data: every sport in it",
+        ),
     ] = None,
     policy: Annotated[str, typer.Option(help="llm | workflow (offline baseline)")] = DEFAULT_POLICY,
     concurrency: Annotated[int, typer.Option(min=1, help="Questions in flight.")] = 8,
@@ -56,13 +85,17 @@ def run_cmd(
         Path | None,
         typer.Option(
             "--out",
-            help="Run directory (resumes if it exists) [default: a new one in settings.eval."
-            "runs_dir named by time, task, mode and model].",
+            help="Run directory (resumes if it exists).",
+            show_default="a new one in settings.eval.runs_dir named by time, task, mode and model",
         ),
     ] = None,
     index: IndexOpt = None,
-    corpus: Annotated[Path | None, typer.Option(help="Corpus root.")] = None,
-    limit: Annotated[int | None, typer.Option(help="Questions per sport at most.")] = None,
+    corpus: Annotated[
+        Path | None, typer.Option(help="Corpus root.", show_default="settings.corpus_dir")
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option(help="Questions per sport at most.", show_default="all")
+    ] = None,
     retry_failed: Annotated[
         bool, typer.Option(help="Re-run questions whose status is error.")
     ] = False,
@@ -100,8 +133,8 @@ def run_cmd(
         raise RunError(f"{data}: data file not found")
     if media is not None and not media.is_dir():
         raise RunError(f"{media}: media folder not found")
-    default_sports = "" if data is not None else "basketball"
     settings = run_config.settings(index=index, corpus_dir=corpus)
+    default_sports = "" if data is not None else ",".join(corpus_sports(settings.corpus_dir))
     run_mode, run_policy = parse_mode(mode), parse_policy(policy)
     if out_dir is None:
         model = model_label(run_policy, settings)
@@ -136,6 +169,10 @@ def run_cmd(
         needs = replace(needs, sports=data_sports)
     warnings: list[Check] = checked(asyncio.run(check_models(settings, needs)))
     runtime = eval_runtime(spec, settings, needs_index=needs_index)
+    if data is None and sport is None and runtime.backend is not None:
+        # every sport the corpus has, narrowed to those the index holds (said on stderr)
+        spec = spec.model_copy(update={"sports": indexed(spec.sports, runtime.backend)})
+        needs = replace(needs, sports=spec.sports)
     warnings += checked(check_run(runtime, needs))  # what POST /v1/runs checks too
     if strict:
         verdict = planned_stamp(spec, runtime)
@@ -189,7 +226,8 @@ def _failures(errors: list[Any], total: int) -> str:
 def judge_cmd(
     run_dir: Annotated[Path, typer.Argument(help="Run directory.")],
     judge: Annotated[
-        str | None, typer.Option(help="llm | equivalence (default: llm if configured)")
+        str | None,
+        typer.Option(help="llm | equivalence", show_default="llm if configured, else equivalence"),
     ] = None,
     json_out: JsonOpt = False,
     *,
@@ -250,9 +288,15 @@ def judge_cmd(
 def report_cmd(
     run_dirs: Annotated[list[Path], typer.Argument(help="One run, or several to compare.")],
     out_dir: Annotated[
-        Path | None, typer.Option("--out", help="Where to write (default: first run).")
+        Path | None, typer.Option("--out", help="Where to write.", show_default="the first run")
     ] = None,
-    judge: Annotated[str | None, typer.Option(help="Which judge's verdicts to use.")] = None,
+    judge: Annotated[
+        str | None,
+        typer.Option(
+            help="Which judge's verdicts to use.",
+            show_default="the LLM judge's when it ran, else equivalence",
+        ),
+    ] = None,
 ) -> None:
     """Write report.md, report.json and PNG plots."""
     from playscout.eval.report import write_report
@@ -269,7 +313,10 @@ def report_cmd(
 def compare_cmd(
     run_a: Annotated[Path, typer.Argument(help="First run (e.g. default).")],
     run_b: Annotated[Path, typer.Argument(help="Second run (e.g. oracle).")],
-    out_dir: Annotated[Path | None, typer.Option("--out", help="Where to write.")] = None,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out", help="Where to write.", show_default="compare_A_B beside run A"),
+    ] = None,
 ) -> None:
     """Side-by-side report of two runs, and the questions whose verdict changed."""
     from playscout.eval.catalog import run_at
@@ -296,7 +343,7 @@ def export_cmd(
     run_dir: Annotated[Path, typer.Argument(help="Run directory.")],
     html: Annotated[Path, typer.Option("--html", help="Folder to write the static browser to.")],
     corpus: Annotated[
-        Path | None, typer.Option(help="Corpus root with the clips [default: the run's].")
+        Path | None, typer.Option(help="Corpus root with the clips.", show_default="the run's")
     ] = None,
     media: Annotated[
         bool, typer.Option(help="Copy the clips, thumbnails and video_qa frames it shows.")

@@ -26,8 +26,9 @@ index_app = typer.Typer(no_args_is_help=True, help="Build search indices.")
 DeviceOpt = Annotated[
     str | None,
     typer.Option(
-        help="Where the embedding models run: auto | cpu | cuda | cuda:N "
-        "[default: settings.embed.device, auto = the first GPU when one is there]."
+        help="Where the embedding models run: auto (the first GPU when one is there) | cpu | "
+        "cuda | cuda:N.",
+        show_default="settings.embed.device",
     ),
 ]
 
@@ -49,22 +50,29 @@ def index_build(
             "--out", help="Index directory, or http(s)://host:9200/prefix (Elasticsearch)."
         ),
     ],
-    sports: Annotated[str, typer.Option(help="Comma-separated sports; empty = all.")] = "",
+    sports: Annotated[
+        str, typer.Option(help="Comma-separated sports.", show_default="every sport")
+    ] = "",
     doc_embedder: Annotated[
         str, typer.Option(help="minilm | bge-m3:PATH | openai:URL#MODEL | none")
     ] = "minilm",
     caption_embedder: Annotated[str, typer.Option(help="Embedder of oracle captions.")] = "minilm",
     video_vectors: Annotated[
-        Path | None, typer.Option(help="Precomputed clip vectors (embeds/videos).")
+        Path | None,
+        typer.Option(help="Precomputed clip vectors (embeds/videos).", show_default="none"),
     ] = None,
     caption_vectors: Annotated[
-        Path | None, typer.Option(help="Caption vectors written by `playscout index embed`.")
+        Path | None,
+        typer.Option(
+            help="Caption vectors written by `playscout index embed`.",
+            show_default="embedded by --caption-embedder",
+        ),
     ] = None,
     backend: Annotated[
         str | None,
         typer.Option(
-            help="auto (the kind --out names) | embedded | elasticsearch "
-            "[default: settings.backend]"
+            help="auto (the kind --out names) | embedded | elasticsearch",
+            show_default="settings.backend",
         ),
     ] = None,
     index_options: Annotated[
@@ -79,8 +87,8 @@ def index_build(
         typer.Option(
             min=0.01,
             max=1.0,
-            help="Recall@100 vs exact each vector channel's ANN setting must measure "
-            "[default: settings.search.ann_target_recall].",
+            help="Recall@100 vs exact each vector channel's ANN setting must measure.",
+            show_default="settings.search.ann_target_recall",
         ),
     ] = None,
     tune_queries: Annotated[
@@ -89,6 +97,7 @@ def index_build(
             help="Your own queries to tune each vector channel's ANN setting on, beside "
             "sampled rows and row-text windows: .npy (query vectors, used by channels of "
             "their width) or .txt (one query a line, embedded by each channel's query side).",
+            show_default="none",
         ),
     ] = None,
     device: DeviceOpt = None,
@@ -174,15 +183,25 @@ def index_tune(
     index_dir: Annotated[Path, typer.Argument(help="Embedded index directory.")],
     queries: Annotated[
         Path | None,
-        typer.Option(help="Query log written by `serve` [default: settings.search.query_log]."),
+        typer.Option(
+            help="Query log written by `serve`.", show_default="settings.search.query_log"
+        ),
     ] = None,
     tune_queries: Annotated[
         Path | None,
-        typer.Option(help="A query file as for `index build --tune-queries` (.npy or .txt)."),
+        typer.Option(
+            help="A query file as for `index build --tune-queries` (.npy or .txt).",
+            show_default="none",
+        ),
     ] = None,
     target_recall: Annotated[
         float | None,
-        typer.Option(min=0.01, max=1.0, help="[default: settings.search.ann_target_recall]."),
+        typer.Option(
+            min=0.01,
+            max=1.0,
+            help="Recall@100 vs exact each channel's setting must measure.",
+            show_default="settings.search.ann_target_recall",
+        ),
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -315,8 +334,17 @@ def index_videos_cmd(
         return
     for row in summary_table(summary):
         out.print("  ".join(f"{k}={v}" for k, v in row.items()), highlight=False)
-    out.print(
-        f"done in {summary.wall_seconds:.1f} s; next: playscout index build --corpus {out_dir} --out INDEX"
+    out.print(f"done in {summary.wall_seconds:.1f} s", highlight=False)
+    out.print(video_next_steps(out_dir), highlight=False, markup=False, soft_wrap=True)
+
+
+def video_next_steps(corpus: Path) -> str:
+    """The README's order after `index videos`: the games' documents, then questions whose
+    gold clips are the new clips, then the index."""
+    return (
+        f"next: playscout corpus add-documents --from SYNTH_CORPUS --to {corpus}\n"
+        f"      playscout corpus questions {corpus} --per-sport 10\n"
+        f"      playscout index build --corpus {corpus} --out INDEX"
     )
 
 
@@ -337,7 +365,9 @@ def index_embed(
     ] = False,
     workers: Annotated[int, typer.Option(help="Embedding workers (Ray actors).")] = 2,
     batch_size: Annotated[int, typer.Option()] = 256,
-    sports: Annotated[str, typer.Option(help="Comma-separated sports; empty = all.")] = "",
+    sports: Annotated[
+        str, typer.Option(help="Comma-separated sports.", show_default="every sport")
+    ] = "",
     device: DeviceOpt = None,
     frames_per_clip: Annotated[
         int, typer.Option(min=1, max=64, help="clips: frames sampled per clip.")

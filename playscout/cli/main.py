@@ -14,6 +14,7 @@ from playscout.cli.common import out, progress_bar
 from playscout.cli.corpus import corpus_app
 from playscout.cli.errors import user_errors
 from playscout.cli.index import index_app
+from playscout.cli.logs import configure_logging
 from playscout.cli.search import search_app
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Agentic sports-video analysis.")
@@ -24,17 +25,40 @@ app.command("ask")(ask)
 app.add_typer(trajectory_app, name="trajectory")
 
 
+@app.callback()
+def root(
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="Show INFO log lines (playscout's and its libraries')."
+        ),
+    ] = False,
+) -> None:
+    """Agentic sports-video analysis."""
+    configure_logging(verbose)
+
+
 @app.command("demo")
 @user_errors
 def demo(
     out_dir: Annotated[Path, typer.Option("--out")] = Path("var/demo"),
-    games: Annotated[int, typer.Option()] = 12,
-    seed: Annotated[int, typer.Option()] = 7,
+    games: Annotated[int, typer.Option(help="Games in total, every one with documents.")] = 12,
+    clip_games: Annotated[
+        int, typer.Option(help="Games per sport that get clips (captions to embed).")
+    ] = 1,
+    seed: Annotated[int, typer.Option(help="Same seed, same corpus.")] = 7,
 ) -> None:
     """Generate a small corpus, index it, and answer its questions' first hops by search."""
     from playscout.cli.demo import run_demo
 
-    run_demo(out_dir, games=games, seed=seed, console=out, progress=progress_bar)
+    run_demo(
+        out_dir,
+        games=games,
+        seed=seed,
+        console=out,
+        progress=progress_bar,
+        clip_games=clip_games,
+    )
 
 
 def _register_subapps() -> None:

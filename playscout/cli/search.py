@@ -29,6 +29,7 @@ AnnProbeOpt = Annotated[
         min=0,
         help="IVF lists to probe for this search (0 = exact), overriding the setting the "
         "index recorded at build; embedded index only.",
+        show_default="the index's setting",
     ),
 ]
 
@@ -64,6 +65,12 @@ def _run_search_tool(
     if json_out:
         data = result.data.model_dump(mode="json") if result.data is not None else None
         print_json({"tool": name, "arguments": given, "result": data, "notes": result.notes})
+    elif name == "search_videos" and result.data is not None and mode == "oracle":
+        from playscout.tools.search import render_clips
+
+        listed = ctx.search.observation_clips
+        shown = render_clips(result.data, sport, listed, captions=True)
+        out.print(shown, highlight=False, markup=False, soft_wrap=True)
     else:
         out.print(result.observation, highlight=False, markup=False, soft_wrap=True)
 
@@ -90,7 +97,8 @@ def _tool_command(name: str, args_model: type[Any], *, modes: bool) -> Callable[
             marker: Any = typer.Argument(help=opt.help)
             annotation: Any = Annotated[opt.kind, marker]
         else:
-            annotation = Annotated[inner | None, typer.Option(help=opt.help)]
+            shown: bool | str = "none" if opt.default in (None, []) else True
+            annotation = Annotated[inner | None, typer.Option(help=opt.help, show_default=shown)]
         own.append(_param(opt.name, annotation, opt.default))
     shared = [_param("index", IndexOpt, None), _param("sport", SportOpt, "basketball")]
     if modes:

@@ -37,10 +37,20 @@ def _loopback(host: str) -> bool:
 @configurable("llm", *TOOL_MODELS)
 def serve(
     ctx: typer.Context,
-    host: Annotated[str | None, typer.Option(help="Bind address (default 127.0.0.1).")] = None,
-    port: Annotated[int | None, typer.Option(help="Port (default 8780).")] = None,
-    index: Annotated[str | None, typer.Option(help="Index dir or Elasticsearch URL.")] = None,
-    corpus: Annotated[Path | None, typer.Option(help="Corpus root (clip media).")] = None,
+    host: Annotated[
+        str | None, typer.Option(help="Bind address.", show_default="serving.host, 127.0.0.1")
+    ] = None,
+    port: Annotated[
+        int | None, typer.Option(help="Port.", show_default="serving.port, 8780")
+    ] = None,
+    index: Annotated[
+        str | None,
+        typer.Option(help="Index dir or Elasticsearch URL.", show_default="settings.index"),
+    ] = None,
+    corpus: Annotated[
+        Path | None,
+        typer.Option(help="Corpus root (clip media).", show_default="settings.corpus_dir"),
+    ] = None,
     allow_no_auth: Annotated[
         bool, typer.Option(help="Bind beyond loopback without an API key (containers).")
     ] = False,
@@ -152,7 +162,9 @@ def default_ask(settings: Settings, state: Any) -> str:
 def serve_models(
     profile: Annotated[str, typer.Option(help="Built-in profile name or a YAML path.")],
     dry_run: Annotated[bool, typer.Option(help="Print the commands only.")] = False,
-    only: Annotated[str | None, typer.Option(help="Comma-separated server keys.")] = None,
+    only: Annotated[
+        str | None, typer.Option(help="Comma-separated server keys.", show_default="every server")
+    ] = None,
     python: Annotated[str, typer.Option(help="Python with vLLM installed.")] = sys.executable,
     timeout: Annotated[float, typer.Option(help="Seconds to wait per server.")] = 900.0,
     log_dir: Annotated[Path, typer.Option(help="Server logs.")] = Path("var/logs/vllm"),

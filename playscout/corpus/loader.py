@@ -340,6 +340,36 @@ class Corpus:
                         entity_name=name,
                     )
 
+    def document_count(self, sport: str) -> int:
+        """How many documents iter_documents yields, from the metadata alone (no text is
+        read): the total a build's progress shows."""
+        games = sum(
+            1
+            for files in self.games(sport).values()
+            for doc_type in GAME_DOC_TYPES
+            if getattr(files, doc_type, None)
+        )
+        seasons = sum(
+            1
+            for entity_type, doc_type in SEASON_DOC_KEY.items()
+            for entries in self.season_entries(sport, entity_type).values()
+            for files in entries.values()
+            if getattr(files, doc_type)
+        )
+        return games + seasons
+
+    def clip_count(self, sport: str) -> int:
+        """How many clips iter_clips yields: the windows of every game's clips_metadata,
+        counted without building records (the total a build's progress shows)."""
+        total = 0
+        for game_id in self.games(sport):
+            path = self.game_path(sport, game_id, "clips_metadata")
+            if path is not None and path.is_file():
+                raw = self.read_json(path)
+                windows = raw.get("windows") if isinstance(raw, dict) else None
+                total += len(windows) if isinstance(windows, dict) else 0
+        return total
+
     def iter_documents(self, sport: str) -> Iterator[DocumentRecord]:
         for game_id in self.games_in_order(sport):
             yield from self.game_documents(sport, game_id)

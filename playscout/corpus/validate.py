@@ -16,6 +16,12 @@ from playscout.corpus.loader import Corpus
 
 MAX_CLIP_SECONDS = 120.0
 SHOWN_ABSENT = 5  # absent clip files named in a warning
+NO_VIDEO = (
+    "a synthetic corpus has captions but no video: its clip files are not generated, so clips "
+    "are searched by their ground-truth captions (--mode oracle) and video_qa reads captions; "
+    "default mode needs video (README, 'From raw broadcast video')"
+)
+SYNTH_MANIFEST = "synth_manifest.json"  # written by `corpus synth` (synthetic/writer.py)
 
 
 def unusable(path: Path) -> str | None:
@@ -68,13 +74,22 @@ class ValidationReport:
     problems: list[Problem] = field(default_factory=list)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
     absent_clips: dict[str, AbsentClips] = field(default_factory=dict)
+    synthetic: bool = False  # written by `corpus synth`
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
     @property
+    def no_video(self) -> bool:
+        """A synthetic corpus as generated: none of the clip files it lists exist. That is
+        said once (NO_VIDEO), not as a warning per sport."""
+        return self.synthetic and all(len(a.absent) == a.listed for a in self.absent_clips.values())
+
+    @property
     def warnings(self) -> list[str]:
+        if self.no_video:
+            return []
         return [w for s, a in self.absent_clips.items() for w in a.warnings(s)]
 
 
@@ -136,6 +151,7 @@ def validate_corpus(
     except CorpusError as e:
         report.problems.extend(e.problems)
         return report
+    report.synthetic = (corpus.root / SYNTH_MANIFEST).is_file()
     sports = corpus.sports()
     if not sports:
         report.problems.append(Problem("data/", "", "no data/{sport}/metadata.json found"))
@@ -163,6 +179,7 @@ def validate_corpus(
                 )
         report.counts[sport] = {
             "games": len(games),
+            "clip_games": sum(1 for files in games.values() if files.clips_metadata),
             "clips": n_clips,
             # clip videos that exist and can be read (none: search and oracle mode only)
             "clip_files": files.usable,

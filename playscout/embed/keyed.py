@@ -78,10 +78,21 @@ def load_keyed(directory: Path | str) -> KeyedEmbedder:
     return KeyedEmbedder(PrecomputedVectors(directory), make_embedder(data), made_on)
 
 
+def embed_distinct(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    """embed_documents over each distinct text once, rows in `texts` order: corpora repeat
+    texts (empty captions, identical box-score lines), and a copy costs a model pass."""
+    distinct = list(dict.fromkeys(texts))
+    vectors = np.asarray(embedder.embed_documents(distinct))
+    if len(distinct) == len(texts):
+        return vectors
+    row = {text: i for i, text in enumerate(distinct)}
+    return vectors[[row[t] for t in texts]]
+
+
 def caption_vectors(
     embedder: Embedder, sport: str, ids: Sequence[str], texts: Sequence[str]
 ) -> np.ndarray:
     """Vectors of a batch of records: looked up by id for keyed embedders, else embedded."""
     if isinstance(embedder, KeyedEmbedder):
         return embedder.vectors_for(sport, ids)
-    return np.asarray(embedder.embed_documents(texts))
+    return embed_distinct(embedder, texts)

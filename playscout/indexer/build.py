@@ -88,6 +88,9 @@ def build_from_corpus(
             corpus.check_sport(sport)
         doc_spec = with_device(parse_embedder(doc_embedder), device)
         caption_spec = with_device(parse_embedder(caption_embedder), device)
+        loading = progress if doc_spec or caption_spec or caption_vectors else None
+        if loading:  # importing and loading a model is seconds of a small build
+            loading("load embedding models", 0, 1)
         captions: Embedder | None = (
             load_keyed(caption_vectors)
             if caption_vectors
@@ -95,9 +98,21 @@ def build_from_corpus(
             if caption_spec
             else None
         )
-        sources = (SportSource(s, corpus.iter_documents(s), corpus.iter_clips(s)) for s in chosen)
+        documents = make_embedder(doc_spec) if doc_spec else None
+        if loading:
+            loading("load embedding models", 1, 1)
+        sources = (
+            SportSource(
+                s,
+                corpus.iter_documents(s),
+                corpus.iter_clips(s),
+                corpus.document_count(s),
+                corpus.clip_count(s),
+            )
+            for s in chosen
+        )
         options = BuildOptions(
-            doc_embedder=make_embedder(doc_spec) if doc_spec else None,
+            doc_embedder=documents,
             caption_embedder=captions,
             visual_vectors=_visual_source(video_vectors) if video_vectors else None,
             progress=progress,

@@ -19,6 +19,7 @@ from .writer import write_corpus
 
 class SportSummary(BaseModel):
     games: int
+    clip_games: int = 0  # games with clips; the rest have documents only
     clips: int
     documents: int
     reports: int
@@ -45,12 +46,14 @@ def generate_corpus(
     seed: int = 0,
     workers: int | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    clip_games: int | None = None,
 ) -> SynthSummary:
     """Write a T9-layout corpus of `games` games under `out` (default: every sport the generator
-    knows); deterministic per seed."""
+    knows); deterministic per seed. `clip_games`: at most this many games of each sport get
+    clips (the earliest); the others keep their documents, so a small corpus indexes fast."""
     t0 = time.perf_counter()
     names = list(sports) if sports else list(spec_names())
-    stats = write_corpus(Path(out), games, names, seed, workers, progress)
+    stats = write_corpus(Path(out), games, names, seed, workers, progress, clip_games)
     return SynthSummary(
         root=str(out),
         seed=seed,

@@ -6,6 +6,7 @@ sequential pass over game results.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
 from dataclasses import dataclass
@@ -26,7 +27,11 @@ class GameSpec:
     has_report: bool
 
 
-def build_schedule(league: League, games: int, seed: int) -> list[GameSpec]:
+def build_schedule(
+    league: League, games: int, seed: int, clip_games: int | None = None
+) -> list[GameSpec]:
+    """`clip_games`: at most this many games keep the clips the draw gave them (the earliest
+    ones); the draws themselves are unchanged, so every other game is the same game."""
     lg = SPECS[league.sport].league
     rng = random.Random(f"playscout-synth:{seed}:{league.sport}:schedule")
     n_seasons = len(league.seasons)
@@ -58,4 +63,16 @@ def build_schedule(league: League, games: int, seed: int) -> list[GameSpec]:
                     has_report=rng.random() < lg.report_share,
                 )
             )
+    return out if clip_games is None else cap_clip_games(out, clip_games)
+
+
+def cap_clip_games(schedule: list[GameSpec], most: int) -> list[GameSpec]:
+    """The first `most` games with clips keep them; later ones become documents-only games
+    (a small corpus that still has a season of documents, e.g. `make demo`)."""
+    kept, out = 0, []
+    for gs in schedule:
+        if gs.has_clips and kept >= most:
+            gs = dataclasses.replace(gs, has_clips=False)
+        kept += gs.has_clips
+        out.append(gs)
     return out

@@ -215,7 +215,9 @@ def write_corpus(
     seed: int,
     workers: int | None,
     progress: Callable[[str, int, int], None] | None,
+    clip_games: int | None = None,
 ) -> dict[str, dict[str, Any]]:
+    """`clip_games`: at most this many games of each sport get clips (schedule.py)."""
     out = Path(out)
     counts = split_games(games, sports) if len(sports) > 1 else {sports[0]: games}
     ctx: dict[str, tuple[League, list[GameSpec], Path, int]] = {}
@@ -224,7 +226,7 @@ def write_corpus(
         if n == 0:
             continue
         league = build_league(sport, n, seed)
-        schedule = build_schedule(league, n, seed)
+        schedule = build_schedule(league, n, seed, clip_games)
         sport_dir = out / "data" / sport
         sport_dir.mkdir(parents=True, exist_ok=True)
         ctx[sport] = (league, schedule, sport_dir, seed)
@@ -250,7 +252,8 @@ def write_corpus(
     manifest = {
         "generator_version": GENERATOR_VERSION,
         "seed": seed,
-        "params": {"games": games, "sports": list(sports)},
+        "params": {"games": games, "sports": list(sports)}
+        | ({"clip_games": clip_games} if clip_games is not None else {}),
         "counts": {s: {k: v for k, v in st.items() if k != "seconds"} for s, st in stats.items()},
     }
     _write(out / SYNTH_MANIFEST, orjson.dumps(manifest, option=_OPTS | orjson.OPT_INDENT_2))
@@ -268,7 +271,7 @@ def _write_sport(
 ) -> dict[str, Any]:
     book = _SeasonBook(sport, seed)
     meta: dict[str, dict[str, str]] = {}
-    n_clips = n_reports = 0
+    n_clips = n_reports = n_clip_games = 0
     total = len(schedule)
     for done, r in enumerate(_results(pool, sport, total), start=1):
         gs = schedule[r["index"]]
@@ -280,6 +283,7 @@ def _write_sport(
             n_reports += 1
         meta[gs.game_id] = dict(sorted(files.items()))
         n_clips += r["clips"]
+        n_clip_games += gs.has_clips
         if progress is not None:
             progress(sport, done, total)
     _write(sport_dir / "metadata.json", orjson.dumps(meta))
@@ -289,6 +293,7 @@ def _write_sport(
     teams = {tid for (_s, tid) in book.rec}
     return {
         "games": total,
+        "clip_games": n_clip_games,
         "clips": n_clips,
         "reports": n_reports,
         "documents": n_reports + 2 * total + n_ps + n_ts,

@@ -304,7 +304,11 @@ def _heard_line(hit: ClipHit) -> str | None:
     return f'    heard: "{text}"'
 
 
-def render_clips(result: VideoSearchResult, sport: str, listed: int) -> str:
+def render_clips(result: VideoSearchResult, sport: str, listed: int, captions: bool = False) -> str:
+    """The observation of a clip search. `captions`: under each oracle hit, the caption text it
+    matched (`> ...`, as document hits show theirs) for a person reading `playscout search
+    videos`; the agent's observation leaves it out, as the reference's does (its oracle reads
+    captions through video_qa)."""
     source = _clip_source(result)
     head = (
         f'{len(result.hits)} clips for "{result.query}"'
@@ -324,6 +328,8 @@ def render_clips(result: VideoSearchResult, sport: str, listed: int) -> str:
         heard = _heard_line(hit) if result.channel == "visual" else None
         if heard:
             lines.append(heard)
+        if captions and result.channel == "caption" and hit.highlights:
+            lines.append("    > " + " ... ".join(hit.highlights))
     rest = result.hits[listed:]
     if rest:
         lines.append(f"+{len(rest)} more clips: " + ", ".join(h.clip_id for h in rest))

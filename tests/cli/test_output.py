@@ -32,7 +32,9 @@ def test_index_build_json_and_human_summary(tmp_path: Path) -> None:
     assert built.exit_code == 0, built.output
     report = json.loads(built.stdout)  # stdout holds the JSON and nothing else
     assert report["sports"]["basketball"]["clips"] == 6
-    assert "✓ basketball documents" in built.stderr and "/?" not in built.stderr
+    # stderr is not a terminal here: plain progress lines, each stage ending with its time
+    assert re.search(r"^basketball documents: (\d+)/\1 done in 0:00:\d\d$", built.stderr, re.M)
+    assert "/?" not in built.stderr
     human = runner.invoke(app, [*args, "--out", str(tmp_path / "j")])
     assert human.exit_code == 0, human.output
     assert not LONG_FLOAT.search(human.stdout) and "{" not in human.stdout
@@ -49,13 +51,13 @@ def test_corpus_synth_summary_has_no_reprs(tmp_path: Path) -> None:
     human = runner.invoke(app, [*args, "--out", str(tmp_path / "a")])
     assert human.exit_code == 0, human.output
     assert "{" not in human.stdout and not LONG_FLOAT.search(human.stdout)
-    assert re.search(r"hockey: 2 games, \d+ clips, \d+ documents", human.stdout)
+    assert re.search(r"hockey: 2 games \(2 with clips\), \d+ clips, \d+ documents", human.stdout)
     as_json = runner.invoke(app, [*args, "--out", str(tmp_path / "b"), "--json"])
     assert json.loads(as_json.stdout)["sports"]["hockey"]["games"] == 2
 
 
 def test_progress_shows_counts_and_finishes_open_stages(monkeypatch) -> None:
-    record = Console(record=True, width=100, force_terminal=False)
+    record = Console(record=True, width=120, force_terminal=True)
     monkeypatch.setattr(common, "console", record)
     with common.progress_bar() as update:
         update("documents", 49, None)  # a stage whose total is known only at its end
@@ -63,6 +65,20 @@ def test_progress_shows_counts_and_finishes_open_stages(monkeypatch) -> None:
     text = record.export_text()
     assert "/?" not in text
     assert re.search(r"✓ documents .* 49/49 ", text) and re.search(r"✓ clips .* 3/3 ", text)
+    assert "ETA" in text
+
+
+def test_progress_off_a_terminal_is_plain_lines(monkeypatch) -> None:
+    """A log file gets lines as the work goes (a bar would show nothing until the end)."""
+    record = Console(record=True, width=200, force_terminal=False)
+    monkeypatch.setattr(common, "console", record)
+    with common.progress_bar() as update:
+        update("clips", 0, 10)
+        update("documents", 49, None)
+    lines = record.export_text().splitlines()
+    assert lines[0] == "clips: 0/10 (0%), 0:00:00 elapsed, ETA -:--:--"
+    assert lines[1] == "documents: 49 so far, 0:00:00 elapsed"
+    assert lines[2:] == ["clips: 0/0 done in 0:00:00", "documents: 49/49 done in 0:00:00"]
 
 
 def test_serve_warns_instead_of_exiting(synth_index: SynthIndex) -> None:

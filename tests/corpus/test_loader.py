@@ -88,6 +88,7 @@ def test_valid_corpus_validates(corpus: Corpus) -> None:
     assert report.ok, report.problems
     assert report.counts["basketball"] == {
         "games": 2,
+        "clip_games": 2,
         "clips": 6,
         "clip_files": 0,  # the mini corpus lists clip paths but writes no videos
         "documents": 8,
@@ -197,3 +198,13 @@ def test_observed_transcript_and_audio_events_round_trip(tmp_path: Path) -> None
     assert (silent.transcript, silent.audio_events, silent.observed_text()) == ("", [], "")
     again = ClipsFile.model_validate_json(ClipsFile.model_validate(data).model_dump_json())
     assert again.windows["1001_1"].metadata.audio_events == ["crowd cheering", "buzzer"]
+
+
+def test_counts_match_what_the_iterators_yield(tmp_path: Path) -> None:
+    """A build's progress totals come from these counts, read from metadata alone."""
+    from playscout.synthetic import generate_corpus
+
+    generate_corpus(tmp_path / "c", games=4, sports=["soccer"], seed=1, workers=1, clip_games=1)
+    corpus = Corpus(tmp_path / "c")
+    assert corpus.document_count("soccer") == sum(1 for _ in corpus.iter_documents("soccer"))
+    assert corpus.clip_count("soccer") == sum(1 for _ in corpus.iter_clips("soccer")) > 0

@@ -42,7 +42,7 @@ def _rows(run: Path) -> int:
 
 
 def _cli_resume(run: Path, synth_index) -> tuple[int, str]:
-    args = ["eval", "run", "--task", "t9", "--mode", "oracle", "--policy", "workflow",
+    args = ["eval", "run", "--task", "t9", "--sport", "basketball", "--mode", "oracle", "--policy", "workflow",
             "--out", str(run), "--index", str(synth_index.index_dir),
             "--corpus", str(synth_index.corpus_dir), "--no-cache"]  # fmt: skip
     result = CliRunner().invoke(app, args)

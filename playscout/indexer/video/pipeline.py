@@ -240,7 +240,7 @@ def _index_game(
         if alignment.counts.get("ambiguous"):
             alignment = refine_with_commentary(alignment, timeline, game, words)
             lap("align")
-    say(f"  aligned {alignment.counts.get('aligned', 0)}/{len(game.events)} events")
+    say(f"  {placement_line(alignment.counts, alignment.covered, len(game.events))}")
     cuts = detect_shots(video, threshold=opts.shot_threshold)
     lap("shots")
     kept, dropped = _windows(game.game_id, info.duration, cuts, timeline, alignment, opts)
@@ -352,6 +352,23 @@ def _write_json(path: Path, data: Any) -> None:
     path.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY))
 
 
+def placement_line(counts: dict[str, int], covered: int, total: int) -> str:
+    """What share of the events the video could hold were placed, and why the rest of the
+    play-by-play is not: a video of part of a game shows part of its events, which is not a
+    failure (`aligned 18/514 events` read like one)."""
+    placed, ambiguous = counts.get("aligned", 0), counts.get("ambiguous", 0)
+    share = f" ({placed / covered:.0%})" if covered else ""
+    line = f"placed {placed} of the {covered} events inside the video's game time{share}"
+    if ambiguous:
+        line += f", {ambiguous} more ambiguous"
+    if total > covered:
+        line += (
+            f"; the other {total - covered} of the {total} play-by-play events happen before "
+            "or after the part of the game the video shows"
+        )
+    return line
+
+
 def summary_table(summary: VideoIndexSummary) -> list[dict[str, Any]]:
     """One row per game for the CLI: counts and x real time per stage."""
     rows = []
@@ -367,4 +384,9 @@ def summary_table(summary: VideoIndexSummary) -> list[dict[str, Any]]:
     return rows
 
 
-__all__: Sequence[str] = ("VideoIndexOptions", "VideoIndexSummary", "index_videos")
+__all__: Sequence[str] = (
+    "VideoIndexOptions",
+    "VideoIndexSummary",
+    "index_videos",
+    "placement_line",
+)

@@ -23,9 +23,13 @@ MISSING_DATE = "9999-99-99"
 
 
 class SportSource(NamedTuple):
+    """A sport's records; the totals, when known, let progress show a total and an ETA."""
+
     sport: str
     documents: Iterable[DocumentRecord]
     clips: Iterable[ClipRecord]
+    documents_total: int | None = None
+    clips_total: int | None = None
 
 
 class VisualVectorSource(Protocol):

@@ -231,12 +231,29 @@ def _build_into(
         t0 = time.perf_counter()
         sroot = root / sport
         teams, players = Vocab(), Vocab()
-        dw = DocWriter(sroot / "docs", sport, teams, players, doc_embedder, progress, ann_options)
+        dw = DocWriter(
+            sroot / "docs",
+            sport,
+            teams,
+            players,
+            doc_embedder,
+            progress,
+            ann_options,
+            source.documents_total,
+        )
         for doc in source.documents:
             dw.add(doc)
         docs_info = dw.finish()
         cw = ClipWriter(
-            sroot / "clips", sport, teams, players, caption_embedder, visual, progress, ann_options
+            sroot / "clips",
+            sport,
+            teams,
+            players,
+            caption_embedder,
+            visual,
+            progress,
+            ann_options,
+            source.clips_total,
         )
         for clip in source.clips:
             cw.add(clip)
@@ -252,9 +269,14 @@ def _build_into(
         if visual is not None:
             dim = int(np.load(sroot / "clips/visual/dense/vectors.npy", mmap_mode="r").shape[1])
             channels["visual"] = channel_entry(visual, dim, ann=clips_info.pop("visual_ann", None))
+        clip_games = set(cw.games.items)
         out[sport] = {
             **docs_info,
             **clips_info,
+            # one meaning of "games" wherever a count is printed: every game the sport's
+            # records name, and how many of them have clips
+            "games": len(clip_games | set(dw.games.items)),
+            "clip_games": len(clip_games),
             "teams": len(teams.items),
             "players": len(players.items),
             "channels": channels,

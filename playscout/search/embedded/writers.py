@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from playscout.corpus.models import DOC_TYPES, ClipRecord, DocumentRecord, observed_text
-from playscout.embed.keyed import caption_vectors
+from playscout.embed.keyed import caption_vectors, embed_distinct
 from playscout.embed.precomputed import PrecomputedVectors
 from playscout.search.core.build import (
     MISSING_DATE,
@@ -39,7 +39,9 @@ from playscout.search.embedded.text import build_text_index
 from playscout.search.embedded.vectors import HEADER_BYTES, VectorWriter
 from playscout.storage import ensure_free
 
-BATCH = 512
+# Records embedded per call: small enough that progress moves (and its ETA means something)
+# every few seconds on a CPU, large enough that a GPU batch stays full.
+BATCH = 256
 
 
 def _arr(kind: str, values: Any) -> np.ndarray:
@@ -105,9 +107,12 @@ class DocWriter:
         embedder: DocumentEmbedder | None,
         progress: Progress | None,
         ann: AnnOptions | None = None,
+        total: int | None = None,
     ) -> None:
+        """`total`: the documents expected, when the source knows (progress shows it)."""
         self.root, self.sport, self.teams, self.players = root, sport, teams, players
         self.embedder, self.progress, self.ann = embedder, progress, ann
+        self.total = total
         root.mkdir(parents=True)
         self.records = BlobWriter(root, "records.tmp")
         self.doc_ids: dict[str, int] = {}
@@ -123,6 +128,8 @@ class DocWriter:
         self.pass_count, self.pass_span = array("q"), array("q")
         self.dense = _VectorChannel(root / "dense.tmp.npy", embedder.dim) if embedder else None
         self._pending: list[str] = []
+        if progress:  # the stage's clock starts with its work, not with its first result
+            progress(f"{sport} documents", 0, total)
 
     def add(self, doc: DocumentRecord) -> None:
         check_record_sport("document", doc.doc_id, doc.sport, self.sport)
@@ -149,11 +156,11 @@ class DocWriter:
         """`final`: the last flush, whose count is the stage's total (it shows as finished)."""
         if self.dense is not None and self._pending:
             assert self.embedder is not None
-            self.dense.append(np.asarray(self.embedder.embed_documents(self._pending)))
+            self.dense.append(embed_distinct(self.embedder, self._pending))
         self._pending = []
         if self.progress:
             done = len(self.keys)
-            self.progress(f"{self.sport} documents", done, done if final else None)
+            self.progress(f"{self.sport} documents", done, done if final else self.total)
 
     def finish(self) -> dict[str, Any]:
         self._flush(final=True)
@@ -213,10 +220,12 @@ class ClipWriter:
         visual: Any | None,
         progress: Progress | None,
         ann: AnnOptions | None = None,
+        total: int | None = None,
     ) -> None:
+        """`total`: the clips expected, when the source knows (progress shows it)."""
         self.root, self.sport, self.teams, self.players = root, sport, teams, players
         self.caption_embedder, self.visual, self.progress = caption_embedder, visual, progress
-        self.ann = ann
+        self.ann, self.total = ann, total
         root.mkdir(parents=True)
         self.records = BlobWriter(root, "records.tmp")
         self.captions = BlobWriter(root, "captions.tmp")
@@ -230,11 +239,13 @@ class ClipWriter:
         self._batch: list[ClipRecord] = []
         self.count = 0
         self.observed = 0  # clips with transcript or audio-event text
+        if progress:
+            progress(f"{sport} clips", 0, total)
 
     def add(self, clip: ClipRecord) -> None:
         check_record_sport("clip", clip.clip_id, clip.sport, self.sport)
         self._batch.append(clip)
-        if len(self._batch) >= BATCH * 4:
+        if len(self._batch) >= BATCH:
             self._flush()
 
     def _flush(self, final: bool = False) -> None:
@@ -276,7 +287,7 @@ class ClipWriter:
             self.visual_dense.append(vecs)
         self.count += len(batch)
         if self.progress:
-            self.progress(f"{self.sport} clips", self.count, self.count if final else None)
+            self.progress(f"{self.sport} clips", self.count, self.count if final else self.total)
 
     def finish(self) -> dict[str, Any]:
         self._flush(final=True)
