@@ -60,13 +60,24 @@ def serve(
     ] = False,
     sport: Annotated[
         str | None,
-        typer.Option(help="Sport of an ask that names none [default: basketball]."),
+        typer.Option(
+            help="Sport of an ask that names none.",
+            show_default="serving.sport, else basketball",
+        ),
     ] = None,
     mode: Annotated[
-        str | None, typer.Option(help="Mode of an ask that names none: default | oracle.")
+        str | None,
+        typer.Option(
+            help="Mode of an ask that names none: default | oracle.",
+            show_default="serving.mode, else default",
+        ),
     ] = None,
     policy: Annotated[
-        str | None, typer.Option(help="Policy of an ask that names none: llm | workflow.")
+        str | None,
+        typer.Option(
+            help="Policy of an ask that names none: llm | workflow.",
+            show_default="serving.policy, else llm",
+        ),
     ] = None,
     *,
     run_config: RunConfig,
