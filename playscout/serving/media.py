@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import Any
 
 from playscout.agent.ids import valid_id
 from playscout.corpus import Corpus
@@ -17,6 +18,7 @@ from playscout.corpus.errors import CorpusError
 from playscout.corpus.models import split_clip_id
 from playscout.corpus.validate import unusable
 from playscout.errors import NotFound, PlayscoutError
+from playscout.serving.schemas import TrajectoryDetail
 
 THUMBNAIL_SIDE = 240
 MEDIA_TYPES = {".mp4": "video/mp4", ".webm": "video/webm", ".mkv": "video/x-matroska",
@@ -66,6 +68,18 @@ class ClipMedia:
                 return path
         raise UnknownClip(f"no clip {clip_id!r} with a media file in this corpus")
 
+    def available(self, clip_ids: list[str], sport: str | None = None) -> dict[str, bool]:
+        """clip id -> whether it has a servable file, so the run browser asks for no thumbnail,
+        frame or clip that would be a 404 (a corpus without video has none)."""
+        out = {}
+        for clip_id in clip_ids:
+            try:
+                self.path(clip_id, sport or None)
+                out[clip_id] = True
+            except (UnknownClip, UnusableClip, CorpusError):
+                out[clip_id] = False
+        return out
+
     def thumbnail(self, clip_id: str, sport: str | None = None) -> bytes:
         path = self.path(clip_id, sport)
         return _thumbnail(path, path.stat().st_mtime_ns)
@@ -92,3 +106,23 @@ def _frame(
 
     frame = jpeg_at(path, time, long_side, quality)
     return frame.time, frame.jpeg
+
+
+def shown_clips(events: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """(sport, every clip id the trajectory shows: search hits, QA answers, final evidence)."""
+    sport, seen = "", dict[str, None]()
+    for e in events:
+        if e.get("type") == "run_start":
+            sport = e.get("sport") or ""
+        data = e.get("data") or {}
+        seen.update(dict.fromkeys(map(str, data.get("clip_ids") or [])))
+        seen.update(dict.fromkeys(str(a.get("id")) for a in data.get("answers") or []))
+        seen.update(dict.fromkeys(map(str, (e.get("evidence") or {}).get("clip_ids") or [])))
+    return sport, list(seen)
+
+
+def with_media(detail: TrajectoryDetail, media: ClipMedia) -> TrajectoryDetail:
+    """The detail with `annotations.media`: clip id -> whether the server can show it."""
+    sport, clips = shown_clips(detail.events)
+    detail.annotations["media"] = media.available(clips, sport)
+    return detail
