@@ -97,6 +97,9 @@ def screenshots(url: str, run_id: str, run_dir: Path, out: Path) -> None:
         redraw(driver, form.find_element(By.CSS_SELECTOR, "button[type=submit]").click)
         WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "human-said").text)
         show(driver, f"{url}/viewer#/runs/{run_id}")
+        show(driver, f"{url}/viewer#/runs/{run_id}/q/{qid}")  # the mark, read back
+        driver.save_screenshot(str(out / "tour-trajectory-top.png"))
+        show(driver, f"{url}/viewer#/runs/{run_id}")
         driver.save_screenshot(str(out / "tour-questions-human.png"))
     finally:
         driver.quit()
@@ -112,8 +115,6 @@ def screenshots(url: str, run_id: str, run_dir: Path, out: Path) -> None:
     driver = chromium(width=1440, height=1000)
     try:
         driver.get(page.as_uri())
-        heading = driver.find_element(By.XPATH, "//pre")
-        driver.execute_script("arguments[0].scrollIntoView()", heading)
         driver.save_screenshot(str(out / "tour-eval-report.png"))
     finally:
         driver.quit()

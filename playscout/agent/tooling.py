@@ -88,9 +88,14 @@ def _hit(rank: int, ident: str, hit: Any) -> dict[str, Any]:
     record: Any = getattr(hit, "record", None)
     if hasattr(record, "video_start"):
         out["video"] = [record.video_start, record.video_end]
-        for key, text in (("caption", record.caption), ("heard", record.observed_text())):
-            if text:
-                out[key] = _cut(text)
+        caption = _cut(record.caption) if record.caption else None
+        heard = _cut(record.observed_text()) if record.observed_text() else None
+        if caption:
+            out["caption"] = caption
+        if heard and heard != caption:
+            out["heard"] = heard
+        if out.get("highlight") in (caption, heard):
+            del out["highlight"]  # the whole text matched: said once
     return out
 
 

@@ -42,8 +42,11 @@ class ClipMedia:
     def __init__(self, corpus: Corpus | None) -> None:
         self.corpus = corpus
 
-    def path(self, clip_id: str, sport: str | None = None) -> Path:
-        """The clip's file, or UnknownClip (also when this server has no corpus)."""
+    def path(
+        self, clip_id: str, sport: str | None = None, *, sports: list[str] | None = None
+    ) -> Path:
+        """The clip's file, or UnknownClip (also when this server has no corpus). `sports`:
+        the corpus' sports when the caller already listed them (one listing for many clips)."""
         if self.corpus is None:
             raise UnknownClip(
                 f"no clip {clip_id!r}: this server has no corpus configured (set corpus_dir)"
@@ -54,7 +57,7 @@ class ClipMedia:
             split_clip_id(clip_id)
         except ValueError:
             raise UnknownClip(f"no clip {clip_id!r} (clip ids are <game_id>_<index>)") from None
-        sports = self.corpus.sports()
+        sports = self.corpus.sports() if sports is None else sports
         if sport is not None and sport not in sports:
             raise UnknownClip(f"no clip {clip_id!r}: no sport {sport!r} in this corpus")
         for name in [sport] if sport else sports:
@@ -72,9 +75,10 @@ class ClipMedia:
         """clip id -> whether it has a servable file, so the run browser asks for no thumbnail,
         frame or clip that would be a 404 (a corpus without video has none)."""
         out = {}
+        sports = self.corpus.sports() if self.corpus is not None else []
         for clip_id in clip_ids:
             try:
-                self.path(clip_id, sport or None)
+                self.path(clip_id, sport or None, sports=sports)
                 out[clip_id] = True
             except (UnknownClip, UnusableClip, CorpusError):
                 out[clip_id] = False

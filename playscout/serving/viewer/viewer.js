@@ -459,8 +459,8 @@ function clipHit(ctx, h) {
   body.append(el("div", {}, el("span", { class: "rank" }, "#" + (h.rank ?? "?")), " ", el("span", { class: "id" }, h.id), " ",
     el("span", { class: "muted" }, [where, score(h)].filter(Boolean).join(" · ")), " ", goldBadge(ctx, h.id, "clip")));
   if (h.caption) body.append(el("div", { class: "caption" }, el("span", { class: "what" }, "caption "), h.caption));
-  const heard = h.highlight || h.heard;
-  if (heard) body.append(el("div", { class: "heard" }, el("span", { class: "what" }, "heard "), heard));
+  if (h.heard) body.append(el("div", { class: "heard" }, el("span", { class: "what" }, "heard "), h.heard));
+  if (h.highlight) body.append(el("div", { class: "highlight" }, el("span", { class: "what" }, "matched "), h.highlight));
   li.append(body);
   return li;
 }
