@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -26,7 +26,7 @@ from playscout.agent.graph import (
     fresh_inputs,
     recursion_limit,
 )
-from playscout.agent.ids import new_id
+from playscout.agent.ids import new_id, valid_id
 from playscout.agent.policies.llm import FINAL_ANSWER_TOOL, LLMPolicy
 from playscout.agent.policies.workflow import BASELINE_NOTE, run_workflow
 from playscout.agent.trajectory import (
@@ -99,8 +99,11 @@ class Agent:
         deviations: Sequence[str] = (),
         tracer: Any = None,
         capture_content: bool = False,
+        content_chars: int = 4096,
     ) -> None:
-        """`tracer`: an OpenTelemetry tracer; each run then records its spans (agent/tracing)."""
+        """`tracer`: an OpenTelemetry tracer; each run then records its spans (agent/tracing),
+        with questions, answers, tool arguments and results (each cut to `content_chars`)
+        only when `capture_content`."""
         if policy not in ("llm", "workflow"):
             raise AgentError(f"unknown policy {policy!r}; use llm or workflow")
         if policy == "llm" and client is None:
@@ -126,6 +129,7 @@ class Agent:
         self.threaded_tools = threaded_tools
         self.tracer = tracer
         self.capture_content = capture_content
+        self.content_chars = content_chars
         self._llm = LLMPolicy(client, self.settings) if client is not None else None
         self._prompts: dict[str, str] = {}
 
@@ -137,8 +141,15 @@ class Agent:
         trajectory: Path | None = None,
         recorders: Sequence[Recorder] = (),
         on_event: Callable[[Event], None] | None = None,
+        run_id: str | None = None,
+        span_attributes: Mapping[str, Any] | None = None,
     ) -> AgentResult:
-        run_id = new_id()
+        """`run_id`: the id the caller already handed out for this run (the API's trajectory
+        id), so events, spans, file and URLs name one id; minted here when not given.
+        `span_attributes`: extra attributes of the run's `invoke_agent` span (a viewer link)."""
+        if run_id is not None and not valid_id(run_id):
+            raise AgentError(f"run id {run_id!r} is not an id (letters, digits, _ and -)")
+        run_id = run_id or new_id()
         memory = MemoryRecorder()
         sinks: list[Recorder] = [memory, *recorders]
         if trajectory is not None:
@@ -146,7 +157,7 @@ class Agent:
         if on_event is not None:
             sinks.append(CallbackRecorder(on_event))
         if self.tracer is not None:
-            sinks.append(self._span_recorder())
+            sinks.append(self._span_recorder(span_attributes))
         writer = TrajectoryWriter(run_id, sinks)
         start = time.perf_counter()
         try:
@@ -182,7 +193,7 @@ class Agent:
 
     # ------------------------------------------------------------------ internals
 
-    def _span_recorder(self) -> Recorder:
+    def _span_recorder(self, extra: Mapping[str, Any] | None) -> Recorder:
         from playscout.agent.tracing import SpanRecorder, server_attributes
 
         llm = self.settings.llm
@@ -191,7 +202,13 @@ class Agent:
             "gen_ai.request.max_tokens": llm.max_tokens,
         }
         request.update(server_attributes(getattr(self.client, "base_url", None)))
-        return SpanRecorder(self.tracer, request, capture_content=self.capture_content)
+        return SpanRecorder(
+            self.tracer,
+            request,
+            capture_content=self.capture_content,
+            content_chars=self.content_chars,
+            run_attributes=extra,
+        )
 
     def _failed(
         self,

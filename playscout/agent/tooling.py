@@ -173,13 +173,15 @@ async def recorded_step(
     show: Callable[[str], Shown] = Shown,
 ) -> RecordedCall:
     """`recorded_call` for any awaitable that returns (result, latency): also the eval's
-    direct question about video files, which is no registered tool (the agent never gets it)."""
+    direct question about video files, which is no registered tool (the agent never gets it).
+    A call the model gave no id (the workflow policy, the text protocol, direct routes) gets
+    `<run id>-<turn>`, so every tool span and event carries a call id."""
     writer.emit(
         ToolCallEvent,
         turn=turn,
         name=name,
         arguments=arguments,
-        call_id=call_id,
+        call_id=call_id or f"{writer.run_id}-{turn}",
         ignored_calls=ignored_calls,
     )
     result, latency = await run()
@@ -195,5 +197,6 @@ async def recorded_step(
         data=summary,
         latency_s=latency,
         error=result.error,
+        model_calls=result.model_calls,
     )
     return RecordedCall(result, summary, latency, shown)

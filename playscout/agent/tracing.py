@@ -10,13 +10,22 @@ viewers group them.
 The OpenTelemetry packages are imported only when a tracer is asked for, so `import
 playscout` and runs without tracing never load them. `otlp_tracer` builds the exporting
 tracer from `TelemetrySettings`; tests hand a tracer of their own (an in-memory exporter).
+
+Contents (the question, the answer, each tool call's arguments and result, the answers of the
+models a tool calls) are put on spans only when `capture_content` is on, each cut to
+`content_chars`: under both conventions' names (`gen_ai.tool.call.arguments` / `.result` and
+OpenInference's `input.value` / `output.value`). Ids are always there: the run id (the one id
+of an ask: its trajectory file, its `/v1/trajectories/{id}` and its viewer page), the tool call
+id, `session.id` when the run continues a session. Every model call a tool makes (the VLM
+inside `video_qa`, the document and caption QA models) is its own `chat` span under the tool's.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from playscout.agent.trajectory import (
     ErrorEvent,
@@ -27,6 +36,7 @@ from playscout.agent.trajectory import (
     RunStart,
     ToolCallEvent,
 )
+from playscout.clients.calls import CallRecord
 from playscout.config import TelemetrySettings
 from playscout.errors import PlayscoutError
 
@@ -35,12 +45,53 @@ INSTRUMENTATION = "playscout.agent"
 PROVIDER = "openai"  # the wire protocol: every agent model is an OpenAI-compatible server
 
 
+VIEWER_URL = "playscout.viewer.url"  # the span's link to its page in the run browser
+PROJECT_NAME = "openinference.project.name"  # the resource attribute Phoenix files traces by
+SESSION_ID = "session.id"  # OpenInference's (and Langfuse's) session key
+DEFAULT_CONTENT_CHARS = 4096
+
+
 class TelemetryUnavailable(PlayscoutError, RuntimeError):
     """Tracing is configured but its packages are not installed: names the extra."""
 
 
 def _ns(seconds: float) -> int:
     return int(seconds * 1e9)
+
+
+def bounded(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters, saying how many were cut (a span attribute must not
+    carry a whole document, and a reader must see that it was cut)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}…[{len(text) - limit} more characters]"
+
+
+def as_json(value: Any) -> str:
+    """Tool arguments as the JSON string both conventions ask for (a text-protocol call whose
+    arguments did not parse is kept as the model wrote it)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, default=str, sort_keys=True)
+
+
+def _arguments(value: dict[str, Any] | str) -> dict[str, Any]:
+    """A call's arguments as a dict (native calls keep the model's JSON text; {} if it is not
+    a JSON object)."""
+    if isinstance(value, dict):
+        return value
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
+
+
+def viewer_url(public_url: str | None, *route: str) -> str:
+    """The run browser's page for `route` (`asks`, ID or `runs`, RUN, `q`, QID): relative
+    (`/viewer#/asks/ID`) unless the server's public base URL is known."""
+    path = "/viewer#/" + "/".join(quote(part, safe="") for part in route)
+    return public_url.rstrip("/") + path if public_url else path
 
 
 def server_attributes(base_url: str | None) -> dict[str, Any]:
@@ -59,8 +110,9 @@ class SpanRecorder:
     per model call (failed ones too, with `error.type`), an `execute_tool` span per tool call.
 
     `request` holds the attributes every chat span shares (model settings, server address);
-    `capture_content` adds the question and the answer (`input.value` / `output.value`), off by
-    default because they may be private."""
+    `run_attributes` are added to the run span (its viewer link, an eval question's ids);
+    `capture_content` adds the question, the answer, tool arguments and results and the QA
+    models' answers, each cut to `content_chars`; off by default because they may be private."""
 
     def __init__(
         self,
@@ -68,10 +120,14 @@ class SpanRecorder:
         request: Mapping[str, Any] | None = None,
         *,
         capture_content: bool = False,
+        content_chars: int = DEFAULT_CONTENT_CHARS,
+        run_attributes: Mapping[str, Any] | None = None,
     ) -> None:
         self.tracer = tracer
         self.request = dict(request or {})
         self.capture_content = capture_content
+        self.content_chars = content_chars
+        self.run_attributes = dict(run_attributes or {})
         self.run_span: Any = None
         self.model: str | None = None
         self.tools: dict[int, tuple[Any, ToolCallEvent]] = {}  # by turn: one call per turn
@@ -109,10 +165,43 @@ class SpanRecorder:
 
     # ------------------------------------------------------------------ spans
 
-    def _child(self, name: str, kind: str, start_s: float, attributes: dict[str, Any]) -> Any:
+    def _content(
+        self,
+        attributes: dict[str, Any],
+        *,
+        input: str | None = None,
+        output: str | None = None,
+        input_mime: str = "text/plain",
+        arguments: str | None = None,
+        result: str | None = None,
+    ) -> None:
+        """Captured content, bounded: OpenInference's input/output values (with their MIME
+        types) and the GenAI tool call's arguments/result. Nothing unless capture is on."""
+        if not self.capture_content:
+            return
+        cut = self.content_chars
+        if input is not None:
+            attributes["input.value"] = bounded(input, cut)
+            attributes["input.mime_type"] = input_mime
+        if output is not None:
+            attributes["output.value"] = bounded(output, cut)
+            attributes["output.mime_type"] = "text/plain"
+        if arguments is not None:
+            attributes["gen_ai.tool.call.arguments"] = bounded(arguments, cut)
+        if result is not None:
+            attributes["gen_ai.tool.call.result"] = bounded(result, cut)
+
+    def _child(
+        self,
+        name: str,
+        kind: str,
+        start_s: float,
+        attributes: dict[str, Any],
+        parent: Any = None,
+    ) -> Any:
         from opentelemetry import trace
 
-        context = trace.set_span_in_context(self.run_span)
+        context = trace.set_span_in_context(parent if parent is not None else self.run_span)
         return self.tracer.start_span(
             name,
             context=context,
@@ -139,8 +228,9 @@ class SpanRecorder:
             attributes["gen_ai.provider.name"] = PROVIDER
         if event.session_id:
             attributes["gen_ai.conversation.id"] = event.session_id
-        if self.capture_content:
-            attributes["input.value"] = event.question
+            attributes[SESSION_ID] = event.session_id
+        attributes.update(self.run_attributes)
+        self._content(attributes, input=event.question)
         self.run_span = self.tracer.start_span(
             f"invoke_agent {AGENT_NAME}",
             kind=trace.SpanKind.INTERNAL,
@@ -174,6 +264,7 @@ class SpanRecorder:
         )
         if event.finish_reason:
             attributes["gen_ai.response.finish_reasons"] = [event.finish_reason]
+        self._content(attributes, output=event.content or None)  # a bare tool call: none
         self.tokens[0] += event.prompt_tokens
         self.tokens[1] += event.completion_tokens
         span = self._child(
@@ -192,6 +283,10 @@ class SpanRecorder:
         }
         if event.call_id:
             attributes["gen_ai.tool.call.id"] = event.call_id
+        arguments = as_json(event.arguments)
+        self._content(
+            attributes, arguments=arguments, input=arguments, input_mime="application/json"
+        )
         span = self._child(f"execute_tool {event.name}", "INTERNAL", event.ts, attributes)
         self.tools[event.turn] = (span, event)
 
@@ -199,11 +294,64 @@ class SpanRecorder:
         found = self.tools.pop(event.turn, None)
         if found is None:
             return
-        span, _ = found
+        span, call = found
         span.set_attribute("playscout.observation_tokens", event.tokens)
+        result: dict[str, Any] = {}
+        self._content(result, result=event.text, output=event.text)
+        span.set_attributes(result)
+        answers = {str(a.get("id")): a for a in event.data.get("answers", [])}
+        query = _arguments(call.arguments).get("query")
+        for record in event.model_calls:
+            self._tool_model_call(span, call, record, answers.get(record.subject or ""), query)
         if event.error:
             self._set_error(span, "tool_error", event.error)
         span.end(end_time=_ns(event.ts))
+
+    def _tool_model_call(
+        self,
+        parent: Any,
+        call: ToolCallEvent,
+        record: CallRecord,
+        answer: Mapping[str, Any] | None,
+        query: Any,
+    ) -> None:
+        """A model call a tool made (the VLM of video_qa, a QA model): a `chat` span under the
+        tool's span, at the time it ran."""
+        attributes: dict[str, Any] = {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.provider.name": PROVIDER,
+            "gen_ai.request.model": record.model,
+            "llm.model_name": record.model,
+            "openinference.span.kind": "LLM",
+            "gen_ai.usage.input_tokens": record.prompt_tokens,
+            "gen_ai.usage.output_tokens": record.completion_tokens,
+            "llm.token_count.prompt": record.prompt_tokens,
+            "llm.token_count.completion": record.completion_tokens,
+            "llm.token_count.total": record.prompt_tokens + record.completion_tokens,
+            "playscout.tool": call.name,
+            "playscout.turn": call.turn,
+            **server_attributes(record.server),
+        }
+        if call.call_id:
+            attributes["gen_ai.tool.call.id"] = call.call_id
+        if record.subject:
+            attributes["playscout.subject_id"] = record.subject
+        if record.images:
+            attributes["playscout.images"] = record.images
+        if record.finish_reason:
+            attributes["gen_ai.response.finish_reasons"] = [record.finish_reason]
+        said = answer.get("answer") if answer else None
+        self._content(
+            attributes,
+            input=str(query) if query is not None else None,
+            output=str(said) if said is not None else None,
+        )
+        span = self._child(
+            f"chat {record.model}", "CLIENT", record.started, attributes, parent=parent
+        )
+        if record.error:
+            self._set_error(span, "_OTHER", record.error)
+        span.end(end_time=_ns(record.started + record.latency_s))
 
     def _error(self, event: ErrorEvent) -> None:
         if event.kind == "model":  # the failed call has no model_call event: its span is here
@@ -225,8 +373,9 @@ class SpanRecorder:
         span.set_attribute("playscout.turns", event.turns)
         span.set_attribute("gen_ai.usage.input_tokens", self.tokens[0])
         span.set_attribute("gen_ai.usage.output_tokens", self.tokens[1])
-        if self.capture_content and event.answer is not None:
-            span.set_attribute("output.value", event.answer)
+        output: dict[str, Any] = {}
+        self._content(output, output=event.answer)
+        span.set_attributes(output)
         span.end(end_time=_ns(event.ts))
         self.run_span = None
 
@@ -238,7 +387,19 @@ class SpanRecorder:
         span.set_status(Status(StatusCode.ERROR, message[:500]))
 
 
-_TRACERS: dict[tuple[str, str], Any] = {}
+_TRACERS: dict[tuple[str, str, str], Any] = {}
+
+
+def resource_attributes(settings: TelemetrySettings) -> dict[str, str]:
+    """What every exported span's resource says: the service, and the project Phoenix files
+    the traces under (else they land in its `default` project)."""
+    return {"service.name": settings.service_name, PROJECT_NAME: settings.project_name}
+
+
+def resource(settings: TelemetrySettings) -> Any:
+    from opentelemetry.sdk.resources import Resource
+
+    return Resource.create(resource_attributes(settings))
 
 
 def otlp_tracer(settings: TelemetrySettings) -> Any:
@@ -247,11 +408,10 @@ def otlp_tracer(settings: TelemetrySettings) -> Any:
     made global, so embedding applications keep their own."""
     if not settings.otlp_endpoint:
         return None
-    key = (settings.otlp_endpoint, settings.service_name)
+    key = (settings.otlp_endpoint, settings.service_name, settings.project_name)
     if key not in _TRACERS:
         try:
             from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-            from opentelemetry.sdk.resources import Resource
             from opentelemetry.sdk.trace import TracerProvider
             from opentelemetry.sdk.trace.export import BatchSpanProcessor
         except ImportError as e:
@@ -259,7 +419,7 @@ def otlp_tracer(settings: TelemetrySettings) -> Any:
                 "telemetry.otlp_endpoint is set but the OpenTelemetry SDK is not installed "
                 f"({e.name}): pip install 'playscout[telemetry]'"
             ) from None
-        provider = TracerProvider(resource=Resource.create({"service.name": settings.service_name}))
+        provider = TracerProvider(resource=resource(settings))
         provider.add_span_processor(
             BatchSpanProcessor(OTLPSpanExporter(endpoint=settings.otlp_endpoint))
         )

@@ -16,6 +16,7 @@ from typing import IO, Annotated, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
+from playscout.clients.calls import CallRecord
 from playscout.errors import PlayscoutError
 from playscout.storage import ProcessOwner
 
@@ -85,6 +86,7 @@ class Observation(_Event):
     data: dict[str, Any] = Field(default_factory=dict)  # ids only (doc_ids, clip_ids, answers)
     latency_s: float
     error: str | None = None
+    model_calls: list[CallRecord] = Field(default_factory=list)  # a QA tool's model calls
 
 
 class ErrorEvent(_Event):

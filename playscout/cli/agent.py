@@ -56,7 +56,7 @@ def ask(
     from playscout.agent import AgentError, summarise
     from playscout.config.presets import DEFAULT_PRODUCT_PRESET, load_preset
     from playscout.runtime import Runtime, parse_mode, parse_policy
-    from playscout.runtime.preflight import Needs, check_index, check_models
+    from playscout.runtime.preflight import ask_needs, check_models, check_run
 
     run_mode, run_policy = parse_mode(mode), parse_policy(policy)
     settings = run_config.settings(index=index, corpus_dir=corpus)
@@ -69,16 +69,12 @@ def ask(
                 f"--tool-protocol must be native, text, structured or auto, not {tool_protocol!r}"
             )
         agent_settings.tool_protocol = tool_protocol  # type: ignore[assignment]  # checked above
-    needs = Needs(
-        sports=(sport,),
-        mode=run_mode,
-        agent=run_policy == "llm",
-        tools=load_preset(settings.preset or DEFAULT_PRODUCT_PRESET).tool_names(run_mode),
-    )
+    preset = load_preset(settings.preset or DEFAULT_PRODUCT_PRESET)
+    needs = ask_needs(preset, sport, run_mode, run_policy)
     # The model servers first: a dead one is known in a second, before the index is opened.
     warnings = checked(asyncio.run(check_models(settings, needs)))
     runtime = Runtime.from_settings(settings.model_copy(update={"agent": agent_settings}))
-    warnings += checked(check_index(runtime, needs))
+    warnings += checked(check_run(runtime, needs))  # the API's asks run the same checks
     agent = runtime.agent(runtime.tool_context(sport, run_mode), run_policy)
     result = agent.run_sync(question, trajectory=trajectory)
     summary = summarise(result.events)

@@ -4,6 +4,7 @@ registers with `app.add_typer(eval_app, name="eval")`. User errors end in one li
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -66,6 +67,13 @@ def run_cmd(
         bool, typer.Option(help="Re-run questions whose status is error.")
     ] = False,
     no_cache: Annotated[bool, typer.Option(help="Do not use the response cache.")] = False,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            help="Refuse to start a run that could not be comparable to SVI-Bench Table 15 "
+            "(its preset, policy, model roles, index embedders, judge, corpus)."
+        ),
+    ] = False,
     json_out: JsonOpt = False,
     *,
     run_config: RunConfig,
@@ -74,16 +82,18 @@ def run_cmd(
 
     Exit 0: every question ran; 1: some failed (status error; the first reason is printed);
     2: the run could not start (preflight: model servers, sports, what the index holds; with
-    --data, the published data and what its task needs)."""
+    --data, the published data and what its task needs; with --strict, a run that could not
+    be comparable to the paper)."""
     from playscout.config.presets import DEFAULT_EVAL_PRESET, load_preset
     from playscout.eval.errors import RunError
     from playscout.eval.preflight import run_needs
     from playscout.eval.registry import get
-    from playscout.eval.runner import eval_runtime, run_eval
+    from playscout.eval.runner import eval_runtime, planned_stamp, run_eval
     from playscout.eval.spec import RunSpec, default_run_dir, model_label
+    from playscout.eval.stamp import COMPARABLE
     from playscout.eval.store import load_results
     from playscout.runtime import parse_mode, parse_policy
-    from playscout.runtime.preflight import Check, check_index, check_models
+    from playscout.runtime.preflight import Check, PreflightError, check_models, check_run
 
     declared = get(task)  # an unknown task is one line before anything else
     if data is not None and not data.exists():
@@ -110,15 +120,31 @@ def run_cmd(
     )
     if no_cache:
         settings.eval.cache_db = None
-    warnings: list[Check] = []
-    runtime = None  # the run's one Runtime: built here for the preflight, or by the runner
-    if data is None:  # a published run checks its data and what its task needs (runner)
-        the_task = declared.task()
-        needs = run_needs(the_task, spec, load_preset(settings.preset or DEFAULT_EVAL_PRESET))
-        warnings = checked(asyncio.run(check_models(settings, needs)))
-        runtime = eval_runtime(spec, settings, needs_index=the_task.needs_index)
-        if runtime.backend is not None:
-            warnings += checked(check_index(runtime, needs))
+    # The same preflight with or without --data: the index channels for the mode, the model
+    # roles for the task; a published run also checks its data and task needs (runner).
+    if data is None:
+        the_task: Any = declared.task()
+        needs_index, data_sports = the_task.needs_index, ()
+    else:
+        from playscout.eval.published import published_task, read_data
+
+        the_task = published_task(task, read_data(task, data))
+        needs_index = the_task.index_needed(settings)
+        data_sports = tuple(the_task.data.sports) if the_task.data is not None else ()
+    needs = run_needs(the_task, spec, load_preset(settings.preset or DEFAULT_EVAL_PRESET))
+    if needs_index and not needs.sports:  # --data without --sport: every sport in the file
+        needs = replace(needs, sports=data_sports)
+    warnings: list[Check] = checked(asyncio.run(check_models(settings, needs)))
+    runtime = eval_runtime(spec, settings, needs_index=needs_index)
+    warnings += checked(check_run(runtime, needs))  # what POST /v1/runs checks too
+    if strict:
+        verdict = planned_stamp(spec, runtime)
+        if not verdict.comparable:
+            n = len(verdict.reasons)
+            raise PreflightError(
+                f"--strict: this run could not be {COMPARABLE} ({n} reason{'s' * (n > 1)}): "
+                + "; ".join(verdict.reasons)
+            )
     with progress_bar() as update:
         summary = run_eval(
             spec,
@@ -174,6 +200,7 @@ def judge_cmd(
 
     Exit 1 when the LLM judge could not judge some answers (the first reason is printed); the
     equivalence judge's abstentions (answers only a reader can judge) are a warning."""
+    from playscout.agent.tracing import otlp_tracer
     from playscout.config.presets import load_preset
     from playscout.eval.judges import judge_run, make_judge
     from playscout.eval.judges.run import run_aliases, run_preset
@@ -191,7 +218,11 @@ def judge_cmd(
     check_preset_tools(preset, settings.search, settings.qa)
     aliases = run_aliases(run_dir) if kind == "equivalence" else None
     stats = judge_run(
-        run_dir, make_judge(kind, ev, preset.judge_prompt, aliases), ev.judge_concurrency
+        run_dir,
+        make_judge(kind, ev, preset.judge_prompt, aliases),
+        ev.judge_concurrency,
+        otlp_tracer(settings.telemetry),
+        settings.telemetry,
     )
     if json_out:
         print_json({"judge": kind, "preset": preset.name, "prompt": preset.judge_prompt, **stats})

@@ -48,6 +48,16 @@ def serve(
         bool,
         typer.Option(help="Check every index file's checksum before serving (`index verify`)."),
     ] = False,
+    sport: Annotated[
+        str | None,
+        typer.Option(help="Sport of an ask that names none [default: basketball]."),
+    ] = None,
+    mode: Annotated[
+        str | None, typer.Option(help="Mode of an ask that names none: default | oracle.")
+    ] = None,
+    policy: Annotated[
+        str | None, typer.Option(help="Policy of an ask that names none: llm | workflow.")
+    ] = None,
     *,
     run_config: RunConfig,
 ) -> None:
@@ -59,8 +69,9 @@ def serve(
     from playscout.serving.app import create_app
     from playscout.serving.protocol import uvicorn_options
 
+    defaults = {"sport": sport, "mode": mode, "policy": policy}
     settings = run_config.settings(
-        index=index, corpus_dir=corpus, serving={"host": host, "port": port}
+        index=index, corpus_dir=corpus, serving={"host": host, "port": port, **defaults}
     )
     if (
         not _loopback(settings.serving.host)
@@ -82,6 +93,7 @@ def serve(
     app = create_app(settings, run_service=EvalRunService(settings, settings.eval))
     for check in serve_preflight(settings, app.state.serving.runtime):
         warn(check.detail)
+    console.print(default_ask(settings, app.state.serving), highlight=False, soft_wrap=True)
     auth = "bearer key" if settings.serving.api_key() else "no auth"
     console.print(
         f"playscout API on http://{settings.serving.host}:{settings.serving.port} ({auth})"
@@ -110,6 +122,29 @@ def serve_preflight(settings: Settings, runtime: Any) -> list[Any]:
         needs = Needs(sports, mode, agent=settings.agent.llm.configured, tools=tools)
         checks += check_index(runtime, needs) + asyncio.run(check_models(settings, needs))
     return list({c.detail: c for c in as_warnings(checks)}.values())
+
+
+def default_ask(settings: Settings, state: Any) -> str:
+    """What a request that names no sport, mode or policy runs (`playscout-agent`). Defaults
+    the operator set that cannot run stop the server (one line); the built-in ones only warn,
+    so a plain `serve` still serves the run browser and the asks that choose."""
+    from playscout.runtime.preflight import PreflightError
+    from playscout.serving.choices import default_choice, require_runnable
+
+    choice = default_choice(settings.serving)
+    said = f"sport {choice.sport}, mode {choice.mode}, policy {choice.policy}"
+    try:
+        require_runnable(state, choice)
+    except PreflightError as e:
+        chosen = [k for k in ("sport", "mode", "policy") if getattr(settings.serving, k)]
+        if chosen:
+            flags = ", ".join(f"--{k}" for k in chosen)
+            raise fail(f"the default ask ({said}; {flags}) cannot run: {e}") from None
+        warn(
+            f"an ask that names nothing ({said}) cannot run here: {e}; pass --sport/--mode/"
+            "--policy, or clients choose (GET /v1/models lists what can run)"
+        )
+    return f"asks that name nothing (model playscout-agent): {said}"
 
 
 @serve_app.command("models")

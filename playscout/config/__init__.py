@@ -308,6 +308,18 @@ class ServingSettings(BaseModel):
         "is closed.",
     )
 
+    sport: str | None = Field(
+        None,
+        description="Sport of an ask that names none (`serve --sport`); None = basketball. "
+        "A stock OpenAI client sends only `model` and `messages`, so these three are its choice.",
+    )
+    mode: Mode | None = Field(
+        None, description="Mode of an ask that names none (`serve --mode`); None = default."
+    )
+    policy: Policy | None = Field(
+        None, description="Policy of an ask that names none (`serve --policy`); None = llm."
+    )
+
     def api_key(self) -> str | None:
         """Read at startup, from the environment only, so the key never sits in a config file."""
         return os.environ.get(self.api_key_env) or None
@@ -325,7 +337,26 @@ class TelemetrySettings(BaseModel):
     )
     service_name: str = Field("playscout", description="`service.name` of the exported spans.")
     capture_content: bool = Field(
-        False, description="Put questions and answers on the run spans (they may be private)."
+        False,
+        description="Put questions, answers, tool arguments and tool results on the spans "
+        "(they may be private).",
+    )
+    max_content_chars: int = Field(
+        4096,
+        ge=64,
+        description="Longest captured content value on a span; longer ones are cut and say "
+        "how much was cut.",
+    )
+    project_name: str = Field(
+        "playscout",
+        min_length=1,
+        description="`openinference.project.name` resource attribute: the Phoenix project the "
+        "traces land in.",
+    )
+    public_url: str | None = Field(
+        None,
+        description="This server's public base URL (https://playscout.example.org): spans link "
+        "to the viewer with absolute URLs; None = relative links (/viewer#/asks/ID).",
     )
 
 
@@ -346,7 +377,16 @@ class EvalSettings(BaseModel):
         2048, ge=64, description="Judge completion budget (the reference's 200 starved it)."
     )
     judge_concurrency: int = Field(16, ge=1, description="Judge calls in flight at once.")
-    best_of_k: int = Field(1, ge=1, le=10, description="T4 candidates per question (paper: 5).")
+    best_of_k: int = Field(
+        1, ge=1, le=10, description="T4 candidates per question (paper: 5; the paper preset's)."
+    )
+    frames_per_game: int | None = Field(
+        None,
+        ge=1,
+        le=4096,
+        description="T4: frames sampled from a full-game video file; None = qa.frames_per_clip. "
+        "The paper preset fills it by VLM model name (Table 8: 300-768).",
+    )
     retrieval_pool: int = Field(500, ge=2, description="T3 candidate pool size (paper: 5,001).")
     calibration_bins: int = Field(5, ge=1, description="T5 calibration-error bins (paper: 5).")
 

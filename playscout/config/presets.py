@@ -73,6 +73,45 @@ class GenerationProfile(BaseModel):
         return not self.match or any(m in model.lower() for m in self.match)
 
 
+class FrameProfile(BaseModel):
+    """T4's frames per full-game video for one family of VLMs, picked by the VLM's name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    match: list[str] = Field(
+        default_factory=list,
+        description="Lower-case substrings of the VLM's model name; [] = any model (the fallback).",
+    )
+    frames: int = Field(ge=1)
+    source: str = Field("", description="Where the number comes from.")
+
+    def matches(self, model: str) -> bool:
+        return not self.match or any(m in model.lower() for m in self.match)
+
+
+class Expectation(BaseModel):
+    """What a run must have used for its number to stand next to the paper's: the stamp
+    (eval/stamp.py) checks it against what ran, never against what was asked for."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tasks: list[str] = Field(description="The tasks whose paper tables these facts are from.")
+    policy: str = Field("llm", description="The agent policy the paper ran.")
+    roles: dict[Mode, list[str]] = Field(
+        description="Model settings (agent, qa.<field>) that must be configured, per mode."
+    )
+    embedders: dict[Mode, dict[str, str]] = Field(
+        description="Index channel -> the embedder that made its vectors, per mode (matched "
+        "in the recorded spec's kind or model, case-insensitive; `any` = present)."
+    )
+    judge: str = Field("llm", description="The judge kind the paper's numbers come from.")
+    corpus: Literal["release", "any"] = Field(
+        "release", description="release: the SVI-Bench release, not a generated corpus."
+    )
+    source: str = Field("", description="Where the expectations come from.")
+
+
 class Preset(BaseModel):
     """A named, versioned protocol: everything a benchmark number depends on besides the
     model (tools and their descriptions, prompts, tool-call protocol, generation, context,
@@ -111,6 +150,11 @@ class Preset(BaseModel):
         description="How a text-protocol observation is wrapped ({observation}).",
     )
     env_style: Literal["reference", "playscout"] = Field("playscout")
+    tool_style: Literal["reference", "playscout"] = Field(
+        "playscout",
+        description="reference: tool observations with the reference's content (every clip "
+        "listed, no game clock or date) and its QA prompts verbatim; playscout: richer ones.",
+    )
     generation: list[GenerationProfile] = Field(min_length=1)
     forced_final: Literal["raw", "tag"] = Field(
         "tag",
@@ -124,6 +168,19 @@ class Preset(BaseModel):
         "fig42_question",
         description="fig42: Figure 42 verbatim; fig42_question: with the question added.",
     )
+    game_frames: list[FrameProfile] = Field(
+        default_factory=list,
+        description="T4: frames per full-game video by VLM name (eval.frames_per_game); "
+        "[] = qa.frames_per_clip.",
+    )
+    unnumbered_answers: Literal["whole", "zero"] = Field(
+        "whole",
+        description="T4: a reply without `Answer i:` lines: whole = it is the one candidate; "
+        "zero = no candidate, scored 0 (the reference's parse_answers).",
+    )
+    expects: Expectation | None = Field(
+        None, description="What a comparable run used (paper_comparable presets only)."
+    )
     settings: dict[str, Any] = Field(default_factory=dict)
 
     def offered(self, mode: Mode) -> list[ToolSpec]:
@@ -132,6 +189,10 @@ class Preset(BaseModel):
     def tool_names(self, mode: Mode) -> frozenset[str]:
         """The tools an agent under this preset may call in `mode` (what preflight checks)."""
         return frozenset(t.name for t in self.offered(mode))
+
+    def game_frames_for(self, vlm: str) -> FrameProfile | None:
+        """The frame profile for the VLM named `vlm`; None when the preset has none."""
+        return next((p for p in self.game_frames if p.matches(vlm)), None)
 
     def profile(self, model: str) -> GenerationProfile:
         """The first profile matching `model`; the last profile should match any."""
@@ -252,6 +313,9 @@ def apply_preset(settings: Settings, preset: Preset) -> tuple[Settings, list[str
         "reasoning_effort": profile.reasoning_effort,
     }
     base = deep_merge(preset.settings, {"agent": {"llm": generation}})
+    frames = preset.game_frames_for(settings.qa.vlm.model)
+    if frames is not None:
+        base = deep_merge(base, {"eval": {"frames_per_game": frames.frames}})
     base["agent"]["llm"]["reasoning_effort"] = profile.reasoning_effort  # None is a value here
     explicit = settings.model_dump(exclude_unset=True)
     wanted, given = _leaves(base), _leaves(explicit)

@@ -28,6 +28,7 @@ from playscout.config.presets import preset_label
 from playscout.eval.errors import RunError, UnknownQuestion, UnknownRun
 from playscout.eval.human import HUMAN_VERDICTS, HumanMark, human_counts, human_verdicts
 from playscout.eval.records import ResultRow
+from playscout.eval.stamp import run_stamp
 from playscout.eval.status import STATUS_JSON, RunState, RunStatus, StatusFile, read_status
 from playscout.eval.store import JUDGEMENTS, RESULTS, RUN_JSON, load_results
 from playscout.eval.verdicts import RunVerdicts, Verdict
@@ -70,6 +71,12 @@ class RunInfo(RunStatus):
     right: int = 0
     accuracy: float | None = Field(None, description="% right of the judged questions.")
     statuses: dict[str, int] = Field(default_factory=dict)
+    comparable: bool | None = Field(
+        None, description="May `accuracy` stand next to SVI-Bench Table 15 (eval/stamp.py)."
+    )
+    not_comparable: list[str] = Field(
+        default_factory=list, description="Every reason it may not; shown beside the number."
+    )
     human: dict[str, int] = Field(
         default_factory=dict,
         description="People's verdicts (right, wrong, unclear, unmarked), apart from the judge's.",
@@ -268,8 +275,16 @@ def _load(run_dir: Path) -> _Loaded:
         accuracy=round(100 * right / len(judged), 2) if judged else None,
         statuses=dict(Counter(r.status for r in rows)),
         human=human_counts([r.human for r in rows]),
+        **_comparability(meta, verdicts.judge),
     )
     return _Loaded(info=info, rows=rows, results=results)
+
+
+def _comparability(meta: dict[str, Any], judge: str | None) -> dict[str, Any]:
+    if not meta:
+        return {}
+    stamp = run_stamp(meta, judge)
+    return {"comparable": stamp.comparable, "not_comparable": list(stamp.reasons)}
 
 
 def _is_run(path: Path) -> bool:

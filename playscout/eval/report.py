@@ -18,6 +18,7 @@ from playscout.eval.gold_evidence import STEPS, gold_evidence
 from playscout.eval.human import human_counts, human_verdicts
 from playscout.eval.metrics import cohen_kappa, mean
 from playscout.eval.records import ResultRow
+from playscout.eval.stamp import run_stamp, stamp_line
 from playscout.eval.store import (
     RUN_JSON,
     load_results,
@@ -108,6 +109,7 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
         "mode": meta["mode"],
         "policy": meta["policy"],
         "preset": preset_label(meta.get("preset")),
+        "stamp": run_stamp(meta, chosen).record(),
         "protocol": (meta.get("settings") or {}).get("agent", {}).get("tool_protocol")
         if meta.get("policy") == "llm"
         else None,
@@ -203,6 +205,13 @@ def _notes(rows: list[ResultRow], meta: dict[str, Any]) -> list[str]:
         notes.append(f"setting over preset {preset.get('name')}: {dev}")
     if preset.get("deviations") and preset.get("paper_comparable"):
         notes.append("deviations from the paper preset: not comparable to SVI-Bench Table 15")
+    if meta.get("task") == "t4":
+        frames = (meta.get("frame_policy") or {}).get("frames_per_game")
+        per_clip = (meta.get("frame_policy") or {}).get("frames_per_clip")
+        notes.append(
+            f"T4: best of k={meta.get('best_of_k', '?')} candidates; a full-game video sends "
+            + (f"{frames} frames" if frames else f"{per_clip} frames (qa.frames_per_clip)")
+        )
     if meta.get("policy") == "workflow":
         notes.append("policy workflow: an offline retrieve-then-read baseline, not an LLM agent")
     return notes
@@ -249,6 +258,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
     heads = [
         f"{label}, preset {s['preset']}"
         + (f", {s['protocol']} protocol" if s.get("protocol") else "")
+        + (f", {stamp_line(s['stamp'])}" if s.get("stamp") else "")
         for label, s in zip(run_labels(summaries), summaries, strict=True)
     ]
     presets = ", ".join(dict.fromkeys(s["preset"] for s in summaries))

@@ -32,10 +32,12 @@ from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import MissingInput, RunError
 from playscout.eval.records import Outcome, QuestionFields, ResultRow
 from playscout.eval.spec import RunSpec
+from playscout.eval.stamp import Stamp, ran_facts, run_stamp, stamp
 from playscout.eval.status import StatusTracker, run_lock
 from playscout.eval.store import RUN_JSON, TRAJECTORIES, results_store, write_json_atomic
 from playscout.eval.tasks import get_task
 from playscout.eval.tasks.task import Instance, Task, TaskEnv
+from playscout.eval.tracing import traced_question
 from playscout.search.backend_api import SearchBackend
 from playscout.storage import OutputLock
 from playscout.tools.tool import ModelSet
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
     from playscout.runtime import Runtime
 
 Progress = Callable[[int, int], None]
+OnResult = Callable[[ResultRow], None]
 CANCELLED = (
     "cancelled before it finished; questions without a result are run when the run is resumed "
     "(`playscout eval run --out <run dir>` with the same options)"
@@ -140,7 +143,7 @@ def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, A
     """run.json: the options a resume must match, the models and frame policy that produced
     the answers, every setting and package version."""
     qa, eval_settings = settings.qa, settings.eval
-    return {
+    manifest: dict[str, Any] = {
         "task": spec.task,
         "mode": spec.mode,
         "sports": list(spec.sports),
@@ -161,12 +164,64 @@ def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, A
             "frames_per_clip": qa.frames_per_clip,
             "frame_long_side": qa.frame_long_side,
             "jpeg_quality": qa.jpeg_quality,
+            "frames_per_game": eval_settings.frames_per_game,  # T4's full-game videos
         },
+        "best_of_k": eval_settings.best_of_k,  # T4's candidates per question
         "settings": settings.redacted(),
         "eval_settings": redact_urls(eval_settings.model_dump(mode="json")),
         "versions": versions(),
         "resumes": [],
     }
+    manifest["ran"] = what_ran(spec, settings, env)
+    manifest["stamp"] = stamp(manifest["preset"], manifest["ran"]).record()
+    return manifest
+
+
+def _model(client: Any, endpoint: Any) -> str | None:
+    if client is None:
+        return None
+    return str(getattr(client, "model", None) or endpoint.model or type(client).__name__)
+
+
+def what_ran(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, Any]:
+    """The facts the comparability stamp reads (eval/stamp.py): the clients the run's tasks
+    call, not the settings asked for (a test or an app may hand the runtime its clients)."""
+    return _facts(spec, settings, env.runtime, env.client, env.models, env.judge is not None)
+
+
+def planned_stamp(spec: RunSpec, runtime: Runtime) -> Stamp:
+    """The stamp the run would get, before it starts (`eval run --strict`): the judge is the
+    one configured, since `eval judge` picks the LLM judge when there is one."""
+    settings = runtime.settings
+    client = runtime.llm
+    facts = _facts(spec, settings, runtime, client, runtime.models, settings.eval.judge.configured)
+    return stamp(runtime.preset_record(), facts)
+
+
+def _facts(
+    spec: RunSpec,
+    settings: Settings,
+    runtime: Runtime,
+    client: Any,
+    models: ModelSet,
+    judge: bool,
+) -> dict[str, Any]:
+    qa = settings.qa
+    return ran_facts(
+        task=spec.task,
+        mode=spec.mode,
+        policy=spec.policy,
+        preset=runtime.preset,
+        roles={
+            "agent": _model(client, settings.agent.llm) if spec.policy == "llm" else None,
+            "document_llm": _model(models.document_llm, qa.document_llm),
+            "vlm": _model(models.vlm, qa.vlm),
+            "caption_llm": _model(models.caption_llm, qa.caption_llm),
+        },
+        backend=runtime.backend,
+        corpus_dir=settings.corpus_dir,
+        judge="llm" if judge else "equivalence",
+    )
 
 
 _SAME = ("task", "mode", "policy", "sports", "preset", "data")
@@ -187,10 +242,27 @@ def _open_run(out_dir: Path, manifest: dict[str, Any]) -> None:
                     "use another --out or the same options to resume"
                 )
         old.setdefault("resumes", []).append(datetime.now(UTC).isoformat())
+        _mixed(old, manifest)
         write_json_atomic(path, old)
     else:
         out_dir.mkdir(parents=True, exist_ok=True)
         write_json_atomic(path, manifest)
+
+
+def _mixed(old: dict[str, Any], now: dict[str, Any]) -> None:
+    """A resume whose components differ from the first start's (another model, index or
+    corpus) made a mixed run: its stamp says so."""
+    before, after = old.get("ran"), now.get("ran")
+    if not before or not after:
+        return
+    changed = [
+        f"{key}: {before.get(key)} then {after.get(key)}"
+        for key in ("roles", "index", "corpus", "observed_clips")
+        if before.get(key) != after.get(key)
+    ]
+    if changed:
+        before.setdefault("mixed", []).extend(changed)
+        old["stamp"] = run_stamp(old).record()
 
 
 async def _one(inst: Instance, task: Task, env: TaskEnv, out_dir: Path, attempt: int) -> ResultRow:
@@ -236,12 +308,14 @@ async def run_eval_async(
     runtime: Runtime | None = None,
     progress: Progress | None = None,
     lock: OutputLock | None = None,
+    on_result: OnResult | None = None,
 ) -> RunSummary:
     """Runs `spec` with `settings` (its `eval` section included); `client` and `backend`
     replace the configured agent model and index (tests, benchmarks, a server that has them
     open already); `runtime` is the run's one Runtime when the caller built it already
     (`eval_runtime`: `eval run` does, for its preflight), else it is built here;
-    `progress(done, total)` is called after each question.
+    `progress(done, total)` is called after each question, `on_result(row)` with each
+    question's stored row (the server's metrics).
 
     The run folder is locked for the whole run (`lock`, when the caller took it already, as
     the run service does at submit): a second `eval run --out` on the same folder, resuming
@@ -254,7 +328,7 @@ async def run_eval_async(
     with held:  # a caller's lock stays the caller's to release
         cache = ResponseCache(settings.eval.cache_db) if settings.eval.cache_db else None
         try:
-            return await _run(spec, settings, client, backend, runtime, progress, cache)
+            return await _run(spec, settings, client, backend, runtime, progress, cache, on_result)
         finally:  # however the run ends (a failed start included), the cache closes
             if cache is not None:
                 cache.close()
@@ -268,6 +342,7 @@ async def _run(
     runtime: Runtime | None,
     progress: Progress | None,
     cache: ResponseCache | None,
+    on_result: OnResult | None = None,
 ) -> RunSummary:
     out_dir = Path(spec.out_dir)
     t: Task
@@ -318,8 +393,18 @@ async def _run(
     async def worker(inst: Instance, attempt: int) -> None:
         nonlocal done
         async with sem:
-            row = await _one(inst, t, env, out_dir, attempt)
+            row = await traced_question(
+                env.runtime.tracer,
+                env.settings.telemetry,
+                out_dir.name,
+                t.name,
+                inst.id,
+                inst.prompt,
+                lambda: _one(inst, t, env, out_dir, attempt),
+            )
         store.append(row)
+        if on_result:
+            on_result(row)
         statuses[row.status] = statuses.get(row.status, 0) + 1
         done += 1
         if tracker:

@@ -1,29 +1,36 @@
 """The eval runner behind the HTTP API's `RunService` protocol (playscout/eval/run_service.py).
 
-`submit` names the run directory like the CLI does (time, task, mode, model), writes it
-`queued` and starts the run on a thread with its own event loop; the runner then keeps
+`submit` runs the checks `eval run` runs before a run starts (eval/preflight.run_checks: a
+refusal is a PreflightError, a 400 over HTTP, and nothing is written), names the run directory
+like the CLI does (time, task, mode, model), writes it `queued` and starts the run on a thread
+with its own event loop, on the Runtime the checks were made on; the runner then keeps
 status.json current, so the status outlives this process (catalog.py reads it, and reports a
 run whose process died as `interrupted`). `cancel` cancels the run's task on that loop: the
 agents stop between steps (no further model calls; a tool call already running finishes) and
-the run ends `cancelled`, resumable like a killed one.
+the run ends `cancelled`, resumable like a killed one. `listeners` are told when a run starts
+and ends and what each question did (the server's metrics).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+from playscout.agent.trajectory import Event, read_trajectory
 from playscout.clients.pool import close_shared_clients
 from playscout.config import EvalSettings, Settings
 from playscout.eval.catalog import run_dir as find_run_dir
 from playscout.eval.errors import RunConflict
-from playscout.eval.run_service import RunRequest
-from playscout.eval.runner import CANCELLED, run_eval_async
-from playscout.eval.spec import default_run_dir, model_label
+from playscout.eval.preflight import run_checks
+from playscout.eval.records import ResultRow
+from playscout.eval.run_service import RunListener, RunRequest
+from playscout.eval.runner import CANCELLED, eval_runtime, run_eval_async
+from playscout.eval.spec import RunSpec, default_run_dir, model_label
 from playscout.eval.status import (
     ACTIVE,
     RunOwner,
@@ -32,9 +39,13 @@ from playscout.eval.status import (
     run_lock,
     write_status,
 )
+from playscout.eval.tasks import get_task
+from playscout.runtime import Runtime
+from playscout.runtime.preflight import require
 from playscout.storage import OutputLock
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 CANCEL_REQUESTED = "cancel requested; stopping after the steps in flight"
 
 
@@ -79,8 +90,23 @@ class EvalRunService:
         self.backend = backend
         self._active: dict[str, _Active] = {}
         self._lock = threading.Lock()
+        self.listeners: list[RunListener] = []
+
+    def prepare(self, request: RunRequest) -> tuple[RunSpec, Runtime]:
+        """The run's spec (no sports named: every sport in the index) and its one Runtime,
+        after the checks `eval run` makes; raises PreflightError."""
+        task = get_task(request.task)
+        draft = request.spec(self.runs_dir, self.eval.concurrency)
+        runtime = eval_runtime(
+            draft, self.settings, needs_index=task.needs_index, backend=self.backend
+        )
+        every = tuple(runtime.backend.sports()) if runtime.backend is not None else None
+        spec = request.spec(self.runs_dir, self.eval.concurrency, every)
+        require(run_checks(task, spec, runtime))
+        return spec, runtime
 
     def submit(self, request: RunRequest) -> RunStatus:
+        spec, runtime = self.prepare(request)
         with self._lock:  # two submits in one second get distinct directories
             out = default_run_dir(
                 self.runs_dir,
@@ -88,17 +114,19 @@ class EvalRunService:
                 request.mode,
                 model_label(request.policy, self.settings),
             )
+            spec = spec.model_copy(update={"out_dir": out})
             lock = run_lock(out).acquire()  # held from queued to the end of the run
             status = RunStatus(id=out.name, state="queued", created=time.time())
+            asked = {**request.model_dump(mode="json"), "sports": list(spec.sports)}
             try:
-                write_status(out, status, RunOwner.me(), request.model_dump(mode="json"))
+                write_status(out, status, RunOwner.me(), asked)
             except BaseException:
                 lock.release()
                 raise
             active = _Active(lock)
             self._active[status.id] = active
         active.thread = threading.Thread(
-            target=self._work, args=(status.id, out, request, active), daemon=True
+            target=self._work, args=(status.id, spec, runtime, active), daemon=True
         )
         active.thread.name = f"playscout-run-{status.id}"
         active.thread.start()
@@ -135,11 +163,18 @@ class EvalRunService:
         active.thread.join(timeout_s)
         return not active.thread.is_alive()
 
-    def _work(self, run_id: str, out: Path, req: RunRequest, active: _Active) -> None:
+    def _work(self, run_id: str, spec: RunSpec, runtime: Runtime, active: _Active) -> None:
         error: BaseException | None = None
+        out = Path(spec.out_dir)
+        self._tell("run_started", run_id, spec)
         try:
-            spec = req.spec(out, self.eval.concurrency)
-            run = run_eval_async(spec, self.settings, backend=self.backend, lock=active.lock)
+            run = run_eval_async(
+                spec,
+                self.settings,
+                runtime=runtime,
+                lock=active.lock,
+                on_result=lambda row: self._question_done(run_id, spec, row),
+            )
             asyncio.run(active.run(run))
         except BaseException as e:  # reported through status.json, never raised into nothing
             error = e
@@ -148,6 +183,28 @@ class EvalRunService:
             active.lock.release()
             with self._lock:
                 self._active.pop(run_id, None)
+            status = read_status(out)
+            self._tell("run_ended", run_id, spec, status.state if status else "failed")
+
+    def _question_done(self, run_id: str, spec: RunSpec, row: ResultRow) -> None:
+        if not self.listeners:
+            return
+        events: list[Event] = []
+        if row.trajectory:
+            path = Path(spec.out_dir) / row.trajectory
+            try:
+                events = read_trajectory(path) if path.exists() else []
+            except Exception as e:  # a listener's input; the run goes on
+                log.warning("run %s: cannot read %s for the metrics: %s", run_id, path, e)
+        self._tell("question_done", run_id, spec, row, events)
+
+    def _tell(self, what: str, *args: Any) -> None:
+        """Calls every listener; one that raises is logged, never allowed to stop a run."""
+        for listener in self.listeners:
+            try:
+                getattr(listener, what)(*args)
+            except Exception:
+                log.exception("run listener %r failed in %s", listener, what)
 
     @staticmethod
     def _settle(out: Path, active: _Active, error: BaseException | None) -> None:

@@ -176,6 +176,7 @@ class Runtime:
             corpus=self.corpus,
             models=models if models is not None else self.models,
             perception=self.settings.perception,
+            style=self.preset.tool_style,
         )
 
     def agent(
@@ -204,4 +205,5 @@ class Runtime:
             deviations=self.deviations,
             tracer=self.tracer,
             capture_content=self.settings.telemetry.capture_content,
+            content_chars=self.settings.telemetry.max_content_chars,
         )

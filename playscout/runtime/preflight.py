@@ -10,13 +10,14 @@ check into a `PreflightError` (CLI: `error: ...`, exit 2) and hands back the war
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from playscout.clients.chat import ModelError
 from playscout.clients.models import NoModelList, served_models
-from playscout.config import DEFAULT_MODE, Mode, ModelEndpoint, Settings, redact_urls
+from playscout.config import DEFAULT_MODE, Mode, ModelEndpoint, Policy, Settings, redact_urls
+from playscout.config.presets import Preset
 from playscout.runtime import Runtime, SetupError
 from playscout.search.core.rules import unknown_sport
 from playscout.tools.registry import MODEL_ROLES, REGISTRY
@@ -70,7 +71,12 @@ class Check:
 
 class PreflightError(SetupError):
     """A run that would fail at once (model down, unknown sport, index without what the mode
-    needs): stopped before it starts, with the reason."""
+    needs): stopped before it starts, with the reason. `check` is the first failed check (the
+    API picks its error code by it)."""
+
+    def __init__(self, message: str, check: Check | None = None) -> None:
+        super().__init__(message)
+        self.check = check
 
 
 @dataclass(frozen=True)
@@ -124,6 +130,14 @@ async def check_endpoint(
     return Check(name, "ok", f"{label}: {where} serves {endpoint.model!r}", "ok", where)
 
 
+def _unconfigured(name: str) -> Check:
+    """A required endpoint (the agent's model, the judge) that is not configured."""
+    role = ROLES[name]
+    what = f"{role.what} ({role.path})"
+    detail = f"{what} is not configured: set its base_url and model, {OTHERWISE[name]}"
+    return Check(name, "error", detail, "not configured")
+
+
 async def check_models(
     settings: Settings, needs: Needs, timeout_s: float = PROBE_TIMEOUT_S
 ) -> list[Check]:
@@ -135,11 +149,44 @@ async def check_models(
         role = ROLES[name]
         endpoint, what = role.endpoint(settings), f"{role.what} ({role.path})"
         if name in OTHERWISE and not endpoint.configured:
-            detail = f"{what} is not configured: set its base_url and model, {OTHERWISE[name]}"
-            return Check(name, "error", detail, "not configured")
+            return _unconfigured(name)
         return await check_endpoint(name, endpoint, what, timeout_s)
 
     return list(await asyncio.gather(*(one(name) for name in needs.roles())))
+
+
+def check_run(runtime: Runtime, needs: Needs) -> list[Check]:
+    """The checks that need no network: every required model is configured (an agent client
+    the runtime was given counts) and the index holds what the run searches (`check_index`).
+    The CLI runs them after probing the models; the API before every ask and batch run, so a
+    run either side refuses is refused with the same line (a 4xx over HTTP, exit 2 on the CLI).
+    """
+    checks = []
+    for name in needs.roles():
+        if name not in OTHERWISE:
+            continue
+        have = (
+            runtime.llm is not None
+            if name == "agent"
+            else ROLES[name].endpoint(runtime.settings).configured
+        )
+        if not have:
+            checks.append(_unconfigured(name))
+    return checks + (check_index(runtime, needs) if runtime.backend is not None else [])
+
+
+def ask_needs(
+    preset: Preset,
+    sport: str,
+    mode: Mode,
+    policy: Policy,
+    tools: Iterable[str] | None = None,
+) -> Needs:
+    """What one ask needs (`playscout ask`, the API's asks and model aliases): the agent's
+    model under the llm policy, and the tools the agent is offered (`tools`, when a runtime
+    was given its own, else the preset's for the mode)."""
+    offered = frozenset(tools) if tools is not None else preset.tool_names(mode)
+    return Needs(sports=(sport,), mode=mode, agent=policy == "llm", tools=offered)
 
 
 def check_index(runtime: Runtime, needs: Needs) -> list[Check]:
@@ -182,7 +229,7 @@ def require(checks: list[Check]) -> list[Check]:
     failed = [c for c in checks if c.failed]
     if failed:
         more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
-        raise PreflightError(f"preflight: {failed[0].detail}{more}")
+        raise PreflightError(f"preflight: {failed[0].detail}{more}", failed[0])
     return [c for c in checks if c.severity == "warning"]
 
 

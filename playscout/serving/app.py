@@ -21,12 +21,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from playscout.clients.chat import ChatClient
 from playscout.config import Settings
 from playscout.errors import PlayscoutError
-from playscout.eval.run_service import RunService
+from playscout.eval.run_service import Observable, RunService
 from playscout.runtime import Runtime
 from playscout.search.backend_api import SearchBackend
 from playscout.serving.errors import describe
 from playscout.serving.limits import AskLimiter
-from playscout.serving.metrics import ErrorCountMiddleware
+from playscout.serving.metrics import HttpMetricsMiddleware, RunMetrics
 from playscout.serving.recall import RecallCollector, attach_sampler, detach_sampler
 from playscout.serving.routes import (
     ask,
@@ -89,6 +89,8 @@ def _build_state(
         run_service=run_service,
         sports=list(runtime.require_backend().sports()),
     )
+    if isinstance(run_service, Observable):  # batch runs feed /metrics too
+        run_service.listeners.append(RunMetrics(state.metrics))
     state.recall = attach_sampler(runtime.require_backend(), runtime.settings.search)
     if state.recall is not None:
         state.metrics.registry.register(RecallCollector(state.recall))
@@ -139,12 +141,14 @@ def create_app(
     )
     settings.agent.trajectory_dir.mkdir(parents=True, exist_ok=True)
     install_error_handlers(app)
-    for module in (ask, chat, search, trajectories, runs, clips, health, metrics, viewer, docs):
+    modules = (ask, chat, search, trajectories, runs, clips, health, metrics, viewer, docs)
+    for module in modules:
         app.include_router(module.router)
+    templates = [route for module in modules for route in module.router.routes]
     key = api_key if api_key is not None else settings.serving.api_key()
     app.add_middleware(BearerAuthMiddleware, api_key=key)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.serving.max_body_bytes)
-    app.add_middleware(ErrorCountMiddleware, metrics=app.state.serving.metrics)
+    app.add_middleware(HttpMetricsMiddleware, metrics=app.state.serving.metrics, routes=templates)
     app.add_middleware(SafeHeadersMiddleware)  # added last: outermost, every response has them
     return app
 

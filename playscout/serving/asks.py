@@ -15,6 +15,7 @@ from typing import Any
 
 from playscout.agent import Agent, AgentResult
 from playscout.agent.ids import new_id
+from playscout.agent.tracing import VIEWER_URL, viewer_url
 from playscout.agent.trajectory import (
     ErrorEvent,
     Event,
@@ -26,8 +27,10 @@ from playscout.agent.trajectory import (
     TrajectoryWriter,
 )
 from playscout.errors import PlayscoutError
+from playscout.serving.choices import Choice, default_choice, require_runnable
 from playscout.serving.errors import RequestError, RunFailed
 from playscout.serving.schemas import (
+    AskBody,
     AskRequest,
     AskResponse,
     ClipEvidence,
@@ -41,7 +44,7 @@ from playscout.serving.trajectories import CANCELLED, INTERRUPTED
 log = logging.getLogger(__name__)
 EVIDENCE_LIMIT = 20
 CLIENT_GONE = "client disconnected"
-TRAJECTORY_HEADER = "X-Playscout-Trajectory"  # a streamed ask's trajectory id, known at once
+TRAJECTORY_HEADER = "X-Playscout-Trajectory"  # the ask's one id (run, file, spans), known at once
 SHUTDOWN = "server shutdown"
 
 
@@ -78,23 +81,27 @@ class _Tracker:
         pass
 
 
+def resolve_ask(state: ServingState, body: AskBody) -> AskRequest:
+    """The body with the server's defaults filled in (serving/choices.py)."""
+    default = default_choice(state.settings.serving)
+    return AskRequest(
+        question=body.question,
+        sport=body.sport or default.sport,
+        mode=body.mode or default.mode,
+        policy=body.policy or default.policy,
+        session_id=body.session_id,
+    )
+
+
 def check_request(state: ServingState, req: AskRequest) -> None:
+    """The question's limits, then the CLI `ask`'s preflight (runtime/preflight.check_run):
+    a refusal is a 400 with the CLI's line before the run is admitted."""
     limit = state.settings.serving.max_question_chars
     if len(req.question) > limit:
         raise AskRejected(f"question is {len(req.question)} characters; the limit is {limit}")
     if not req.question.strip():
         raise AskRejected("question is blank", "blank_question")
-    if req.sport not in state.sports:
-        raise AskRejected(
-            f"unknown sport {req.sport!r}; this index has: {', '.join(state.sports) or 'none'}",
-            "unknown_sport",
-        )
-    if req.policy == "llm" and state.llm_client is None:
-        raise AskRejected(
-            "policy llm is not available: no agent model is configured on this server "
-            "(set PLAYSCOUT_AGENT__LLM__BASE_URL and __MODEL), or use policy workflow",
-            "policy_unavailable",
-        )
+    require_runnable(state, Choice(req.sport, req.mode, req.policy))
 
 
 def make_agent(state: ServingState, req: AskRequest) -> Agent:
@@ -110,7 +117,7 @@ def _mark_stopped(path: Path, tracker: _Tracker, req: AskRequest, reason: str) -
     if tracker.finished:
         return
     kind = CANCELLED if reason == CLIENT_GONE else INTERRUPTED
-    writer = TrajectoryWriter(tracker.run_id or new_id(), [JsonlRecorder(path)])
+    writer = TrajectoryWriter(tracker.run_id or path.stem, [JsonlRecorder(path)])
     if tracker.run_id is None:
         writer.emit(
             RunStart, question=req.question, sport=req.sport, mode=req.mode, policy=req.policy
@@ -141,6 +148,10 @@ async def run_ask(
             trajectory=path,
             recorders=[tracker, state.metrics.recorder()],
             on_event=on_event,
+            run_id=trajectory_id,
+            span_attributes={
+                VIEWER_URL: viewer_url(state.settings.telemetry.public_url, "asks", trajectory_id)
+            },
         )
         outcome = result.status
     except asyncio.CancelledError:
@@ -181,7 +192,9 @@ class AskRun:
         on_event: Callable[[Event], None] | None = None,
     ) -> None:
         self.reason = SHUTDOWN  # what the limiter's drain at shutdown means
-        self.trajectory_id = new_id(random_hex=12)  # known before the run starts (stream ids)
+        # the ask's one id: events' run_id, span attributes, file name, /v1/trajectories/{id},
+        # the viewer page; known before the run starts (the stream's header carries it)
+        self.trajectory_id = new_id(random_hex=12)
         self.started = False
         self.path = state.settings.agent.trajectory_dir / f"{self.trajectory_id}.jsonl"
         self.req = req

@@ -1,9 +1,11 @@
-"""The OpenAI-compatible facade: `POST /v1/chat/completions` with model `playscout-agent`
-runs one ask, so any OpenAI client (the official SDK, chat UIs, LangChain) can ask the agent.
+"""The OpenAI-compatible facade: `POST /v1/chat/completions` with model `playscout-agent` (or
+one of its aliases, serving/choices.py) runs one ask, so any OpenAI client (the official SDK,
+chat UIs, LangChain) can ask the agent.
 
 The last user message is the question; earlier messages are not sent to the agent (continue
-a conversation with `session_id`). playscout's own choices are extra body fields: `sport`,
-`mode`, `policy`, `session_id` (the SDK's `extra_body`). Generation settings (`temperature`,
+a conversation with `session_id`). playscout's own choices are the model (an alias names a
+sport, mode and policy; `playscout-agent` the server's defaults) and extra body fields that
+override it: `sport`, `mode`, `policy`, `session_id` (the SDK's `extra_body`). Generation settings (`temperature`,
 `max_tokens`, ...) are accepted so that stock clients work, but the agent's model settings are
 the server's: the response names the ones it ignored in `X-Playscout-Ignored-Params`. Fields
 that would change what the answer is (`tools`, `response_format`, `n` > 1, ...) are 422s.
@@ -27,12 +29,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from playscout.agent.ids import ID_PATTERN
 from playscout.agent.trajectory import ErrorEvent, Event, Observation, ToolCallEvent
-from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Mode, Policy
+from playscout.config import Mode, Policy
 from playscout.serving.asks import AskRejected, AskRun
+from playscout.serving.choices import AGENT_MODEL
+from playscout.serving.choices import Choice as AskChoice
 from playscout.serving.schemas import AskRequest, AskResponse
 from playscout.serving.streaming import KEEPALIVE, Items, Render, error_object, sse
 
-AGENT_MODEL = "playscout-agent"
 STARTED = int(time.time())
 IGNORED_PARAMS = (
     "temperature",
@@ -75,16 +78,24 @@ class StreamOptions(BaseModel):
 class ChatCompletionRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    model: str = Field(description=f"`{AGENT_MODEL}` (GET /v1/models).")
+    model: str = Field(
+        description=f"`{AGENT_MODEL}` (the server's defaults) or an alias (GET /v1/models)."
+    )
     messages: list[ChatMessageIn] = Field(
         min_length=1, max_length=200, description="The last user message is the question."
     )
     stream: bool = False
     stream_options: StreamOptions | None = None
     n: int | None = Field(None, ge=1, le=1, description="One answer per request.")
-    sport: str = Field("basketball", description="playscout: a sport present in the index.")
-    mode: Mode = Field(DEFAULT_MODE, description="playscout: default or oracle.")
-    policy: Policy = Field(DEFAULT_POLICY, description="playscout: llm or workflow.")
+    sport: str | None = Field(
+        None, description="playscout: a sport present in the index [default: the model's]."
+    )
+    mode: Mode | None = Field(
+        None, description="playscout: default or oracle [default: the model's]."
+    )
+    policy: Policy | None = Field(
+        None, description="playscout: llm or workflow [default: the model's]."
+    )
     session_id: str | None = Field(
         None, pattern=ID_PATTERN, description="playscout: continue an earlier conversation."
     )
@@ -131,11 +142,23 @@ class ChatCompletion(BaseModel):
     playscout: AskResponse = Field(description="The native /v1/ask body: evidence, status, ids.")
 
 
+class ModelChoice(BaseModel):
+    sport: str
+    mode: Mode
+    policy: Policy
+
+
 class ModelCard(BaseModel):
     id: str = AGENT_MODEL
     object: Literal["model"] = "model"
     created: int = STARTED
     owned_by: str = "playscout"
+    playscout: ModelChoice | None = Field(None, description="What an ask with this model runs.")
+
+    @classmethod
+    def of(cls, name: str, choice: AskChoice) -> ModelCard:
+        pick = ModelChoice(sport=choice.sport, mode=choice.mode, policy=choice.policy)
+        return cls(id=name, playscout=pick)
 
 
 class ModelList(BaseModel):
@@ -158,13 +181,22 @@ def _text(message: ChatMessageIn, index: int) -> str:
     return "\n".join(parts)
 
 
-def ask_request(body: ChatCompletionRequest) -> tuple[AskRequest, list[str]]:
-    """The native ask this completion runs, and the generation fields it ignores."""
-    if body.model != AGENT_MODEL:
-        raise UnknownModel(
-            f"the model {body.model!r} does not exist; this server serves {AGENT_MODEL!r}",
-            "model_not_found",
-        )
+def unknown_model(name: str) -> UnknownModel:
+    return UnknownModel(
+        f"the model {name!r} does not exist; this server serves {AGENT_MODEL!r} and the "
+        "aliases GET /v1/models lists",
+        "model_not_found",
+    )
+
+
+def ask_request(
+    body: ChatCompletionRequest, aliases: dict[str, AskChoice]
+) -> tuple[AskRequest, list[str]]:
+    """The native ask this completion runs (the request's fields over its model's alias),
+    and the generation fields it ignores."""
+    base = aliases.get(body.model)
+    if base is None:
+        raise unknown_model(body.model)
     users = [i for i, m in enumerate(body.messages) if m.role == "user"]
     if not users:
         raise AskRejected("messages: no user message (the last one is the question)", "no_question")
@@ -172,9 +204,9 @@ def ask_request(body: ChatCompletionRequest) -> tuple[AskRequest, list[str]]:
     ignored = sorted(set(IGNORED_PARAMS) & body.model_fields_set)
     ask = AskRequest(
         question=question,
-        sport=body.sport,
-        mode=body.mode,
-        policy=body.policy,
+        sport=body.sport or base.sport,
+        mode=body.mode or base.mode,
+        policy=body.policy or base.policy,
         session_id=body.session_id,
     )
     return ask, ignored
@@ -193,9 +225,10 @@ def _usage(resp: AskResponse) -> CompletionUsage:
     )
 
 
-def completion(resp: AskResponse) -> ChatCompletion:
+def completion(resp: AskResponse, model: str) -> ChatCompletion:
     return ChatCompletion(
         id=f"chatcmpl-{resp.trajectory_id}",
+        model=model,
         created=int(time.time()),
         choices=[
             Choice(
@@ -223,7 +256,7 @@ def progress_line(event: Event) -> str | None:
     return None
 
 
-def chat_chunks(include_usage: bool) -> Render:
+def chat_chunks(include_usage: bool, model: str) -> Render:
     """The renderer of a streamed completion (see the module docstring)."""
 
     async def render(run: AskRun, items: Items) -> AsyncIterator[bytes]:
@@ -232,7 +265,7 @@ def chat_chunks(include_usage: bool) -> Render:
             "id": f"chatcmpl-{run.trajectory_id}",
             "object": "chat.completion.chunk",
             "created": created,
-            "model": AGENT_MODEL,
+            "model": model,
         }
 
         def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:

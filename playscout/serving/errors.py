@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from playscout.clients.chat import ModelBadResponse, ModelError, ModelRejected, ModelTimeout
 from playscout.errors import PlayscoutError, is_user_error, one_line
+from playscout.runtime.preflight import PreflightError
 
 MODEL_ERROR = "model_error"  # the `type` of every failure of the agent's model
 TYPES = {
@@ -48,6 +49,15 @@ CODES = {
     501: "not_implemented",
     503: "unavailable",
 }
+
+PREFLIGHT_CODES = {
+    "sport": "unknown_sport",
+    "agent": "policy_unavailable",
+    "clips": "mode_unavailable",
+    "judge": "judge_unavailable",
+}
+"""The error code of a preflight refusal (runtime/preflight.py), by the failed check's name;
+any other check is a tool without its model or media: `tool_unavailable`."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +185,9 @@ def describe(exc: BaseException) -> ApiError:
         return _model_failure(exc, None)
     if isinstance(exc, RequestValidationError):
         return _validation(exc)
+    if isinstance(exc, PreflightError):  # the CLI's refusal, line for line
+        name = exc.check.name if exc.check is not None else ""
+        return api_error(400, str(exc), PREFLIGHT_CODES.get(name, "tool_unavailable"))
     if isinstance(exc, StarletteHTTPException):
         return api_error(exc.status_code, str(exc.detail), headers=exc.headers)
     if isinstance(exc, ValidationError):  # tool arguments built from query parameters

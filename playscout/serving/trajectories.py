@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from pydantic import BaseModel, Field
@@ -61,12 +61,18 @@ class TrajectoryPage(Page[TrajectoryListItem]):
 
 
 def trajectory_path(directory: Path, trajectory_id: str) -> Path:
+    """The file of ask `trajectory_id`. An ask's id names its file and its events' run_id;
+    files written before they were one id (their events carry another run_id) are found by
+    that run_id too, so an old trace's id still opens its trajectory."""
     if not valid_id(trajectory_id):
         raise UnknownTrajectory(f"no trajectory {trajectory_id!r}")
     path = directory / f"{trajectory_id}.jsonl"
-    if not path.is_file():
+    if path.is_file():
+        return path
+    found = _SUMMARIES.by_run_id(directory, trajectory_id) if directory.is_dir() else None
+    if found is None:
         raise UnknownTrajectory(f"no trajectory {trajectory_id!r}")
-    return path
+    return found
 
 
 def _owner(events: list[Event]) -> ProcessOwner | None:
@@ -95,7 +101,13 @@ def _status(events: list[Event], final_status: str | None) -> tuple[str | None, 
     return _unfinished(_owner(events))
 
 
-def _item(path: Path, directory: Path) -> tuple[TrajectoryListItem, ProcessOwner | None]:
+class _Entry(NamedTuple):
+    item: TrajectoryListItem
+    owner: ProcessOwner | None
+    run_ids: tuple[str, ...] = ()  # the run ids its events carry (old files: not its name)
+
+
+def _item(path: Path, directory: Path) -> _Entry:
     try:
         events = read_trajectory(path)
     except TrajectoryError as e:
@@ -108,7 +120,7 @@ def _item(path: Path, directory: Path) -> tuple[TrajectoryListItem, ProcessOwner
             created=None,
             error=str(e).replace(str(directory), "").lstrip("/"),
         )
-        return item, None
+        return _Entry(item, None)
     s = summarise(events)
     start = next((e for e in events if isinstance(e, RunStart)), None)
     status, why = _status(events, s.status)
@@ -125,7 +137,7 @@ def _item(path: Path, directory: Path) -> tuple[TrajectoryListItem, ProcessOwner
         tool_calls=s.tool_calls,
         error=s.error or why,
     )
-    return item, _owner(events)
+    return _Entry(item, _owner(events), tuple(s.run_ids))
 
 
 def _now(item: TrajectoryListItem, owner: ProcessOwner | None) -> TrajectoryListItem:
@@ -138,13 +150,25 @@ def _now(item: TrajectoryListItem, owner: ProcessOwner | None) -> TrajectoryList
 
 
 class _Summaries:
-    """path -> ((size, mtime_ns), item); entries of deleted files are dropped on listing."""
+    """path -> ((size, mtime_ns), entry); entries of deleted files are dropped on listing."""
 
     def __init__(self) -> None:
-        self._items: dict[
-            Path, tuple[tuple[int, int], tuple[TrajectoryListItem, ProcessOwner | None]]
-        ] = {}
+        self._items: dict[Path, tuple[tuple[int, int], _Entry]] = {}
         self._lock = threading.Lock()
+
+    def by_run_id(self, directory: Path, run_id: str) -> Path | None:
+        """The file whose events carry `run_id` (an ask written before its file was named by
+        its run id), from the listing's summaries (refreshed here)."""
+        self.items(directory)
+        with self._lock:
+            return next(
+                (
+                    path
+                    for path, (_, entry) in self._items.items()
+                    if path.parent == directory and run_id in entry.run_ids
+                ),
+                None,
+            )
 
     def items(self, directory: Path) -> list[tuple[float, TrajectoryListItem]]:
         """(mtime, item) of every trajectory file in the directory."""
@@ -164,7 +188,7 @@ class _Summaries:
                 hit = (sig, _item(path, directory))
                 with self._lock:
                     self._items[path] = hit
-            out.append((st.st_mtime, _now(*hit[1])))
+            out.append((st.st_mtime, _now(hit[1].item, hit[1].owner)))
         with self._lock:
             for gone in [p for p in self._items if p.parent == directory and p not in seen]:
                 del self._items[gone]
@@ -225,4 +249,5 @@ def trajectory_detail(
 
 
 def load_trajectory(directory: Path, trajectory_id: str) -> TrajectoryDetail:
-    return trajectory_detail(trajectory_path(directory, trajectory_id), trajectory_id)
+    path = trajectory_path(directory, trajectory_id)
+    return trajectory_detail(path, path.stem)

@@ -27,6 +27,7 @@ from .schedule import GameSpec, build_schedule
 from .sports import SPECS
 
 GENERATOR_VERSION = "playscout-synth/1"
+SYNTH_MANIFEST = "synth_manifest.json"  # in a generated corpus's root: what made it
 _OPTS = orjson.OPT_SORT_KEYS
 
 _CTX: dict[str, tuple[League, list[GameSpec], Path, int]] = {}
@@ -252,7 +253,7 @@ def write_corpus(
         "params": {"games": games, "sports": list(sports)},
         "counts": {s: {k: v for k, v in st.items() if k != "seconds"} for s, st in stats.items()},
     }
-    _write(out / "synth_manifest.json", orjson.dumps(manifest, option=_OPTS | orjson.OPT_INDENT_2))
+    _write(out / SYNTH_MANIFEST, orjson.dumps(manifest, option=_OPTS | orjson.OPT_INDENT_2))
     return stats
 
 

@@ -200,7 +200,9 @@ def search_videos(ctx: ToolContext, args: SearchVideosArgs) -> ToolResult:
     )
     return ToolResult(
         tool="search_videos",
-        observation=render_clips(result, ctx.sport, s.observation_clips),
+        observation=render_clips_reference(result, ctx.sport)
+        if ctx.style == "reference"
+        else render_clips(result, ctx.sport, s.observation_clips),
         data=result,
         notes=notes,
     )
@@ -325,6 +327,31 @@ def render_clips(result: VideoSearchResult, sport: str, listed: int) -> str:
     rest = result.hits[listed:]
     if rest:
         lines.append(f"+{len(rest)} more clips: " + ", ".join(h.clip_id for h in rest))
+    if not result.hits:
+        lines.append("no clips matched")
+    return "\n".join(lines)
+
+
+def render_clips_reference(result: VideoSearchResult, sport: str) -> str:
+    """What the reference's search_videos returns, as compact lines: every hit, each with its
+    id, score, game, period (named per sport), teams, all players and video timestamps. Not
+    the game clock, the date or what the index was searched by: the reference shows none."""
+    head = (
+        f'{len(result.hits)} clips for "{result.query}"'
+        if result.query
+        else f"{len(result.hits)} clips"
+    )
+    lines = [f"{head} | filters: {_filters_text(result.filters)}"]
+    lines += [f"note: {n}" for n in result.notes]
+    period_key = sport_record(sport).period_word
+    for hit in result.hits:
+        r = hit.record
+        score = f"{hit.score:.4f}" if hit.score is not None else "-"
+        lines.append(
+            f"  {hit.clip_id} | score {score} | game {r.game_id} | {period_key} {r.period} | "
+            f"teams: {', '.join(r.teams) or '-'} | players: {', '.join(r.players) or '-'} | "
+            f"video {r.video_start:.1f} - {r.video_end:.1f}"
+        )
     if not result.hits:
         lines.append("no clips matched")
     return "\n".join(lines)

@@ -16,6 +16,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 from pydantic import AliasChoices, BaseModel
 from pydantic.fields import FieldInfo
 
+from playscout.clients.calls import CallRecord
 from playscout.clients.chat import ChatClient
 from playscout.config import (
     DEFAULT_MODE,
@@ -43,6 +44,7 @@ class ToolResult(BaseModel):
     data: Any = None
     notes: list[str] = []
     error: str | None = None
+    model_calls: list[CallRecord] = []  # the model calls the tool made (QA models, the VLM)
 
     @classmethod
     def failure(cls, tool: str, message: str) -> ToolResult:
@@ -81,6 +83,9 @@ class ToolContext:
     models: ModelSet = field(default_factory=lambda: ModelSet())
     perception: PerceptionSettings = field(default_factory=PerceptionSettings)
     memory: SessionMemory = field(default_factory=SessionMemory)  # one per run: never share
+    # reference: observations carry what the reference's tools return and the QA prompts are
+    # the reference's own (the paper preset); playscout: playscout's richer observations.
+    style: Literal["reference", "playscout"] = "playscout"
 
     @functools.cached_property
     def resolver(self) -> EntityResolver:

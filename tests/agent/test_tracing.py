@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
+import threading
 import time
 from typing import Any
 
 import pytest
 
 from playscout.agent import Agent
+from playscout.agent.runner import AgentError
+from playscout.agent.tracing import otlp_tracer
 from playscout.clients.chat import ModelTimeout
+from playscout.config import TelemetrySettings
 from playscout.tools.registry import ALL_TOOLS
 from tests.doubles import ScriptedChatModel
 
@@ -86,3 +91,100 @@ def test_model_failure_marks_the_chat_and_run_spans(synth_index: Any, traced: An
     assert chat.attributes["error.type"] == run.attributes["error.type"] == "ModelTimeout"
     assert chat.status.status_code == run.status.status_code == StatusCode.ERROR
     assert (chat.end_time - chat.start_time) / 1e9 >= 0.05  # the failed call's own latency
+
+
+def test_workflow_spans_carry_call_ids_and_bounded_contents(synth_index: Any, traced: Any) -> None:
+    """The workflow policy's calls get ids too; with capture on, each tool span carries its
+    arguments (JSON) and result, cut to the limit and saying so."""
+    tracer, exporter = traced
+    agent = Agent(
+        synth_index.ctx("oracle"),
+        tools=ALL_TOOLS,
+        policy="workflow",
+        tracer=tracer,
+        capture_content=True,
+        content_chars=120,
+    )
+    result = asyncio.run(
+        agent.run(synth_index.question, run_id="ask-1", span_attributes={"x.link": "/here"})
+    )
+    assert result.run_id == "ask-1" and {e.run_id for e in result.events} == {"ask-1"}
+    spans = exporter.get_finished_spans()
+    [run] = [s for s in spans if s.parent is None]
+    assert run.attributes["playscout.run_id"] == "ask-1" and run.attributes["x.link"] == "/here"
+    tools = sorted(
+        (s for s in spans if s.name.startswith("execute_tool")), key=lambda s: s.start_time
+    )
+    calls = [e for e in result.events if e.type == "tool_call"]
+    observations = [e for e in result.events if e.type == "observation"]
+    assert [s.attributes["gen_ai.tool.call.id"] for s in tools] == [
+        "ask-1-1", "ask-1-2", "ask-1-3",
+    ]  # fmt: skip
+    assert [c.call_id for c in calls] == ["ask-1-1", "ask-1-2", "ask-1-3"]
+    arguments = json.dumps({"query": synth_index.question}, ensure_ascii=False)
+    assert len(arguments) > 120  # so the cut is tested
+    cut = f"{arguments[:120]}…[{len(arguments) - 120} more characters]"
+    assert tools[0].attributes["gen_ai.tool.call.arguments"] == cut
+    assert tools[0].attributes["input.value"] == cut
+    for span, obs in zip(tools, observations, strict=True):
+        text = span.attributes["gen_ai.tool.call.result"]
+        assert text.startswith(obs.text[:120])
+        if len(obs.text) > 120:
+            assert text == obs.text[:120] + f"…[{len(obs.text) - 120} more characters]"
+        else:
+            assert text == obs.text
+
+
+def test_no_model_spans_for_the_offline_readers(synth_index: Any, traced: Any) -> None:
+    """The extractive reader is no model call: a QA tool without a model has no chat span."""
+    tracer, exporter = traced
+    agent = Agent(synth_index.ctx("oracle"), tools=ALL_TOOLS, policy="workflow", tracer=tracer)
+    asyncio.run(agent.run(synth_index.question))
+    assert not [s for s in exporter.get_finished_spans() if s.name.startswith("chat")]
+
+
+def test_a_run_id_that_is_not_an_id_is_refused(synth_index: Any) -> None:
+    agent = Agent(synth_index.ctx("oracle"), tools=ALL_TOOLS, policy="workflow")
+    with pytest.raises(AgentError, match="not an id"):
+        asyncio.run(agent.run("q", run_id="../x"))
+
+
+def test_otlp_export_names_the_phoenix_project(synth_index: Any) -> None:
+    """The exporting tracer over real OTLP/HTTP (a local receiver decodes the protobuf): the
+    resource carries the project Phoenix files the traces under."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceRequest,
+    )
+
+    bodies: list[bytes] = []
+
+    class Receiver(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            bodies.append(self.rfile.read(int(self.headers["Content-Length"])))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/v1/traces"
+        tracer = otlp_tracer(TelemetrySettings(otlp_endpoint=url, project_name="scout-test"))
+        agent = Agent(synth_index.ctx("oracle"), tools=ALL_TOOLS, policy="workflow", tracer=tracer)
+        asyncio.run(agent.run(synth_index.question, run_id="ask-otlp"))
+        assert tracer.span_processor.force_flush(10_000)
+    finally:
+        server.shutdown()
+    resources, names = [], []
+    for body in bodies:
+        request = ExportTraceServiceRequest.FromString(body)
+        for rs in request.resource_spans:
+            resources.append({a.key: a.value.string_value for a in rs.resource.attributes})
+            names += [s.name for ss in rs.scope_spans for s in ss.spans]
+    assert resources and all(r["openinference.project.name"] == "scout-test" for r in resources)
+    assert all(r["service.name"] == "playscout" for r in resources)
+    assert "invoke_agent playscout-agent" in names and "execute_tool video_qa" in names

@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from playscout.clients.chat import ImagePart
+from playscout.eval.tasks.task import tool_subset
 from playscout.serving.app import create_app
 from playscout.tools.tool import ModelSet
 from tests.doubles import ScriptedChatModel, text_call
@@ -43,7 +44,10 @@ def test_the_frames_video_qa_sent_are_served_back_exactly(media_app, media_corpu
         [text_call("video_qa", video_ids=[board], query="what is the score?"), "<answer>x</answer>"]
     )
     vlm = ScriptedChatModel()
-    with TestClient(media_app(llm_client=agent, models=ModelSet(vlm=vlm))) as c:
+    # video_qa alone: the shared index has no default-mode clip search, which the ask's
+    # preflight would refuse if search_videos were offered
+    app = media_app(llm_client=agent, models=ModelSet(vlm=vlm), tools=tool_subset(["video_qa"]))
+    with TestClient(app) as c:
         r = c.post("/v1/ask", json={"question": "What is the score?", "mode": "default"})
         assert r.status_code == 200, r.text
         tid = r.json()["trajectory_id"]

@@ -113,7 +113,8 @@ def test_ok_model_still_answers_200(app_factory, synth_index, tmp_path):
             llm_client=model_client(fake.url), settings=agent_settings(tmp_path, "text")
         )
         with live_server(app) as srv, httpx.Client(base_url=srv.url, timeout=60) as c:
-            r = c.post("/v1/ask", json={"question": "who scored?", "policy": "llm"})
+            body = {"question": "who scored?", "policy": "llm", "mode": "oracle"}
+            r = c.post("/v1/ask", json=body)  # oracle: the index has captions, no video
     assert r.status_code == 200, r.text
     assert r.json()["status"] == "answered"
     assert r.json()["usage"] == {"prompt_tokens": 11, "completion_tokens": 7}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from playscout.eval.tasks.task import tool_subset
 from tests.doubles import ScriptedChatModel, text_call
 from tests.synthdata import SynthIndex
 
@@ -20,8 +21,9 @@ def test_api_ask_applies_the_servers_perception_limit(app_factory, synth_index: 
     model = ScriptedChatModel(
         [text_call("extract_scene_text", video_ids=ids), "<answer>unknown</answer>"]
     )
-    app = app_factory(
+    app = app_factory(  # the one tool: the shared index has no default-mode clip search
         llm_client=model,
+        tools=tool_subset(["extract_scene_text"]),
         settings={"perception": {"max_clips": 2}, "corpus_dir": synth_index.corpus_dir},
     )
     with TestClient(app) as client:

@@ -11,13 +11,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from playscout.config import EvalSettings
+from playscout.config import EvalSettings, TelemetrySettings
 from playscout.eval.errors import RunError
 from playscout.eval.judges.equivalence import EquivalenceJudge
 from playscout.eval.judges.judge import Judge
 from playscout.eval.judges.llm import LLMJudge
 from playscout.eval.records import ResultRow
 from playscout.eval.store import judgements_store, load_results, require_run_dir
+from playscout.eval.tracing import judge_span
 
 
 def judged_hash(row: ResultRow, instrument: str = "") -> str:
@@ -54,7 +55,14 @@ def make_judge(
     raise RunError(f"unknown judge {kind!r}; use llm or equivalence")
 
 
-async def judge_run_async(run_dir: Path, judge: Judge, concurrency: int = 16) -> dict[str, int]:
+async def judge_run_async(
+    run_dir: Path,
+    judge: Judge,
+    concurrency: int = 16,
+    tracer: Any = None,
+    telemetry: TelemetrySettings | None = None,
+) -> dict[str, int]:
+    """`tracer`: each new verdict is also a `judge` span (eval/tracing.py)."""
     store = judgements_store(require_run_dir(run_dir))
     done = {k: r.get("hash") for k, r in store.latest().items()}
     rows = [r for r in load_results(run_dir) if r.judgeable]
@@ -75,8 +83,18 @@ async def judge_run_async(run_dir: Path, judge: Judge, concurrency: int = 16) ->
                 "raw": v.raw,
             }
         )
+        judge_span(
+            tracer,
+            telemetry or TelemetrySettings(),
+            run_dir.name,
+            row,
+            judge.name,
+            v.verdict,
+            v.reason,
+        )
 
     await asyncio.gather(*(one(r) for r in todo))
+    record_judge(run_dir, judge.name, instrument or None)
     latest = [v for k, v in store.latest().items() if k[1] == judge.name]
     return {
         "judged_now": len(todo),
@@ -87,8 +105,33 @@ async def judge_run_async(run_dir: Path, judge: Judge, concurrency: int = 16) ->
     }
 
 
-def judge_run(run_dir: Path, judge: Judge, concurrency: int = 16) -> dict[str, int]:
-    return asyncio.run(judge_run_async(Path(run_dir), judge, concurrency))
+def record_judge(run_dir: Path, kind: str, prompt: str | None) -> None:
+    """run.json learns which judge (and prompt) produced verdicts, and its stamp is redone:
+    the judge is part of what makes a number comparable (eval/stamp.py)."""
+    import orjson
+
+    from playscout.eval.stamp import run_stamp
+    from playscout.eval.store import RUN_JSON, write_json_atomic
+
+    path = Path(run_dir) / RUN_JSON
+    meta = orjson.loads(path.read_bytes())
+    ran = meta.get("ran")
+    if not ran:
+        return  # a run from before the stamp: nothing recorded to redo it from
+    ran.setdefault("judged_by", {})[kind] = prompt
+    ran["judge"] = {"kind": kind, "prompt": prompt, "judged": True}
+    meta["stamp"] = run_stamp(meta).record()
+    write_json_atomic(path, meta)
+
+
+def judge_run(
+    run_dir: Path,
+    judge: Judge,
+    concurrency: int = 16,
+    tracer: Any = None,
+    telemetry: TelemetrySettings | None = None,
+) -> dict[str, int]:
+    return asyncio.run(judge_run_async(Path(run_dir), judge, concurrency, tracer, telemetry))
 
 
 def run_preset(run_dir: Path) -> str:

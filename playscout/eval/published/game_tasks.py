@@ -113,7 +113,8 @@ class T4Published(PublishedTask):
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
         prompt = ANSWER_PROMPT.format(question=inst.prompt, k=env.eval.best_of_k)
         if inst.meta.get("route") == "video file":
-            rec = await ask_video_files(env, inst, prompt, trajectory)
+            frames = env.settings.eval.frames_per_game
+            rec = await ask_video_files(env, inst, prompt, trajectory, frames)
         else:
             gid, kind = str(inst.meta["game_id"]), str(inst.meta["question_type"])
             tools = T4_TOOLS.get(kind, T4_TOOLS["general"])
@@ -227,6 +228,7 @@ class T9Published(PublishedTask):
     description = "Cross-corpus agentic QA on a questions file over the corpus; judged answers."
     needs = Needs(corpus="required", judge="eval judge (LLM Fig. 42, or deterministic equivalence)")
     judged = True
+    calls = T9Task.calls  # the agent: preflight checks its model, the mode's index channels
 
     def resolve(self, items: list[Instance], env: TaskEnv) -> None:
         if env.corpus is None:

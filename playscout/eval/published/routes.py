@@ -41,17 +41,23 @@ def video_files(inst: Instance) -> list[VideoFile]:
     ]
 
 
-async def ask_video_files(env: TaskEnv, inst: Instance, prompt: str, trajectory: Path) -> Outcome:
-    """The item's videos and `prompt` to the VLM, recorded as a one-step trajectory."""
+async def ask_video_files(
+    env: TaskEnv, inst: Instance, prompt: str, trajectory: Path, frames: int | None = None
+) -> Outcome:
+    """The item's videos and `prompt` to the VLM, recorded as a one-step trajectory; `frames`
+    per video when given (T4's full games), else qa.frames_per_clip."""
     client = env.models.vlm
     if client is None:  # require_vlm ran before the run started
         raise RunError("no VLM configured")
     videos = video_files(inst)
     args = {"videos": [str(v.path) for v in videos], "query": prompt}
+    qa = env.settings.qa
+    if frames is not None:
+        qa = qa.model_copy(update={"frames_per_clip": frames})
 
     async def run() -> tuple[ToolResult, float]:
         t0 = time.perf_counter()
-        result = await video_files_qa(client, env.settings.qa, videos, prompt)
+        result = await video_files_qa(client, qa, videos, prompt)
         return result, time.perf_counter() - t0
 
     async def call(writer: TrajectoryWriter) -> ToolResult:

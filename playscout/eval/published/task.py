@@ -45,7 +45,8 @@ class PublishedTask:
     needs: Needs = Needs()
     judged: bool = False  # scored by the T9 judge step (else by `score`)
     stand_in: str | None = None  # what stands in for the paper's system, said in every report
-    # Task.calls feeds the CLI's preflight, which published runs skip: `check` refuses instead.
+    # Task.calls feeds the preflight (`eval run`, with or without --data); `check` refuses
+    # what the preflight cannot see (the data's own needs).
     calls: frozenset[str] = frozenset()
 
     def __init__(self, data: PublishedData | None = None) -> None:

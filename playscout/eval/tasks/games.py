@@ -91,10 +91,11 @@ async def best_of_k_answers(env: TaskEnv, question: str, gold: str, rec: Outcome
     candidates = parse_answers(rec.answer, k)
     note = rec.note
     if not candidates and rec.answer:
-        candidates = [rec.answer]
-        note = (
-            "no 'Answer i:' lines: the whole answer is the one candidate (the reference scores 0)"
-        )
+        if env.runtime.preset.unnumbered_answers == "zero":
+            note = "no 'Answer i:' lines: no candidate, scored 0 (as the reference)"
+        else:
+            candidates = [rec.answer]
+            note = "no 'Answer i:' lines: the whole answer is the one candidate (the reference scores 0)"
     judge = score_judge(env)
     verdicts = await asyncio.gather(*(judge.score(question, gold, c) for c in candidates))
     scores = [v.score for v in verdicts]

@@ -7,10 +7,10 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 
-from playscout.serving.asks import AskRun, check_request
+from playscout.serving.asks import AskRun, check_request, resolve_ask
 from playscout.serving.query import reject_unknown_query
 from playscout.serving.routes import get_state
-from playscout.serving.schemas import AskRequest, AskResponse, ErrorBody
+from playscout.serving.schemas import AskBody, AskResponse, ErrorBody
 from playscout.serving.state import ServingState
 from playscout.serving.streaming import start_stream
 
@@ -22,9 +22,10 @@ ERRORS: dict[int | str, dict[str, object]] = {
 
 
 @router.post("/ask", response_model=AskResponse, responses=ERRORS)
-async def ask(req: AskRequest, request: Request, state: State) -> AskResponse:
+async def ask(body: AskBody, request: Request, state: State) -> AskResponse:
     """Answer one question; returns when the agent is done. A client that hangs up cancels
     the run."""
+    req = resolve_ask(state, body)
     check_request(state, req)
     return await AskRun(state, req).result_unless_disconnected(request.receive)
 
@@ -34,8 +35,9 @@ async def ask(req: AskRequest, request: Request, state: State) -> AskResponse:
     responses={200: {"content": {"text/event-stream": {}}}, **ERRORS},
     response_class=StreamingResponse,
 )
-async def ask_stream(req: AskRequest, state: State) -> StreamingResponse:
+async def ask_stream(body: AskBody, state: State) -> StreamingResponse:
     """Events (`run_start`, `model_call`, `tool_call`, `observation`, `final_answer`) as they
     happen, then `result` (the /v1/ask body) or `error`."""
+    req = resolve_ask(state, body)
     check_request(state, req)
     return start_stream(state, req)

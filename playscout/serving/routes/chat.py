@@ -10,7 +10,6 @@ from fastapi.responses import JSONResponse, Response
 
 from playscout.serving.asks import TRAJECTORY_HEADER, AskRun, check_request
 from playscout.serving.chat import (
-    AGENT_MODEL,
     IGNORED_HEADER,
     ChatCompletion,
     ChatCompletionRequest,
@@ -20,7 +19,9 @@ from playscout.serving.chat import (
     ask_request,
     chat_chunks,
     completion,
+    unknown_model,
 )
+from playscout.serving.choices import AGENT_MODEL, aliases, checks, listed
 from playscout.serving.query import reject_unknown_query
 from playscout.serving.routes import get_state
 from playscout.serving.schemas import ErrorBody
@@ -35,16 +36,25 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 @router.get("/models", response_model=ModelList, responses=ERRORS)
-def models() -> ModelList:
-    """The one model this server serves: the agent."""
-    return ModelList(data=[ModelCard()])
+def models(state: State) -> ModelList:
+    """`playscout-agent` (the server's default sport, mode and policy) and the aliases this
+    server can run, one per sport, mode and policy."""
+    return ModelList(data=[ModelCard.of(name, c) for name, c in listed(state).items()])
 
 
 @router.get("/models/{model}", response_model=ModelCard, responses=ERRORS)
-def model(name: Annotated[str, Path(alias="model", max_length=200)]) -> ModelCard:
-    if name != AGENT_MODEL:
-        raise UnknownModel(f"the model {name!r} does not exist", "model_not_found")
-    return ModelCard()
+def model(state: State, name: Annotated[str, Path(alias="model", max_length=200)]) -> ModelCard:
+    """One model; an alias this server cannot run is a 404 that says why (`playscout-agent`
+    is always there: an ask with it that cannot run is refused with the reason)."""
+    choice = aliases(state).get(name)
+    if choice is None:
+        raise unknown_model(name)
+    failed = [c for c in checks(state, choice) if c.failed]
+    if failed and name != AGENT_MODEL:
+        raise UnknownModel(
+            f"the model {name!r} cannot run on this server: {failed[0].detail}", "model_not_found"
+        )
+    return ModelCard.of(name, choice)
 
 
 @router.post(
@@ -55,13 +65,13 @@ def model(name: Annotated[str, Path(alias="model", max_length=200)]) -> ModelCar
 async def chat_completions(body: ChatCompletionRequest, request: Request, state: State) -> Response:
     """One ask as an OpenAI chat completion; `stream: true` sends the agent's progress as
     chunks and ends with `data: [DONE]`."""
-    req, ignored = ask_request(body)
+    req, ignored = ask_request(body, aliases(state))
     check_request(state, req)
     headers = {IGNORED_HEADER: ", ".join(ignored)} if ignored else {}
     if body.stream:
         include_usage = body.stream_options is not None and body.stream_options.include_usage
-        return start_stream(state, req, chat_chunks(include_usage), headers)
+        return start_stream(state, req, chat_chunks(include_usage, body.model), headers)
     run = AskRun(state, req)
     headers[TRAJECTORY_HEADER] = run.trajectory_id
     resp = await run.result_unless_disconnected(request.receive)
-    return JSONResponse(completion(resp).model_dump(mode="json"), headers=headers)
+    return JSONResponse(completion(resp, body.model).model_dump(mode="json"), headers=headers)

@@ -103,7 +103,14 @@ async def judge(
     # keep a database handle per request.
     ev = state.settings.eval.model_copy(update={"cache_db": None})
     kind = (req.judge if req else None) or ("llm" if ev.judge.configured else "equivalence")
-    stats = await judge_run_async(path, make_judge(kind, ev), ev.judge_concurrency)
+    stats = await judge_run_async(
+        path,
+        make_judge(kind, ev),
+        ev.judge_concurrency,
+        state.runtime.tracer,
+        state.settings.telemetry,
+    )
+    state.metrics.judged(path.name, kind, stats)
     return {"judge": kind, **stats}
 
 

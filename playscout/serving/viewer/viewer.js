@@ -284,7 +284,7 @@ async function runsPage(app, params) {
     tr.append(el("td", {}, pick), el("td", {}, fmtDate(r.created)),
       el("td", { class: "id" }, el("a", { href: hashOf("runs", r.id) }, r.id)),
       el("td", {}, r.task || "-"), el("td", {}, r.mode || "-"), el("td", {}, r.preset || "-"),
-      el("td", {}, r.model || "-"), state, el("td", { class: "num" }, progress), el("td", { class: "num" }, acc));
+      el("td", {}, r.model || "-"), state, el("td", { class: "num" }, progress), accCell(acc, r));
     return tr;
   });
   if (source.hasAsks && offset === 0) {
@@ -328,7 +328,22 @@ function runHeader(run) {
       h.unclear + " unclear · " + h.unmarked + " unmarked (apart from the judge's)"));
   }
   if (run.message && run.state !== "done") box.append(el("div", { class: "reason" }, run.message));
+  const stamp = comparability(run);
+  if (stamp) box.append(el("div", { class: "reason not-comparable" }, stamp));
   return box;
+}
+
+// "not comparable: <reasons>" beside a run's number (eval/stamp.py); "" when comparable or unknown.
+function comparability(r) {
+  return r.comparable === false && r.not_comparable && r.not_comparable.length
+    ? "not comparable: " + r.not_comparable.join("; ") : "";
+}
+
+function accCell(acc, r) {
+  const td = el("td", { class: "num" }, acc);
+  const stamp = comparability(r);
+  if (stamp) td.append(el("div", { class: "reason not-comparable" }, stamp));
+  return td;
 }
 
 async function questionsPage(app, runId, params) {

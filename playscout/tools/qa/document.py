@@ -12,7 +12,7 @@ from playscout.clients.chat import ChatMessage
 from playscout.clients.sync import run_sync
 from playscout.search.backend_api import SearchError
 from playscout.tools.declare import tool
-from playscout.tools.prompts import render
+from playscout.tools.prompts import qa_prompt
 from playscout.tools.qa.args import DocumentQAArgs
 from playscout.tools.qa.fanout import (
     Job,
@@ -54,7 +54,7 @@ async def document_qa_async(ctx: ToolContext, args: DocumentQAArgs) -> ToolResul
             )
         if client is None:
             return functools.partial(extract, cut.text, query, item)
-        prompt = render("document_qa", document_content=cut.text, query=query)
+        prompt = qa_prompt("document_qa", ctx.style, document_content=cut.text, query=query)
         msgs = [ChatMessage(role="user", content=prompt)]
         return functools.partial(ask, client, msgs, ep, item)
 

@@ -14,7 +14,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from playscout.clients.answers import UNPARSEABLE, ParsedAnswer, parse_answer, strip_reasoning
-from playscout.clients.chat import ChatClient, ChatMessage, ChatParams, ModelError, Usage
+from playscout.clients.calls import CallRecord, endpoint_origin
+from playscout.clients.chat import (
+    ChatClient,
+    ChatMessage,
+    ChatParams,
+    ChatResponse,
+    ImagePart,
+    ModelError,
+    Usage,
+)
 from playscout.config import ModelEndpoint
 from playscout.search.backend_api import SearchError
 from playscout.tools.qa.results import QAItem, QAResult, render_qa
@@ -64,8 +73,9 @@ async def ask(
 ) -> QAItem:
     """`parse=False`: the reply is the answer as written (reasoning dropped), for prompts that
     fix their own answer format (a benchmark's MCQ prompt), not the JSON the tools ask for."""
-    t0 = time.perf_counter()
+    t0, started = time.perf_counter(), time.time()
     deadline = deadline_s(ep)
+    resp = None
     try:
         resp = await asyncio.wait_for(
             client.chat(messages, params=ChatParams.from_endpoint(ep)), deadline
@@ -78,10 +88,39 @@ async def ask(
         return item
     finally:
         item.latency_s = round(time.perf_counter() - t0, 4)
+        item.call = _call_record(client, messages, item, started, resp)
     if not parse:
         raw = ParsedAnswer(answer=strip_reasoning(resp.content or "").strip())
         return fill(item, raw, resp.usage, resp.finish_reason)
     return fill(item, parse_answer(resp.content), resp.usage, resp.finish_reason)
+
+
+def _call_record(
+    client: ChatClient,
+    messages: list[ChatMessage],
+    item: QAItem,
+    started: float,
+    resp: ChatResponse | None,
+) -> CallRecord:
+    """What the trace and the trajectory keep of one QA model call (never the prompt)."""
+    usage = resp.usage if resp is not None else None
+    return CallRecord(
+        model=client.model,
+        subject=item.id,
+        started=started,
+        latency_s=item.latency_s or 0.0,
+        prompt_tokens=usage.prompt_tokens if usage else 0,
+        completion_tokens=usage.completion_tokens if usage else 0,
+        finish_reason=resp.finish_reason if resp is not None else None,
+        error=item.error,
+        server=endpoint_origin(getattr(client, "base_url", None)),
+        images=sum(
+            isinstance(p, ImagePart)
+            for m in messages
+            if not isinstance(m.content, str)
+            for p in m.content
+        ),
+    )
 
 
 def fill(
@@ -166,7 +205,8 @@ def result(
         latency_s=round(time.perf_counter() - t0, 4),
         usage=usage,
     )
-    return ToolResult(tool=tool, observation=render_qa(qa), data=qa, notes=notes)
+    calls = [i.call for i in items if i.call is not None]
+    return ToolResult(tool=tool, observation=render_qa(qa), data=qa, notes=notes, model_calls=calls)
 
 
 def require_one_known(ids: list[str], records: Sequence[Any], kind: str, search: str) -> None:

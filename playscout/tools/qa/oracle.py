@@ -12,7 +12,7 @@ from playscout.clients.answers import ParsedAnswer
 from playscout.clients.chat import ChatMessage
 from playscout.clients.sync import run_sync
 from playscout.tools.declare import tool
-from playscout.tools.prompts import render
+from playscout.tools.prompts import qa_prompt
 from playscout.tools.qa.args import VideoQAArgs
 from playscout.tools.qa.fanout import (
     MISSING_CLIP,
@@ -51,7 +51,8 @@ async def video_oracle(
 ) -> ToolResult:
     client = ctx.models.caption_llm or ctx.models.document_llm
     ep = ctx.qa.caption_llm if ctx.models.caption_llm is not None else ctx.qa.document_llm
-    notes.append("oracle mode: answers come from ground-truth captions, not frames")
+    if ctx.style != "reference":  # the reference tells the agent nothing of the captions
+        notes.append("oracle mode: answers come from ground-truth captions, not frames")
     if client is None:
         notes.append(NO_CAPTION_LLM)
     counter = token_counter(getattr(ctx.qa, "tokenizer_path", None))
@@ -70,7 +71,7 @@ async def video_oracle(
             if captions:
                 return functools.partial(extract, cut.text, query, item)
             return ready(fill(item, ParsedAnswer(answer=NO_EVIDENCE)))
-        prompt = render("video_qa_oracle", captions=cut.text, query=query)
+        prompt = qa_prompt("video_qa_oracle", ctx.style, captions=cut.text, query=query)
         msgs = [ChatMessage(role="user", content=prompt)]
         return functools.partial(ask, client, msgs, ep, item)
 

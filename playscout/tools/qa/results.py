@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from playscout.clients.calls import CallRecord
 from playscout.clients.chat import Usage
 from playscout.config import Mode
 
@@ -35,6 +36,7 @@ class QAItem(BaseModel):
     usage: Usage | None = None
     finish_reason: str | None = None
     frames: SentFrames | None = None  # video_qa in default mode
+    call: CallRecord | None = None  # the model call that answered (none: extractive reader)
 
 
 class QAResult(BaseModel):

@@ -13,7 +13,7 @@ from playscout.clients.chat import ChatClient, ChatMessage, ImagePart, TextPart
 from playscout.clients.sync import run_sync
 from playscout.corpus.errors import CorpusError
 from playscout.tools.declare import tool
-from playscout.tools.prompts import render
+from playscout.tools.prompts import qa_prompt
 from playscout.tools.qa.args import VideoQAArgs
 from playscout.tools.qa.fanout import (
     MISSING_CLIP,
@@ -54,7 +54,9 @@ async def _ask_frames(ctx: ToolContext, client: ChatClient, query: str, item: QA
     except MediaError as e:
         item.error = f"cannot read the video of clip {item.id}: {e}"
         return item
-    parts: list[TextPart | ImagePart] = [TextPart(text=render("video_qa", query=query))]
+    parts: list[TextPart | ImagePart] = [
+        TextPart(text=qa_prompt("video_qa", ctx.style, query=query))
+    ]
     parts += [ImagePart(url=data_uri(f.jpeg)) for f in frames]
     item.frames = SentFrames(
         times=[f.time for f in frames], long_side=qa.frame_long_side, quality=qa.jpeg_quality

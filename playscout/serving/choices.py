@@ -1,0 +1,96 @@
+"""What an ask runs with when its request does not say, and whether it can run.
+
+A stock OpenAI client sends only `model` and `messages`, so the server chooses for it: its
+defaults (`serve --sport/--mode/--policy`, settings `serving.sport`, `serving.mode`,
+`serving.policy`) and the facade's model aliases, one per sport, mode and policy
+(`playscout-oracle-workflow`, `playscout-hockey-oracle-workflow`). A request's own fields win
+over its model's alias, and the alias over the server's defaults.
+
+Whether a choice can run is decided by the checks `playscout ask` runs before it starts
+(`runtime.preflight.check_run`): an ask that fails them is a 400 with the CLI's line, and
+`GET /v1/models` lists only the aliases that pass them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from playscout.config import (
+    DEFAULT_MODE,
+    DEFAULT_POLICY,
+    MODES,
+    POLICIES,
+    Mode,
+    Policy,
+    ServingSettings,
+)
+from playscout.runtime.preflight import Check, ask_needs, check_run, require
+from playscout.serving.state import ServingState
+
+DEFAULT_SPORT = "basketball"
+AGENT_MODEL = "playscout-agent"  # the server's defaults
+PREFIX = "playscout"
+
+
+@dataclass(frozen=True)
+class Choice:
+    sport: str
+    mode: Mode
+    policy: Policy
+
+
+def default_choice(serving: ServingSettings) -> Choice:
+    return Choice(
+        serving.sport or DEFAULT_SPORT,
+        serving.mode or DEFAULT_MODE,
+        serving.policy or DEFAULT_POLICY,
+    )
+
+
+def alias_table(default: Choice, sports: list[str]) -> dict[str, Choice]:
+    """Every model name this server answers to: `playscout-agent` (the defaults),
+    `playscout-{mode}-{policy}` (the default sport) and `playscout-{sport}-{mode}-{policy}`."""
+    table = {AGENT_MODEL: default}
+    for mode in MODES:
+        for policy in POLICIES:
+            table[f"{PREFIX}-{mode}-{policy}"] = Choice(default.sport, mode, policy)
+    for sport in sports:
+        for mode in MODES:
+            for policy in POLICIES:
+                table[f"{PREFIX}-{sport}-{mode}-{policy}"] = Choice(sport, mode, policy)
+    return table
+
+
+def aliases(state: ServingState) -> dict[str, Choice]:
+    return alias_table(default_choice(state.settings.serving), state.sports)
+
+
+def checks(state: ServingState, choice: Choice) -> list[Check]:
+    """The CLI `ask`'s checks that need no network, for this server's runtime: the tools it
+    offers, its agent model, its index."""
+    runtime = state.runtime
+    tools = [t.name for t in runtime.tools] if runtime.tools is not None else None
+    needs = ask_needs(runtime.preset, choice.sport, choice.mode, choice.policy, tools)
+    return check_run(runtime, needs)
+
+
+def require_runnable(state: ServingState, choice: Choice) -> None:
+    """Raises PreflightError (a 400 whose code names the cause) when the choice cannot run."""
+    require(checks(state, choice))
+
+
+def runnable(state: ServingState, choice: Choice) -> bool:
+    return not any(c.failed for c in checks(state, choice))
+
+
+def listed(state: ServingState) -> dict[str, Choice]:
+    """The aliases `GET /v1/models` lists: those that can run here. `playscout-agent` is
+    always listed (a request for it that cannot run says why); the sport-qualified names are
+    left out when the default sport is the index's only one (they would repeat the others)."""
+    default = default_choice(state.settings.serving)
+    short = alias_table(default, [])
+    repeat = state.sports == [default.sport]
+    out = {}
+    for name, choice in aliases(state).items():
+        if name == AGENT_MODEL or (not (repeat and name not in short) and runnable(state, choice)):
+            out[name] = choice
+    return out
