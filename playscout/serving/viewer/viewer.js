@@ -15,7 +15,7 @@
 const PAGE = 100;
 const TOOL_COLOURS = {
   search_documents: "#3b6fd8", document_qa: "#16a394", search_videos: "#e07b1a",
-  video_qa: "#c2357a", extract_scene_text: "#7a52c7", transcribe_speech: "#4d8f2a",
+  video_qa: "#c2357a", video_qa_oracle: "#d9739f", extract_scene_text: "#7a52c7", transcribe_speech: "#4d8f2a",
   detect_audio_events: "#a88a12", calculator: "#5b6478", memory: "#8a5a3c",
 };
 const FALLBACK = ["#2f8f9d", "#b5483c", "#6d6ad6", "#8c8c2a"];
