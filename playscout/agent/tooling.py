@@ -72,17 +72,30 @@ def _walk(value: Any, out: dict[str, list[Any]], depth: int = 0) -> None:
             _walk(item, out, depth + 1)
 
 
+def _cut(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text[:HIGHLIGHT_CHARS] + ("…" if len(text) > HIGHLIGHT_CHARS else "")
+
+
 def _hit(rank: int, ident: str, hit: Any) -> dict[str, Any]:
     """A search hit as the viewer shows it: rank, score, the start of its first highlight,
-    and where a clip sits in its game's video."""
+    and for a clip where it sits in its game's video and the start of its caption and of what
+    was heard in it, so a clip reads as text where no video file exists."""
     out: dict[str, Any] = {"id": ident, "rank": rank, "score": getattr(hit, "score", None)}
     highlights = getattr(hit, "highlights", None) or []
     if highlights:
-        text = " ".join(str(highlights[0]).split())
-        out["highlight"] = text[:HIGHLIGHT_CHARS] + ("…" if len(text) > HIGHLIGHT_CHARS else "")
+        out["highlight"] = _cut(highlights[0])
     record: Any = getattr(hit, "record", None)
     if hasattr(record, "video_start"):
         out["video"] = [record.video_start, record.video_end]
+        caption = _cut(record.caption) if record.caption else None
+        heard = _cut(record.observed_text()) if record.observed_text() else None
+        if caption:
+            out["caption"] = caption
+        if heard and heard != caption:
+            out["heard"] = heard
+        if out.get("highlight") in (caption, heard):
+            del out["highlight"]  # the whole text matched: said once
     return out
 
 

@@ -326,15 +326,20 @@ def compare_cmd(
     _, rows_a = run_at(run_a)
     _, rows_b = run_at(run_b)
     cmp = comparison(str(run_a), str(run_b), rows_a, rows_b, limit=max(1, len(rows_a)))
-    table = Table("question", "A", "B", "change", title="Right/wrong changes (A -> B)")
+    table = Table("question", "A", "B", "change", "A human", "B human",
+                  title="Right/wrong changes (A -> B); human: a person's verdict")  # fmt: skip
     for row in cmp.items:
-        if row.change in ("fixed", "broken", "unjudged"):
-            table.add_row(row.qid, row.a or "-", row.b or "-", row.change)
+        if row.change in ("fixed", "broken", "unjudged") or row.human_a or row.human_b:
+            table.add_row(row.qid, row.a or "-", row.b or "-", row.change,
+                          row.human_a or "-", row.human_b or "-")  # fmt: skip
     out.print(table)
     counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in cmp.counts.items())
     out.print(
         f"{cmp.total} questions in both: {counts}; only in A {cmp.only_a}, only in B {cmp.only_b}"
     )
+    for side in ("a", "b"):
+        h = cmp.human[side]
+        out.print(f"human verdicts {side.upper()}: " + ", ".join(f"{k} {v}" for k, v in h.items()))
 
 
 @eval_app.command("export")
@@ -348,6 +353,10 @@ def export_cmd(
     media: Annotated[
         bool, typer.Option(help="Copy the clips, thumbnails and video_qa frames it shows.")
     ] = True,
+    baseline: Annotated[
+        Path | None,
+        typer.Option(help="Another run of the same questions: outline each first divergent turn."),
+    ] = None,
 ) -> None:
     """Write a run as a static run browser that opens from disk (index.html), no server."""
     from playscout.cli.common import progress_bar
@@ -356,7 +365,9 @@ def export_cmd(
 
     root = (corpus or _run_corpus(run_dir)) if media else None
     with progress_bar() as update:
-        res = export_run(run_dir, html, Corpus(root) if root else None, progress=update)
+        res = export_run(
+            run_dir, html, Corpus(root) if root else None, progress=update, baseline=baseline
+        )
     out.print(
         f"exported {res.questions} questions, {res.clips} clips and {res.frames} frames to "
         f"{res.out}; open {res.out / 'index.html'}"

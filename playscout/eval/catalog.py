@@ -26,6 +26,7 @@ from playscout.agent.ids import valid_id
 from playscout.config import Mode
 from playscout.config.presets import preset_label
 from playscout.eval.errors import RunError, UnknownQuestion, UnknownRun
+from playscout.eval.human import HUMAN_VERDICTS, HumanMark, human_counts, human_verdicts
 from playscout.eval.records import ResultRow
 from playscout.eval.stamp import run_stamp
 from playscout.eval.status import STATUS_JSON, RunState, RunStatus, StatusFile, read_status
@@ -76,6 +77,10 @@ class RunInfo(RunStatus):
     not_comparable: list[str] = Field(
         default_factory=list, description="Every reason it may not; shown beside the number."
     )
+    human: dict[str, int] = Field(
+        default_factory=dict,
+        description="People's verdicts (right, wrong, unclear, unmarked), apart from the judge's.",
+    )
 
 
 class QuestionRow(BaseModel):
@@ -95,6 +100,7 @@ class QuestionRow(BaseModel):
     wall_s: float = 0.0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    human: HumanMark | None = Field(None, description="The latest person's verdict, if any.")
 
 
 class QuestionPage(Page[QuestionRow]):
@@ -161,7 +167,7 @@ class _Cache:
 
 def _signature(run_dir: Path) -> tuple[Any, ...]:
     out: list[Any] = []
-    for name in (STATUS_JSON, RUN_JSON, RESULTS, JUDGEMENTS):
+    for name in (STATUS_JSON, RUN_JSON, RESULTS, JUDGEMENTS, HUMAN_VERDICTS):
         try:
             st = (run_dir / name).stat()
             out.append((st.st_size, st.st_mtime_ns))
@@ -209,6 +215,7 @@ def _load(run_dir: Path) -> _Loaded:
     request = (status.request if status else None) or {}
     results = {r.qid: r for r in load_results(run_dir)} if (run_dir / RESULTS).is_file() else {}
     verdicts = RunVerdicts.of(run_dir)
+    marks = human_verdicts(run_dir)
     rows = [
         QuestionRow(
             qid=r.qid,
@@ -225,6 +232,7 @@ def _load(run_dir: Path) -> _Loaded:
             wall_s=r.wall_s,
             prompt_tokens=r.prompt_tokens,
             completion_tokens=r.completion_tokens,
+            human=marks.get(r.qid),
         )
         # By id, not in the order questions finished: a reader pages a run as its questions file reads.
         for r in sorted(results.values(), key=lambda r: natural_key(r.qid))
@@ -266,6 +274,7 @@ def _load(run_dir: Path) -> _Loaded:
         right=right,
         accuracy=round(100 * right / len(judged), 2) if judged else None,
         statuses=dict(Counter(r.status for r in rows)),
+        human=human_counts([r.human for r in rows]),
         **_comparability(meta, verdicts.judge),
     )
     return _Loaded(info=info, rows=rows, results=results)
@@ -362,8 +371,12 @@ def facets(rows: Sequence[QuestionRow]) -> dict[str, list[str]]:
     }
 
 
-def question_annotations(row: QuestionRow, judge: str | None) -> dict[str, Any]:
-    """What a question's trajectory page shows beside the events: gold, verdict and why."""
+def question_annotations(
+    row: QuestionRow, judge: str | None, result: ResultRow | None = None
+) -> dict[str, Any]:
+    """What a question's trajectory page shows beside the events: gold, verdict and why, a
+    person's verdict, and the gold documents and clips (generated questions carry them) that
+    the page marks wherever a search returned them."""
     return {
         "gold_answer": row.gold,
         "verdict": row.verdict,
@@ -371,7 +384,24 @@ def question_annotations(row: QuestionRow, judge: str | None) -> dict[str, Any]:
         "judge_reason": row.judge_reason,
         "result_status": row.status,
         "result_error": row.error,
+        "human": row.human.model_dump() if row.human else None,
+        **gold_ids(result),
     }
+
+
+def gold_ids(result: ResultRow | None) -> dict[str, list[str]]:
+    """The gold document and clip ids a result row carries (T9 on generated questions)."""
+    meta = result.meta if result is not None else {}
+    return {
+        key: [str(i) for i in meta.get(key) or []]
+        for key in ("gold_doc_ids", "gold_clip_ids")
+        if meta.get(key)
+    }
+
+
+def result_row(run_dir: Path, qid: str) -> ResultRow | None:
+    """The result row of question `qid` of the run at `run_dir` (None: no such question)."""
+    return _CACHE.get(Path(run_dir).resolve(), _load).results.get(qid)
 
 
 def question_rows(runs_dir: Path, run_id: str) -> list[QuestionRow]:
@@ -396,6 +426,14 @@ def trajectory_file(run_dir: Path, qid: str) -> Path | None:
     base = Path(run_dir).resolve()
     path = (base / result.trajectory).resolve()
     return path if path.is_relative_to(base) and path.is_file() else None
+
+
+def question_dir(runs_dir: Path, run_id: str, qid: str) -> Path:
+    """The run's directory when `qid` is one of its questions (a result row), else
+    UnknownQuestion (or UnknownRun)."""
+    if not any(r.qid == qid for r in _loaded(runs_dir, run_id).rows):
+        raise UnknownQuestion(f"no question {qid!r} in run {run_id!r}")
+    return run_dir(runs_dir, run_id)
 
 
 def question(runs_dir: Path, run_id: str, qid: str) -> tuple[QuestionRow, Path]:

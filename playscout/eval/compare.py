@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from playscout.agent.trajectory import Event, FinalAnswer, ToolCallEvent
 from playscout.eval.catalog import Page, QuestionRow, paginate
+from playscout.eval.human import HUMAN_VALUES
 from playscout.eval.verdicts import Verdict
 
 Change = Literal["fixed", "broken", "both_right", "both_wrong", "unjudged"]
@@ -29,6 +30,8 @@ class CompareRow(BaseModel):
     answer_a: str | None
     answer_b: str | None
     change: Change
+    human_a: str | None = Field(None, description="A person's verdict on A's answer, if any.")
+    human_b: str | None = None
 
 
 class Comparison(Page[CompareRow]):
@@ -37,6 +40,10 @@ class Comparison(Page[CompareRow]):
     counts: dict[str, int] = Field(description="Questions in both runs, per change.")
     only_a: int = Field(description="Questions only run A has.")
     only_b: int
+    human: dict[str, dict[str, int]] = Field(
+        default_factory=dict,
+        description="People's verdicts in each run (a, b) over these questions, apart from the judge's.",
+    )
 
 
 def change_of(a: Verdict | None, b: Verdict | None) -> Change:
@@ -66,6 +73,8 @@ def compare_rows(rows_a: Sequence[QuestionRow], rows_b: Sequence[QuestionRow]) -
                 answer_a=ra.answer,
                 answer_b=rb.answer,
                 change=change_of(ra.verdict, rb.verdict),
+                human_a=ra.human.verdict if ra.human else None,
+                human_b=rb.human.verdict if rb.human else None,
             )
         )
     return out
@@ -92,7 +101,16 @@ def comparison(
         counts={c: counts.get(c, 0) for c in CHANGES},
         only_a=len(rows_a) - common,
         only_b=len(rows_b) - common,
+        human={
+            "a": _counts([r.human_a for r in rows]),
+            "b": _counts([r.human_b for r in rows]),
+        },
     )
+
+
+def _counts(verdicts: list[str | None]) -> dict[str, int]:
+    found = Counter(v or "unmarked" for v in verdicts)
+    return {k: found.get(k, 0) for k in (*HUMAN_VALUES, "unmarked")}
 
 
 def _actions(events: Sequence[Event]) -> list[tuple[int, Any]]:

@@ -15,6 +15,7 @@ import orjson
 
 from playscout.config.presets import preset_label
 from playscout.eval.gold_evidence import STEPS, gold_evidence
+from playscout.eval.human import human_counts, human_verdicts
 from playscout.eval.metrics import cohen_kappa, mean
 from playscout.eval.records import ResultRow
 from playscout.eval.stamp import run_stamp, stamp_line
@@ -78,6 +79,11 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
             "unjudged": unjudged,
             "accuracy": 100 * right / len(rs) if rs else None,
         }
+    marks = human_verdicts(run_dir)
+    human = {
+        sport: human_counts([marks.get(r.qid) for r in rows if sport in ("overall", r.sport)])
+        for sport in [*sorted({r.sport for r in rows}), "overall"]
+    }
     tools = tool_calls_per_question(rows)
     tools_by_sport = {
         sport: tool_calls_per_question([r for r in rows if r.sport == sport])
@@ -110,6 +116,7 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
         "models": meta.get("models", {}),
         "judge": chosen,
         "accuracy": by_sport,
+        "human": human,
         "tool_calls_per_question": tools,
         "tool_calls_by_sport": tools_by_sport,
         "turns_by_outcome": outcome,
@@ -284,6 +291,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
                 else f"{_fmt(a['accuracy'], True)} ({a['correct']}/{a['n']}, unjudged {a['unjudged']})"
             )
         lines.append(f"| {sport} | " + " | ".join(cells) + " |")
+    lines += _human_table(summaries, heads)
     lines += [
         "",
         f"## Tool calls per question (Table 39), preset {presets}",
@@ -397,6 +405,37 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
             lines.append(f"\n> {head}: {n}")
     lines.append("\nAccuracy counts unjudged answers as not correct; the unjudged count is shown.")
     return "\n".join(lines) + "\n"
+
+
+def _marked(h: dict[str, int] | None) -> int:
+    return sum(h.get(k, 0) for k in ("right", "wrong", "unclear")) if h else 0
+
+
+def _human_table(summaries: list[dict[str, Any]], heads: list[str]) -> list[str]:
+    """People's verdicts (eval/human.py) per sport, their own column beside no judge's: only
+    when someone marked an answer."""
+    if not any(_marked((s.get("human") or {}).get("overall")) for s in summaries):
+        return []
+    lines = [
+        "",
+        "## Human verdicts per sport (right / wrong / unclear of marked; not the judge's)",
+        "",
+        "| sport | " + " | ".join(heads) + " |",
+        "|---|" + "---|" * len(heads),
+    ]
+    sports = list(dict.fromkeys(k for s in summaries for k in s.get("human") or {}))
+    for sport in sports:
+        cells = []
+        for s in summaries:
+            h = (s.get("human") or {}).get(sport)
+            cells.append(
+                f"{h['right']} / {h['wrong']} / {h['unclear']} of {_marked(h)} "
+                f"(unmarked {h['unmarked']})"
+                if h
+                else "-"
+            )
+        lines.append(f"| {sport} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def write_report(

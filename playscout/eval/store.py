@@ -8,6 +8,7 @@ plain records keyed by (question, judge)."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import threading
 from collections.abc import Iterator
@@ -28,7 +29,8 @@ TRAJECTORIES = "trajectories"
 
 
 class JsonlStore:
-    """Append-only JSONL keyed by `key_fields`; thread-safe within a process."""
+    """Append-only JSONL keyed by `key_fields`; thread-safe within a process and locked
+    (flock) against writers in other processes."""
 
     def __init__(self, path: Path, key_fields: tuple[str, ...] = ("qid",)) -> None:
         self.path = Path(path)
@@ -41,6 +43,9 @@ class JsonlStore:
         with self._lock:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:
+                # other processes (a CLI beside a server) append too: the lock keeps a heal
+                # and a record of one writer from interleaving with another's
+                fcntl.flock(fd, fcntl.LOCK_EX)
                 self._heal(fd)
                 os.write(fd, line)
                 os.fsync(fd)

@@ -15,8 +15,10 @@ from typing import Any
 import orjson
 
 from playscout.agent.ids import valid_id
+from playscout.agent.trajectory import read_trajectory
 from playscout.corpus import Corpus
 from playscout.eval import catalog
+from playscout.eval.compare import first_divergent_turn
 from playscout.media import MediaError
 from playscout.serving.media import ClipMedia, UnknownClip
 from playscout.serving.routes.viewer import ASSETS, read_asset
@@ -126,10 +128,27 @@ class _MediaWriter:
         return {"clips": self.clips, "thumbs": self.thumbs, "frames": self.frames}
 
 
+def _divergence(baseline: Path, qid: str, path: Path) -> dict[str, Any] | None:
+    """The first turn where this question's trajectory acted differently from the baseline
+    run's (eval/compare.py); None when the baseline has no trajectory for it."""
+    other = catalog.trajectory_file(baseline, qid)
+    if other is None:
+        return None
+    turn = first_divergent_turn(read_trajectory(other), read_trajectory(path))
+    return {"baseline": baseline.name, "turn": turn}
+
+
 def export_run(
-    run_dir: Path, out: Path, corpus: Corpus | None = None, progress: Progress | None = None
+    run_dir: Path,
+    out: Path,
+    corpus: Corpus | None = None,
+    progress: Progress | None = None,
+    baseline: Path | None = None,
 ) -> ExportResult:
-    """Writes the export into `out` (created; an existing export there is replaced)."""
+    """Writes the export into `out` (created; an existing export there is replaced). With a
+    `baseline` run, each question's page outlines its first divergent turn from that run."""
+    if baseline is not None:
+        catalog.run_at(baseline)  # a one-line error when it is not a run
     info, rows = catalog.run_at(run_dir)
     out = Path(out)
     if (out / "data").is_dir():
@@ -142,16 +161,24 @@ def export_run(
     for i, row in enumerate(rows):
         path = catalog.trajectory_file(run_dir, row.qid)
         if path is not None:
-            detail = trajectory_detail(path, row.qid, catalog.question_annotations(row, info.judge))
+            result_row = catalog.result_row(run_dir, row.qid)
+            detail = trajectory_detail(
+                path, row.qid, catalog.question_annotations(row, info.judge, result_row)
+            )
+            sport, clips = _clip_refs(detail)
+            if media is not None:
+                for clip_id, frames in clips.items():
+                    media.add(sport, clip_id, frames)
+            # which clips the page may show as video: the ones copied here, no other
+            copied = media.clips if media is not None else {}
+            detail.annotations["media"] = {c: c in copied for c in clips}
+            if baseline is not None:
+                detail.annotations["divergence"] = _divergence(baseline, row.qid, path)
             rel = f"data/q/{i:05d}.js"
             (out / rel).write_bytes(
                 _js("PLAYSCOUT_STATIC_LOADED", row.qid, detail.model_dump(mode="json"))
             )
             files[row.qid] = rel
-            if media is not None:
-                sport, clips = _clip_refs(detail)
-                for clip_id, frames in clips.items():
-                    media.add(sport, clip_id, frames)
         if progress:
             progress("questions", i + 1, len(rows))
     data = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import Any
 
 from playscout.agent.ids import valid_id
 from playscout.corpus import Corpus
@@ -17,6 +18,7 @@ from playscout.corpus.errors import CorpusError
 from playscout.corpus.models import split_clip_id
 from playscout.corpus.validate import unusable
 from playscout.errors import NotFound, PlayscoutError
+from playscout.serving.schemas import TrajectoryDetail
 
 THUMBNAIL_SIDE = 240
 MEDIA_TYPES = {".mp4": "video/mp4", ".webm": "video/webm", ".mkv": "video/x-matroska",
@@ -40,8 +42,11 @@ class ClipMedia:
     def __init__(self, corpus: Corpus | None) -> None:
         self.corpus = corpus
 
-    def path(self, clip_id: str, sport: str | None = None) -> Path:
-        """The clip's file, or UnknownClip (also when this server has no corpus)."""
+    def path(
+        self, clip_id: str, sport: str | None = None, *, sports: list[str] | None = None
+    ) -> Path:
+        """The clip's file, or UnknownClip (also when this server has no corpus). `sports`:
+        the corpus' sports when the caller already listed them (one listing for many clips)."""
         if self.corpus is None:
             raise UnknownClip(
                 f"no clip {clip_id!r}: this server has no corpus configured (set corpus_dir)"
@@ -52,7 +57,7 @@ class ClipMedia:
             split_clip_id(clip_id)
         except ValueError:
             raise UnknownClip(f"no clip {clip_id!r} (clip ids are <game_id>_<index>)") from None
-        sports = self.corpus.sports()
+        sports = self.corpus.sports() if sports is None else sports
         if sport is not None and sport not in sports:
             raise UnknownClip(f"no clip {clip_id!r}: no sport {sport!r} in this corpus")
         for name in [sport] if sport else sports:
@@ -65,6 +70,19 @@ class ClipMedia:
                     raise UnusableClip(f"clip {clip_id!r}: its file is {why}")
                 return path
         raise UnknownClip(f"no clip {clip_id!r} with a media file in this corpus")
+
+    def available(self, clip_ids: list[str], sport: str | None = None) -> dict[str, bool]:
+        """clip id -> whether it has a servable file, so the run browser asks for no thumbnail,
+        frame or clip that would be a 404 (a corpus without video has none)."""
+        out = {}
+        sports = self.corpus.sports() if self.corpus is not None else []
+        for clip_id in clip_ids:
+            try:
+                self.path(clip_id, sport or None, sports=sports)
+                out[clip_id] = True
+            except (UnknownClip, UnusableClip, CorpusError):
+                out[clip_id] = False
+        return out
 
     def thumbnail(self, clip_id: str, sport: str | None = None) -> bytes:
         path = self.path(clip_id, sport)
@@ -92,3 +110,23 @@ def _frame(
 
     frame = jpeg_at(path, time, long_side, quality)
     return frame.time, frame.jpeg
+
+
+def shown_clips(events: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """(sport, every clip id the trajectory shows: search hits, QA answers, final evidence)."""
+    sport, seen = "", dict[str, None]()
+    for e in events:
+        if e.get("type") == "run_start":
+            sport = e.get("sport") or ""
+        data = e.get("data") or {}
+        seen.update(dict.fromkeys(map(str, data.get("clip_ids") or [])))
+        seen.update(dict.fromkeys(str(a.get("id")) for a in data.get("answers") or []))
+        seen.update(dict.fromkeys(map(str, (e.get("evidence") or {}).get("clip_ids") or [])))
+    return sport, list(seen)
+
+
+def with_media(detail: TrajectoryDetail, media: ClipMedia) -> TrajectoryDetail:
+    """The detail with `annotations.media`: clip id -> whether the server can show it."""
+    sport, clips = shown_clips(detail.events)
+    detail.annotations["media"] = media.available(clips, sport)
+    return detail

@@ -68,3 +68,22 @@ def test_compare_prints_every_question_whose_verdict_changed(tmp_path: Path) -> 
         and printed == {**dict.fromkeys(fixed, "fixed"), **dict.fromkeys(broken, "broken")}
     )
     assert f"40 questions in both: fixed {len(fixed)}, broken {len(broken)}" in result.output
+
+
+def test_compare_prints_peoples_verdicts_in_their_own_columns(tmp_path: Path) -> None:
+    """A person's marks show beside the judge's verdicts, and `eval report` counts them."""
+    from playscout.eval.human import record_human_verdict
+    from tests.serving.runs_data import write_run
+
+    a = write_run(tmp_path / "runs", "a", 6)
+    b = write_run(tmp_path / "runs", "b", 6)
+    record_human_verdict(b, "q0002", "unclear", "the gold is ambiguous", "ana")
+    result = runner.invoke(app, ["eval", "compare", str(a), str(b), "--out", str(tmp_path / "c")])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"q0002\W+\w+\W+\w+\W+\w+\W+-\W+unclear", result.output), result.output
+    assert "human verdicts A: right 0, wrong 0, unclear 0, unmarked 6" in result.output
+    assert "human verdicts B: right 0, wrong 0, unclear 1, unmarked 5" in result.output
+    assert (
+        "| overall | 0 / 0 / 0 of 0 (unmarked 6) | 0 / 0 / 1 of 1 (unmarked 5) |"
+        in (tmp_path / "c" / "report.md").read_text()
+    )

@@ -89,6 +89,52 @@ def test_accuracy_axis_reads_0_to_100(tmp_path: Path, drawn: dict[str, Any]) -> 
     assert drawn["turns_by_outcome.png"].get_ylim()[0] == 0.0
 
 
+def test_a_0_percent_chart_still_labels_its_bars_and_the_unjudged(
+    tmp_path: Path, drawn: dict[str, Any]
+) -> None:
+    """An all-wrong run drew an empty frame: each bar now says 0% with its counts, and the
+    title the unjudged answers (here 2 of 5 unjudged: no judgement recorded for them)."""
+    run = write_run(tmp_path / "run", 5)
+    judge_run(run, EquivalenceJudge())
+    rows = [json.loads(line) for line in (run / "judgements.jsonl").read_text().splitlines()]
+    (run / "judgements.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows[:3]))
+    write_report([run])
+    ax = drawn["accuracy_per_sport.png"]
+    labels = [t.get_text() for t in ax.texts]
+    assert labels == ["0%\n0/5, 2 unjudged", "0%\n0/5, 2 unjudged"]  # basketball, overall
+    assert "2 unjudged" in ax.get_title()
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["basketball", "overall"]
+
+
+def test_every_registered_tool_has_its_own_timeline_colour(
+    tmp_path: Path, drawn: dict[str, Any]
+) -> None:
+    """video_qa_oracle was drawn grey as "other": colours come from the tool registry now, so
+    no tool (today's or the next) falls through, and the legend names the tools drawn."""
+    from playscout.tools.registry import REGISTRY
+
+    colours = plots_module.tool_colours()
+    assert set(colours) == set(REGISTRY)
+    assert len(set(colours.values())) == len(colours)
+    assert plots_module.OTHER not in colours.values()
+    run = write_run(tmp_path / "run", 2)
+    writer = TrajectoryWriter("q000", [JsonlRecorder(run / "trajectories" / "q000.jsonl")])
+    writer.emit(ToolCallEvent, turn=1, name="video_qa_oracle", arguments={"video_ids": ["g_1"]})
+    writer.emit(FinalAnswer, answer="no", status="answered", turns=1, wall_s=0.1)
+    writer.close()
+    write_report([run])
+    ax = drawn["timeline_oracle_workflow.png"]
+    legend = {t.get_text(): h.get_facecolor() for t, h in zip(
+        ax.get_legend().get_texts(), ax.get_legend().legend_handles, strict=True)}  # fmt: skip
+    assert set(legend) == {"search_documents", "video_qa_oracle"}
+    from matplotlib.colors import to_rgba
+
+    assert legend["video_qa_oracle"] == to_rgba(colours["video_qa_oracle"])
+    drawn_colours = {to_rgba(p.get_facecolor()) for p in ax.patches}
+    assert to_rgba(colours["video_qa_oracle"]) in drawn_colours
+    assert to_rgba(plots_module.OTHER) not in drawn_colours
+
+
 def test_unjudged_run_has_no_accuracy_plot(tmp_path: Path) -> None:
     """Unjudged answers would plot as 0 %: the plot is left out, the table says 'unjudged'."""
     run = write_run(tmp_path / "run", 3)
@@ -161,3 +207,29 @@ def test_judge_agreement_counts_only_answers_both_judges_decided() -> None:
     a = judge_agreement(rows, llm, equivalence)
     assert (a["n"], a["raw_agreement"]) == (2, 0.5)  # a agrees, b does not; c, d, e left out
     assert (a["no_answer"], a["llm_unjudged"], a["equivalence_unjudged"]) == (1, 2, 1)
+
+
+def test_human_verdicts_are_their_own_column_and_never_the_judges(tmp_path: Path) -> None:
+    """A person's marks count in their own table (latest per question wins); the judge's
+    accuracy and judgements.jsonl are untouched by them."""
+    from playscout.eval.human import record_human_verdict
+
+    run = write_run(tmp_path / "run", 4)
+    judge_run(run, EquivalenceJudge())  # all wrong by the judge
+    judged = (run / "judgements.jsonl").read_bytes()
+    record_human_verdict(run, "q000", "wrong", "first look", "ana")
+    record_human_verdict(run, "q000", "right", "the gold is too strict", "ana")  # wins
+    record_human_verdict(run, "q001", "unclear", "", "bo")
+    summary = write_report([run])["summaries"][0]
+    assert summary["human"]["overall"] == {"right": 1, "wrong": 0, "unclear": 1, "unmarked": 2}
+    assert summary["accuracy"]["overall"]["correct"] == 0
+    assert (run / "judgements.jsonl").read_bytes() == judged
+    md = (run / "report.md").read_text()
+    assert "## Human verdicts per sport" in md
+    assert "| overall | 1 / 0 / 1 of 2 (unmarked 2) |" in md
+
+
+def test_no_human_table_when_nobody_marked(tmp_path: Path) -> None:
+    run = write_run(tmp_path / "run", 2)
+    write_report([run])
+    assert "Human verdicts" not in (run / "report.md").read_text()

@@ -14,8 +14,17 @@ from playscout.config import Mode
 from playscout.eval import catalog
 from playscout.eval.catalog import MAX_PAGE, Page, QuestionFilter, QuestionPage, RunInfo
 from playscout.eval.compare import Change, Comparison, comparison, first_divergent_turn
+from playscout.eval.human import (
+    MAX_BY,
+    MAX_NOTE,
+    HumanRecord,
+    HumanVerdictValue,
+    human_verdicts,
+    record_human_verdict,
+)
 from playscout.eval.run_service import NOT_AVAILABLE, RunRequest, RunService
 from playscout.eval.status import RunState, RunStatus
+from playscout.serving.media import ClipMedia, with_media
 from playscout.serving.query import reject_unknown_query
 from playscout.serving.routes import get_state
 from playscout.serving.schemas import ErrorBody, TrajectoryDetail
@@ -140,13 +149,44 @@ def questions(
 def _question_detail(state: ServingState, run_id: str, qid: str) -> TrajectoryDetail:
     row, path = catalog.question(state.runs_dir, run_id, qid)
     judge = catalog.run_info(state.runs_dir, run_id).judge
-    return trajectory_detail(path, qid, catalog.question_annotations(row, judge))
+    result = catalog.result_row(catalog.run_dir(state.runs_dir, run_id), qid)
+    detail = trajectory_detail(path, qid, catalog.question_annotations(row, judge, result))
+    return with_media(detail, ClipMedia(state.runtime.corpus))
 
 
 @router.get("/{run_id}/questions/{qid}", response_model=TrajectoryDetail, responses=ERRORS)
 def question(state: State, run_id: RunId, qid: Qid) -> TrajectoryDetail:
     """One question's trajectory, with its gold answer and verdict."""
     return _question_detail(state, run_id, qid)
+
+
+class HumanVerdictRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    verdict: HumanVerdictValue
+    note: str = Field("", max_length=MAX_NOTE, description="Why; shown as text, never HTML.")
+    by: str = Field(min_length=1, max_length=MAX_BY, description="Who marks it.")
+
+
+@router.post(
+    "/{run_id}/questions/{qid}/human",
+    response_model=HumanRecord,
+    status_code=201,
+    responses=ERRORS,
+)
+def mark(state: State, run_id: RunId, qid: Qid, req: HumanVerdictRequest) -> HumanRecord:
+    """A person's verdict on the answer (right, wrong or unclear, with a note), stored apart
+    from the judge's; the latest per question counts. 404 for a question the run lacks."""
+    path = catalog.question_dir(state.runs_dir, run_id, qid)
+    return record_human_verdict(path, qid, req.verdict, req.note, req.by)
+
+
+@router.get("/{run_id}/human", response_model=list[HumanRecord], responses=ERRORS)
+def marks(state: State, run_id: RunId) -> list[HumanRecord]:
+    """Every question's latest human verdict, in question order."""
+    rows = catalog.question_rows(state.runs_dir, run_id)
+    found = human_verdicts(catalog.run_dir(state.runs_dir, run_id))
+    return [found[r.qid] for r in rows if r.qid in found]
 
 
 @router.get("/{run_id}/compare/{other_id}", response_model=Comparison, responses=ERRORS)

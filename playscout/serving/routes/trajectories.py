@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
 
+from playscout.serving.media import ClipMedia, with_media
 from playscout.serving.query import reject_unknown_query
 from playscout.serving.routes import get_state
 from playscout.serving.schemas import ErrorBody, TrajectoryDetail
@@ -44,4 +45,5 @@ def index(
 @router.get("/{trajectory_id}", response_model=TrajectoryDetail, responses=ERRORS)
 def detail(state: State, trajectory_id: Annotated[str, Path(max_length=200)]) -> TrajectoryDetail:
     """Every event of one trajectory, its summary, and gold/verdict annotations if any."""
-    return load_trajectory(state.settings.agent.trajectory_dir, trajectory_id)
+    detail = load_trajectory(state.settings.agent.trajectory_dir, trajectory_id)
+    return with_media(detail, ClipMedia(state.runtime.corpus))

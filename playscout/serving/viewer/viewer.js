@@ -15,7 +15,7 @@
 const PAGE = 100;
 const TOOL_COLOURS = {
   search_documents: "#3b6fd8", document_qa: "#16a394", search_videos: "#e07b1a",
-  video_qa: "#c2357a", extract_scene_text: "#7a52c7", transcribe_speech: "#4d8f2a",
+  video_qa: "#c2357a", video_qa_oracle: "#d9739f", extract_scene_text: "#7a52c7", transcribe_speech: "#4d8f2a",
   detect_audio_events: "#a88a12", calculator: "#5b6478", memory: "#8a5a3c",
 };
 const FALLBACK = ["#2f8f9d", "#b5483c", "#6d6ad6", "#8c8c2a"];
@@ -80,6 +80,14 @@ async function api(path, params) {
   const body = await r.json();
   if (!r.ok) throw new Error((body.error && body.error.message) || ("HTTP " + r.status));
   return body;
+}
+
+async function post(path, body) {
+  const r = await fetch(path, { method: "POST", headers: { ...headers(), "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (r.status === 401) { askForKey(); throw new Error("this server needs an API key"); }
+  const data = await r.json();
+  if (!r.ok) throw new Error((data.error && data.error.message) || ("HTTP " + r.status));
+  return data;
 }
 
 function keep(row, f, fields) {
@@ -314,6 +322,11 @@ function runHeader(run) {
   box.append(el("div", {}, pill(run.state), " ", "task " + (run.task || "-") + " · mode " + (run.mode || "-") +
     " · policy " + (run.policy || "-") + (run.preset ? " · preset " + run.preset : "") + " · model " + (run.model || "-") +
     " · " + run.done + (run.total !== null && run.total !== undefined ? "/" + run.total : "") + " questions · " + acc));
+  const h = run.human || {};
+  if (h.right || h.wrong || h.unclear) {
+    box.append(el("div", { id: "human-counts" }, "human verdicts: " + h.right + " right · " + h.wrong + " wrong · " +
+      h.unclear + " unclear · " + h.unmarked + " unmarked (apart from the judge's)"));
+  }
   if (run.message && run.state !== "done") box.append(el("div", { class: "reason" }, run.message));
   const stamp = comparability(run);
   if (stamp) box.append(el("div", { class: "reason not-comparable" }, stamp));
@@ -347,11 +360,13 @@ async function questionsPage(app, runId, params) {
     const err = r.error ? el("td", { class: "reason" }, r.error) : el("td", {}, "-");
     tr.append(el("td", { class: "id" }, el("a", { href: hashOf("runs", runId, "q", r.qid) }, r.qid)),
       el("td", { class: "q" }, r.question), el("td", { class: "a" }, r.gold ?? "-"), el("td", { class: "a" }, r.answer ?? "-"),
-      el("td", {}, pill(r.verdict || "unjudged")), el("td", {}, pill(r.status)), el("td", { class: "num" }, r.turns),
+      el("td", {}, pill(r.verdict || "unjudged")),
+      el("td", { class: "human", title: r.human ? humanText(r.human) : "" }, r.human ? pill(r.human.verdict) : "-"),
+      el("td", {}, pill(r.status)), el("td", { class: "num" }, r.turns),
       el("td", {}, tools(r.tool_calls)), err);
     return tr;
   });
-  app.append(table(["id", "question", "gold", "answer", "verdict", "status", "turns", "tools", "error"], rows, "questions"));
+  app.append(table(["id", "question", "gold", "answer", "verdict", "human", "status", "turns", "tools", "error"], rows, "questions"));
   app.append(pager(page, (o) => go(["runs", runId], { ...params, offset: o })));
   setStatus(page.total ? "" : "no questions match");
 }
@@ -380,15 +395,39 @@ async function asksPage(app, params) {
 
 // ------------------------------------------------------------------ a trajectory
 
-function player(sport) {
+// What every part of one trajectory's view needs: its sport, the clip player, which clips
+// have a video file (the server's `annotations.media`; a corpus without video has none, so
+// no thumbnail, frame or clip is requested that could only be a 404) and the question's gold
+// documents and clips (`annotations.gold_doc_ids` / `gold_clip_ids`).
+function viewContext(t, play) {
+  const a = t.annotations || {};
+  return {
+    sport: sportOf(t.events),
+    play,
+    media: a.media || null,
+    goldDocs: a.gold_doc_ids || [],
+    goldClips: a.gold_clip_ids || [],
+  };
+}
+
+function hasMedia(ctx, id) {
+  if (ctx.media) return ctx.media[id] === true;
+  return STATIC ? !!source.clip(ctx.sport, id) : true;  // a server from before the media map
+}
+
+function player(sport, media) {
   const box = el("aside", { class: "card player", id: "player" });
   const title = el("div", { class: "player-title muted" }, "click a clip to play it");
   const video = el("video", { controls: "", preload: "metadata", id: "video" });
   video.hidden = true;
   box.append(el("h2", {}, "Clip player"), title, video);
   box.play = (clipId) => {
-    const url = source.clip(sport, clipId);
-    if (!url) { title.textContent = "clip " + clipId + " is not in this export"; video.hidden = true; return; }
+    const url = media(clipId) ? source.clip(sport, clipId) : null;
+    if (!url) {
+      title.textContent = "clip " + clipId + (STATIC ? " is not in this export" : " has no video file in this corpus");
+      video.hidden = true;
+      return;
+    }
     title.textContent = "clip " + clipId;
     video.hidden = false;
     video.setAttribute("src", url);
@@ -398,27 +437,72 @@ function player(sport) {
   return box;
 }
 
-function clipTile(sport, hit, play) {
+function goldBadge(ctx, id, kind) {
+  const list = kind === "doc" ? ctx.goldDocs : ctx.goldClips;
+  return list.includes(id) ? el("span", { class: "gold-badge" }, "gold " + kind) : "";
+}
+
+function clipTile(ctx, hit) {
   const id = hit.id || hit;
   const tile = el("button", { class: "clip", "data-clip": id, title: "play " + id });
-  const src = source.thumb(sport, id);
-  tile.append(src ? el("img", { src, alt: "thumbnail of " + id, loading: "lazy", width: "160", height: "90" }) : el("div", { class: "noimg" }, "no thumbnail"));
+  if (ctx.goldClips.includes(id)) tile.classList.add("gold");
+  const src = hasMedia(ctx, id) ? source.thumb(ctx.sport, id) : null;
+  tile.append(src ? el("img", { src, alt: "thumbnail of " + id, loading: "lazy", width: "160", height: "90" }) : el("div", { class: "noimg" }, "no video file"));
   const label = hit.video ? id + " · " + hit.video[0].toFixed(0) + "–" + hit.video[1].toFixed(0) + " s" : id;
-  tile.append(el("div", { class: "label" }, label));
-  tile.addEventListener("click", () => play(id));
+  tile.append(el("div", { class: "label" }, label, " ", goldBadge(ctx, id, "clip")));
+  tile.addEventListener("click", () => ctx.play(id));
   return tile;
 }
 
-function framesStrip(sport, answer) {
+function score(h) {
+  return h.score !== null && h.score !== undefined ? "score " + Number(h.score).toFixed(4) : "";
+}
+
+// A clip hit as text (rank, id, where it is, score, caption and what was heard), with its
+// thumbnail only when the clip has a video file.
+function clipHit(ctx, h) {
+  const li = el("li", { class: "clip-hit", "data-clip": h.id, "data-rank": h.rank ?? "" });
+  if (ctx.goldClips.includes(h.id)) li.classList.add("gold");
+  const src = hasMedia(ctx, h.id) ? source.thumb(ctx.sport, h.id) : null;
+  if (src) {
+    const thumb = el("button", { class: "thumb", title: "play " + h.id }, el("img", { src, alt: "thumbnail of " + h.id, loading: "lazy", width: "96", height: "54" }));
+    thumb.addEventListener("click", () => ctx.play(h.id));
+    li.append(thumb);
+  }
+  const where = h.video ? h.video[0].toFixed(1) + "–" + h.video[1].toFixed(1) + " s" : "";
+  const body = el("div", { class: "hit-body" });
+  body.append(el("div", {}, el("span", { class: "rank" }, "#" + (h.rank ?? "?")), " ", el("span", { class: "id" }, h.id), " ",
+    el("span", { class: "muted" }, [where, score(h)].filter(Boolean).join(" · ")), " ", goldBadge(ctx, h.id, "clip")));
+  if (h.caption) body.append(el("div", { class: "caption" }, el("span", { class: "what" }, "caption "), h.caption));
+  if (h.heard) body.append(el("div", { class: "heard" }, el("span", { class: "what" }, "heard "), h.heard));
+  if (h.highlight) body.append(el("div", { class: "highlight" }, el("span", { class: "what" }, "matched "), h.highlight));
+  li.append(body);
+  return li;
+}
+
+// Where each gold document or clip of the question is in this search's results (its rank),
+// or that the search did not return it.
+function goldLine(ctx, kind, hits) {
+  const gold = kind === "doc" ? ctx.goldDocs : ctx.goldClips;
+  if (!gold.length) return "";
+  const rank = new Map(hits.map((h) => [h.id, h.rank]));
+  const parts = gold.map((id) => id + (rank.has(id) ? " at rank " + rank.get(id) : " not returned"));
+  const found = gold.some((id) => rank.has(id));
+  return el("div", { class: "gold-line " + (found ? "found" : "missed"), "data-kind": kind },
+    el("span", { class: "what" }, "gold " + kind + (gold.length > 1 ? "s" : "") + ": "), parts.join("; "));
+}
+
+function framesStrip(ctx, answer) {
   const f = answer.frames;
   const box = el("div", { class: "frames", "data-clip": answer.id });
   box.append(el("div", { class: "muted" }, f.times.length + " frames sent to the VLM from " + answer.id +
     " (" + f.long_side + " px, JPEG q" + f.quality + ")"));
   const grid = el("div", { class: "frame-grid" });
+  const media = hasMedia(ctx, answer.id);
   for (const t of f.times) {
-    const src = source.frame(sport, answer.id, t, f);
+    const src = media ? source.frame(ctx.sport, answer.id, t, f) : null;
     const fig = el("figure", { class: "frame" });
-    fig.append(src ? el("img", { src, alt: answer.id + " at " + t + " s", loading: "lazy" }) : el("div", { class: "noimg" }, "not exported"),
+    fig.append(src ? el("img", { src, alt: answer.id + " at " + t + " s", loading: "lazy" }) : el("div", { class: "noimg" }, STATIC ? "not exported" : "no video file"),
       el("figcaption", {}, Number(t).toFixed(2) + " s"));
     grid.append(fig);
   }
@@ -426,32 +510,39 @@ function framesStrip(sport, answer) {
   return box;
 }
 
-function observationBody(obs, sport, play) {
+function observationBody(obs, ctx) {
   const box = el("div", { class: "obs" });
   const data = obs.data || {};
   const hits = data.hits || [];
   const docs = hits.filter((h) => (data.doc_ids || []).includes(h.id));
   const clips = hits.filter((h) => (data.clip_ids || []).includes(h.id));
+  if (obs.name === "search_documents" && !obs.error) box.append(goldLine(ctx, "doc", docs));
+  if (obs.name === "search_videos" && !obs.error) box.append(goldLine(ctx, "clip", clips));
   if (docs.length) {
     const list = el("ol", { class: "doc-hits" });
     for (const h of docs) {
-      list.append(el("li", {}, el("span", { class: "id" }, h.id), h.score !== null && h.score !== undefined ? el("span", { class: "muted" }, " score " + Number(h.score).toFixed(3)) : "",
-        h.highlight ? el("div", { class: "highlight" }, h.highlight) : ""));
+      const li = el("li", { "data-doc": h.id, "data-rank": h.rank ?? "" }, el("span", { class: "rank" }, "#" + (h.rank ?? "?")), " ",
+        el("span", { class: "id" }, h.id), " ", el("span", { class: "muted" }, score(h)), " ", goldBadge(ctx, h.id, "doc"),
+        h.highlight ? el("div", { class: "highlight" }, h.highlight) : "");
+      if (ctx.goldDocs.includes(h.id)) li.classList.add("gold");
+      list.append(li);
     }
     box.append(list);
   }
   if (clips.length) {
-    const grid = el("div", { class: "clip-grid" });
-    for (const h of clips) grid.append(clipTile(sport, h, play));
-    box.append(grid);
+    const list = el("ol", { class: "clip-hits" });
+    for (const h of clips) list.append(clipHit(ctx, h));
+    box.append(list);
   }
   for (const a of data.answers || []) {
-    const item = el("div", { class: "qa-answer" });
-    item.append(el("div", {}, el("span", { class: "id" }, a.id), ": ", el("b", {}, a.answer ?? "-"),
+    const item = el("div", { class: "qa-answer", "data-id": a.id });
+    if (ctx.goldClips.includes(a.id) || ctx.goldDocs.includes(a.id)) item.classList.add("gold");
+    item.append(el("div", {}, el("span", { class: "id" }, a.id), " ", goldBadge(ctx, a.id, ctx.goldDocs.includes(a.id) ? "doc" : "clip"),
+      ": ", el("b", {}, a.answer ?? "-"),
       a.confidence !== null && a.confidence !== undefined ? el("span", { class: "muted" }, " (confidence " + a.confidence + ")") : ""));
     if (a.frames) {
       const row = el("div", { class: "qa-frames" });
-      row.append(clipTile(sport, { id: a.id }, play), framesStrip(sport, a));
+      row.append(clipTile(ctx, { id: a.id }), framesStrip(ctx, a));
       item.append(row);
     }
     box.append(item);
@@ -464,7 +555,7 @@ function observationBody(obs, sport, play) {
   return box;
 }
 
-function eventNode(e, sport, play) {
+function eventNode(e, ctx) {
   const turn = e.turn === undefined || e.turn === null ? "" : "turn " + e.turn;
   const node = el("article", { class: "event " + e.type, "data-turn": e.turn ?? "", "data-type": e.type });
   if (e.type === "run_start") {
@@ -494,7 +585,7 @@ function eventNode(e, sport, play) {
     node.append(el("h3", {}, turn + " · observation of ", el("span", { class: "tool" }, e.name)),
       el("div", { class: "meta" }, fmtS(e.latency_s) + (e.tokens ? " · " + e.tokens + " tokens" : "")));
     if (e.error) node.append(el("div", { class: "reason" }, "error: " + e.error));
-    node.append(observationBody(e, sport, play));
+    node.append(observationBody(e, ctx));
   } else if (e.type === "error") {
     node.append(el("h3", {}, (turn ? turn + " · " : "") + "error (" + e.kind + (e.fatal ? ", fatal" : "") + ")"),
       el("div", { class: "reason" }, e.message));
@@ -505,10 +596,14 @@ function eventNode(e, sport, play) {
     node.append(el("h3", {}, "Final answer"), el("div", {}, el("b", {}, e.answer ?? "(none)"), " ", pill(e.status)),
       el("div", { class: "meta" }, e.turns + " turns · " + fmtS(e.wall_s)));
     const ev = e.evidence || {};
-    if ((ev.doc_ids || []).length) node.append(el("div", {}, el("span", { class: "label" }, "documents "), ev.doc_ids.join(", ")));
+    if ((ev.doc_ids || []).length) {
+      const docs = el("div", { class: "evidence-docs" }, el("span", { class: "label" }, "documents "));
+      ev.doc_ids.forEach((id, i) => docs.append(i ? ", " : "", el("span", { class: ctx.goldDocs.includes(id) ? "id gold" : "id" }, id), " ", goldBadge(ctx, id, "doc")));
+      node.append(docs);
+    }
     if ((ev.clip_ids || []).length) {
       const grid = el("div", { class: "clip-grid" });
-      for (const id of ev.clip_ids.slice(0, 12)) grid.append(clipTile(sport, { id }, play));
+      for (const id of ev.clip_ids.slice(0, 12)) grid.append(clipTile(ctx, { id }));
       node.append(el("div", { class: "label" }, "clips"), grid);
     }
     if ((ev.qa || []).length) {
@@ -522,7 +617,46 @@ function eventNode(e, sport, play) {
   return node;
 }
 
-function summaryCard(t) {
+function humanText(h) {
+  return h.verdict + " · " + h.by + " · " + fmtDate(h.at) + (h.note ? " · " + h.note : "");
+}
+
+// A person's verdict on a run's answer: shown, and (over the API) set with a note. It is
+// stored apart from the judge's verdict (POST .../questions/QID/human), never over it.
+function humanRow(runId, qid, human) {
+  const row = el("div", { id: "human-row" }, el("span", { class: "label" }, "Human "));
+  const shown = el("span", { id: "human" }, human ? pill(human.verdict) : pill("unmarked", "none"));
+  const who = el("span", { class: "muted", id: "human-by" }, human ? " " + human.by + " · " + fmtDate(human.at) + (human.note ? ": " + human.note : "") : "");
+  row.append(shown, who);
+  if (STATIC || !runId) return row;
+  const form = el("form", { id: "human-form", class: "human-form" });
+  const verdict = select("human-verdict", ["right", "wrong", "unclear"], human ? human.verdict : "", () => {}, "verdict");
+  verdict.querySelector("option").textContent = "verdict…";
+  const note = el("input", { type: "text", name: "note", maxlength: "2000", placeholder: "note (why)", size: "40", value: human ? human.note : "" });
+  const by = el("input", { type: "text", name: "by", maxlength: "80", placeholder: "your name", size: "12", value: localStorage.getItem("playscout-name") || "" });
+  const save = el("button", { type: "submit" }, "mark");
+  const said = el("span", { class: "muted", id: "human-said" });
+  form.append(verdict, note, by, save, said);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    if (!verdict.value || !by.value.trim()) { said.textContent = "choose a verdict and give your name"; return; }
+    localStorage.setItem("playscout-name", by.value.trim());
+    try {
+      const rec = await post("/v1/runs/" + encodeURIComponent(runId) + "/questions/" + encodeURIComponent(qid) + "/human",
+        { verdict: verdict.value, note: note.value, by: by.value.trim() });
+      shown.replaceChildren(pill(rec.verdict));
+      who.textContent = " " + rec.by + " · " + fmtDate(rec.at) + (rec.note ? ": " + rec.note : "");
+      said.textContent = "saved";
+    } catch (e) {
+      said.textContent = "error: " + e.message;
+    }
+    rendered();
+  });
+  row.append(form);
+  return row;
+}
+
+function summaryCard(t, runId) {
   const s = t.summary, a = t.annotations || {};
   const box = el("section", { class: "card summary" });
   box.append(el("div", {}, el("span", { class: "label" }, "Question "), el("span", { id: "question" }, s.question || "-")));
@@ -534,6 +668,12 @@ function summaryCard(t) {
     if (a.judge) row.append(el("span", { class: "muted" }, " judge " + a.judge + (a.judge_reason ? ": " + a.judge_reason : "")));
     box.append(row);
   }
+  if ((a.gold_doc_ids || []).length || (a.gold_clip_ids || []).length) {
+    box.append(el("div", { id: "gold-evidence" }, el("span", { class: "label" }, "Gold evidence "),
+      el("span", { class: "id" }, [...(a.gold_doc_ids || []), ...(a.gold_clip_ids || [])].join(", ")),
+      el("span", { class: "muted" }, " (marked gold wherever a search returned them)")));
+  }
+  if (runId !== undefined) box.append(humanRow(runId, t.id, a.human || null));
   const error = s.error || a.result_error;
   if (error) box.append(el("div", { class: "reason", id: "run-error" }, "error: " + error));
   box.append(el("div", { class: "muted", id: "stats" }, s.turns + " turns · tools: " + tools(s.tool_calls) + " · tokens " + s.prompt_tokens + "/" + s.completion_tokens +
@@ -561,31 +701,42 @@ function sportOf(events) {
   return start ? start.sport : "";
 }
 
-function eventList(events, sport, play, divergent) {
+function eventList(events, ctx, divergent, label) {
   const list = el("div", { class: "events" });
   for (const e of events) {
-    const node = eventNode(e, sport, play);
+    const node = eventNode(e, ctx);
     if (divergent !== null && divergent !== undefined && e.turn === divergent) {
       node.classList.add("divergent");
-      node.querySelector("h3").prepend(el("span", { class: "diverges" }, "first divergence"), " ");
+      node.querySelector("h3").prepend(el("span", { class: "diverges" }, label || "first divergence"), " ");
     }
     list.append(node);
   }
   return list;
 }
 
-function trajectoryView(app, t) {
-  const sport = sportOf(t.events);
-  app.append(summaryCard(t), timelineStrip(t.events));
-  const play = player(sport);
+function trajectoryPlayer(t) {
+  const ctx = viewContext(t, null);
+  const box = player(ctx.sport, (id) => hasMedia(ctx, id));
+  ctx.play = (id) => box.play(id);
+  return [ctx, box];
+}
+
+function trajectoryView(app, t, runId) {
+  const [ctx, play] = trajectoryPlayer(t);
+  app.append(summaryCard(t, runId), timelineStrip(t.events));
+  const d = (t.annotations || {}).divergence;  // an export made against a baseline run
+  if (d) {
+    app.append(el("div", { class: "divergence " + (d.turn === null ? "same" : "differs"), id: "divergence" },
+      d.turn === null ? "acted the same as " + d.baseline + " at every turn" : "first divergent turn from " + d.baseline + ": " + d.turn));
+  }
   const layout = el("div", { class: "trajectory" });
-  layout.append(eventList(t.events, sport, (id) => play.play(id)), play);
+  layout.append(eventList(t.events, ctx, d ? d.turn : null, d ? "first divergence from " + d.baseline : null), play);
   app.append(layout);
 }
 
 async function questionPage(app, runId, qid) {
   crumbs(["runs", "#/"], [runId, hashOf("runs", runId)], [qid]);
-  trajectoryView(app, await source.question(runId, qid));
+  trajectoryView(app, await source.question(runId, qid), runId);
   setStatus("");
 }
 
@@ -627,9 +778,8 @@ async function pairPage(app, a, b, qid) {
   const cols = el("div", { class: "pair" });
   for (const [label, t, id] of [["A", pair.a, a], ["B", pair.b, b]]) {
     const col = el("div", { class: "col", "data-side": label });
-    const sport = sportOf(t.events);
-    const play = player(sport);
-    col.append(el("h2", {}, label + ": " + id), summaryCard(t), play, eventList(t.events, sport, (c) => play.play(c), pair.divergent_turn));
+    const [ctx, play] = trajectoryPlayer(t);
+    col.append(el("h2", {}, label + ": " + id), summaryCard(t), play, eventList(t.events, ctx, pair.divergent_turn));
     cols.append(col);
   }
   app.append(cols);
