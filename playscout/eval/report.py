@@ -238,6 +238,15 @@ def _fmt(x: Any, pct: bool = False) -> str:
     return str(x)
 
 
+def _short_stamp(record: dict[str, Any]) -> str:
+    """A table column's stamp: the verdict with its one reason, or how many there are; every
+    reason is on the run's line above the tables (a heading holding seven is unreadable)."""
+    n = len(record.get("reasons") or ())
+    if record.get("comparable") or n == 1:
+        return stamp_line(record)
+    return f"not comparable ({n} reasons, listed above)"
+
+
 def run_labels(summaries: list[dict[str, Any]]) -> list[str]:
     """One distinct label per run, for table columns, legends and plot file names: `mode
     (policy)`, plus the run directory's name where two runs share both, plus `#n` where even
@@ -258,7 +267,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
     heads = [
         f"{label}, preset {s['preset']}"
         + (f", {s['protocol']} protocol" if s.get("protocol") else "")
-        + (f", {stamp_line(s['stamp'])}" if s.get("stamp") else "")
+        + (f", {_short_stamp(s['stamp'])}" if s.get("stamp") else "")
         for label, s in zip(run_labels(summaries), summaries, strict=True)
     ]
     presets = ", ".join(dict.fromkeys(s["preset"] for s in summaries))
@@ -272,6 +281,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
         lines.append(
             f"- {head}: `{s['run_dir']}`, judge: {s['judge'] or 'none'}, models: "
             + (", ".join(f"{k}={v}" for k, v in s["models"].items() if v) or "none (offline)")
+            + (f"; {stamp_line(s['stamp'])}" if s.get("stamp") else "")
         )
     lines += [
         "",

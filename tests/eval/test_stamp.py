@@ -97,7 +97,9 @@ def test_a_workflow_oracle_paper_run_is_not_comparable_and_says_why(
     tables = [
         x for x in md.splitlines() if x.startswith("| sport |") or x.startswith("| outcome |")
     ]
-    assert tables and all(line in x for x in tables), tables
+    # every table says so beside the number; every reason is on the run's line above them
+    assert tables and all("not comparable (7 reasons, listed above)" in x for x in tables), tables
+    assert any(x.startswith("- oracle (workflow)") and line in x for x in md.splitlines())
     info = catalog.run_info(tmp_path / "runs", "a")  # what the browser and GET /v1/runs/{id} show
     assert info.comparable is False and info.not_comparable == WORKFLOW_ORACLE_REASONS
 
