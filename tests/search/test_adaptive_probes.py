@@ -7,12 +7,14 @@ direction, as text queries sit relative to video vectors."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from playscout.search.embedded.ann import ADAPTIVE_RULE, RELATIVE_RULE
 from playscout.search.embedded.recall import (
     ADAPTIVE_DEPTHS,
     DATA_AT_FIXED,
@@ -74,7 +76,8 @@ def test_far_queries_probe_more_and_reach_what_the_fixed_setting_misses(built: A
     assert rule["probes_median"]["data"] == setting["nprobe"]  # the data rows: as before
     assert f"per-query probes (depth {rule['depth']})" in describe_setting(setting)
     store = VectorStore.open(d)
-    assert store.adaptive == (rule["depth"], rule["least"], rule["most"])
+    assert rule["rule"] == ADAPTIVE_RULE
+    assert store.adaptive == (rule["depth"], rule["least"], rule["most"], False)
     like, far = _draw(60, 5), _gap(60, 6)
     like_recall, like_probes = _search(store, x, like)
     far_recall, far_probes = _search(store, x, far)
@@ -128,3 +131,35 @@ def test_the_depth_is_the_deepest_that_leaves_data_rows_at_the_fixed_count(built
     depth = adaptive_depth(ivf, rows, nprobe, 64)
     assert 0 < depth < ADAPTIVE_DEPTHS
     assert at_fixed(depth) >= DATA_AT_FIXED > at_fixed(depth + 1)
+
+
+def test_the_margin_is_absolute_so_far_queries_get_the_same_reach(built: Any) -> None:
+    """A row's score is its centroid's similarity plus its residual's product with the query,
+    and residuals are the data's size whatever the query: a query with a low best similarity
+    gets the same margin (the first rule scaled it by |s1| and cut short exactly those)."""
+    d, _, _ = built
+    ivf = VectorStore.open(d).ivf
+    assert ivf is not None
+    far = _gap(20, 12)
+    sims = np.sort(far @ ivf.centroids.T, axis=1)[:, ::-1]
+    assert (sims[:, 0] < 0.9).all()
+    depth = 150
+    counts = (ivf.adaptive_probes(far, depth, 1, ivf.nlist)[0] >= 0).sum(axis=1)
+    expected = (sims >= sims[:, :1] - depth / 1000).sum(axis=1)
+    assert (counts == expected).all()
+    scaled = (ivf.adaptive_probes(far, depth, 1, ivf.nlist, relative=True)[0] >= 0).sum(axis=1)
+    assert (scaled <= counts).all() and (scaled < counts).any()
+
+
+def test_an_index_recorded_with_the_relative_rule_keeps_it(built: Any, tmp_path: Path) -> None:
+    d, _, _ = built
+    copy = tmp_path / "old"
+    copy.mkdir()
+    for f in d.iterdir():
+        (copy / f.name).symlink_to(f)
+    (copy / "ann.json").unlink()
+    setting = json.loads((d / "ann.json").read_text())
+    setting["adaptive"]["rule"] = RELATIVE_RULE
+    (copy / "ann.json").write_text(json.dumps(setting))
+    rule = setting["adaptive"]
+    assert VectorStore.open(copy).adaptive == (rule["depth"], rule["least"], rule["most"], True)

@@ -30,6 +30,12 @@ import numpy as np
 
 ANN_FILE = "ann.faiss"
 TRAIN_ROWS_PER_LIST = 40  # k-means sample: 40 rows per list (faiss warns below 39)
+# The per-query rule as ann.json records it (adaptive_probes); RELATIVE_RULE is the first
+# version's, kept so indexes built with it search as they were measured.
+ADAPTIVE_RULE = "lists with centroid similarity >= s1 - depth/1000"
+RELATIVE_RULE = "lists with centroid similarity >= s1 - depth/1000 * |s1|"
+# (depth, least lists, most lists, relative) of a channel's rule, as adaptive_probes takes it
+AdaptiveRule = tuple[int, int, int, bool]
 
 
 def nlist_for(n: int) -> int:
@@ -156,14 +162,25 @@ class IvfIndex:
         return self._preassigned(queries, want, assign, dist, selector)
 
     def adaptive_probes(
-        self, queries: np.ndarray, depth: int, least: int, most: int | None = None
+        self,
+        queries: np.ndarray,
+        depth: int,
+        least: int,
+        most: int | None = None,
+        relative: bool = False,
     ) -> tuple[np.ndarray, np.ndarray]:
         """The lists each query probes under the adaptive rule, nearest first, padded with -1,
         and their centroid similarities: every list whose centroid similarity is within
-        depth/1000 of the best one's magnitude (s >= s1 - depth/1000 * |s1|), at least `least`
-        and at most `most` lists. A query far from every centroid (a text query across a
-        modality gap, one shifted off the data) has a small, flat s1 and so probes many
-        lists; one deep inside a dense list has a large s1 and probes few."""
+        depth/1000 of the best one (s >= s1 - depth/1000), at least `least` and at most `most`
+        lists. A query far from every centroid (a text query across a modality gap, one
+        shifted off the data) has flat centroid similarities, so many lists fall inside the
+        margin; one deep inside a dense list has one centroid well above the rest and probes
+        few. The margin is absolute because a row's score is its centroid's similarity plus
+        the query's product with the row's residual, whose size is the data's, not the
+        query's: `relative` (an index recorded with RELATIVE_RULE) scales it by |s1|, which
+        narrows it for exactly the far queries (at 1.76M near-duplicate rows, text queries
+        with s1 0.23-0.32 got a margin of 0.02 where their top 100 needed 0.04-0.05:
+        recall 0.57-0.73)."""
         # The quantizer's own ranking: for one query it scans the centroids without BLAS, whose
         # threads cost milliseconds per search on a loaded 2-core machine (a numpy product
         # with 2,048 centroids took 8 ms there against 3.5 ms for the whole fixed search).
@@ -171,7 +188,8 @@ class IvfIndex:
         queries = np.ascontiguousarray(np.atleast_2d(queries), dtype=np.float32)
         sims, lists = self.ivf.quantizer.search(queries, most)
         best = sims[:, :1]
-        counts = (sims >= best - depth / 1000 * np.abs(best)).sum(axis=1)
+        margin = depth / 1000 * (np.abs(best) if relative else 1.0)
+        counts = (sims >= best - margin).sum(axis=1)
         counts = np.clip(counts, min(least, most), most)
         width = int(counts.max())
         assign = np.ascontiguousarray(lists[:, :width], dtype=np.int64)
@@ -179,12 +197,18 @@ class IvfIndex:
         return assign, np.ascontiguousarray(sims[:, :width], dtype=np.float32)
 
     def adaptive_candidates(
-        self, queries: np.ndarray, want: int, depth: int, least: int, most: int | None = None
+        self,
+        queries: np.ndarray,
+        want: int,
+        depth: int,
+        least: int,
+        most: int | None = None,
+        relative: bool = False,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Up to `want` rows nearest to each query in the lists adaptive_probes chooses,
         and how many lists each query probed."""
         queries = np.ascontiguousarray(np.atleast_2d(queries), dtype=np.float32)
-        assign, dist = self.adaptive_probes(queries, depth, least, most)
+        assign, dist = self.adaptive_probes(queries, depth, least, most, relative)
         probed = np.count_nonzero(assign >= 0, axis=1)
         return self._preassigned(queries, want, assign, dist), probed
 

@@ -44,7 +44,7 @@ from playscout.config import SearchSettings
 from playscout.search.core.build import Progress
 from playscout.search.core.spec import QueryEmbedder
 from playscout.search.embedded import vectors
-from playscout.search.embedded.ann import ANN_FILE, IvfIndex
+from playscout.search.embedded.ann import ADAPTIVE_RULE, ANN_FILE, AdaptiveRule, IvfIndex
 from playscout.search.embedded.vectors import (
     META_FILE,
     OVERSAMPLE,
@@ -287,12 +287,12 @@ def _recall(
     nprobe: int,
     k: int,
     filtered: tuple[Selection, float] | None = None,
-    adaptive: tuple[int, int, int] | None = None,
+    adaptive: AdaptiveRule | None = None,
     probes: list[int] | None = None,
 ) -> np.ndarray:
     """Each query's recall@k on the served path (IVF candidates, exact re-score) at `nprobe`,
     among all rows or, `filtered`, among a selection at a budget factor, or under the
-    per-query rule `adaptive` (depth, least, most; the lists each query probed are appended
+    per-query rule `adaptive` (depth, least, most, relative; the lists each query probed are appended
     to `probes`)."""
     kth = qs.kth if filtered is None else qs.kth_filtered
     assert kth is not None
@@ -430,7 +430,7 @@ def _choose(
     }
 
 
-ADAPTIVE_DEPTHS = 4000  # depth: thousandths of |s1| below s1 (4000: nearly every list)
+ADAPTIVE_DEPTHS = 4000  # depth: thousandths of similarity below s1 (2000: every list)
 ADAPTIVE_MOST = 8  # the rule probes at most this many times the fixed setting's lists
 DATA_AT_FIXED = 0.9  # share of data-row queries the rule must leave at the fixed count
 
@@ -467,7 +467,7 @@ def _choose_adaptive(
     most = min(ivf.nlist, ADAPTIVE_MOST * nprobe)
     data = next(qs for qs in sets if qs.name == "data")
     depth = adaptive_depth(ivf, data.vectors, nprobe, most)
-    rule = (depth, nprobe, most)
+    rule = (depth, nprobe, most, False)
     step: Step = {"depth": depth}
     for qs in sets:
         probes: list[int] = []
@@ -483,7 +483,7 @@ def _choose_adaptive(
     finally:
         store.adaptive = saved
     entry: dict[str, Any] = {
-        "rule": "lists with centroid similarity >= s1 - depth/1000 * |s1|",
+        "rule": ADAPTIVE_RULE,
         "depth": depth,
         "least": nprobe,
         "most": most,

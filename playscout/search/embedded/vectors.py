@@ -26,7 +26,7 @@ import numpy as np
 if TYPE_CHECKING:  # faiss loads with the first IVF channel: an exact index never needs it
     import faiss
 
-    from playscout.search.embedded.ann import IvfIndex
+    from playscout.search.embedded.ann import AdaptiveRule, IvfIndex
 
 HEADER_BYTES = 128  # reserved .npy header so rows can be streamed before the row count is known
 EXACT_MAX_ROWS = 40_000  # filters keeping up to this many rows are searched exactly
@@ -172,7 +172,7 @@ class VectorStore:
         ivf: IvfIndex | None = None,
         nprobe: int = 0,
         filter_budgets: Sequence[tuple[float, float]] = (),
-        adaptive: tuple[int, int, int] | None = None,
+        adaptive: AdaptiveRule | None = None,
     ) -> None:
         self.mapped = mapped
         self.matrix: np.ndarray = mapped.rows
@@ -181,7 +181,7 @@ class VectorStore:
         self.nprobe = nprobe
         # (share of rows, budget factor; 0 = exact) as measured at build, by share
         self.filter_budgets = sorted(filter_budgets)
-        # (depth, least lists, most lists) of the per-query probe rule (ann.adaptive_probes) when the
+        # (depth, least lists, most lists, relative) of the per-query probe rule (ann.adaptive_probes) when the
         # build chose it; unfiltered searches without a probe override then use it
         self.adaptive = adaptive
         self.oversample = OVERSAMPLE
@@ -194,13 +194,18 @@ class VectorStore:
         setting = read_setting(directory)
         if setting["kind"] == "exact":
             return cls(mapped)
-        from playscout.search.embedded.ann import IvfIndex
+        from playscout.search.embedded.ann import RELATIVE_RULE, IvfIndex
 
         ivf = IvfIndex.load(directory, len(mapped.rows))
         budgets = [(f["share"], f.get("budget_factor", 0)) for f in setting.get("filtered", [])]
         rule = setting.get("adaptive") or {}
         adaptive = (
-            (int(rule["depth"]), int(rule["least"]), int(rule["most"]))
+            (
+                int(rule["depth"]),
+                int(rule["least"]),
+                int(rule["most"]),
+                rule.get("rule") == RELATIVE_RULE,
+            )
             if rule.get("chosen")
             else None
         )
