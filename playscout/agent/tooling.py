@@ -94,7 +94,7 @@ def _hit(rank: int, ident: str, hit: Any) -> dict[str, Any]:
             out["caption"] = caption
         if heard and heard != caption:
             out["heard"] = heard
-        if out.get("highlight") in (caption, heard):
+        if "highlight" in out and out["highlight"] in (caption, heard):
             del out["highlight"]  # the whole text matched: said once
     return out
 

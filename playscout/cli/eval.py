@@ -355,7 +355,10 @@ def export_cmd(
     ] = True,
     baseline: Annotated[
         Path | None,
-        typer.Option(help="Another run of the same questions: outline each first divergent turn."),
+        typer.Option(
+            help="Another run of the same questions: outline each first divergent turn.",
+            show_default="none",
+        ),
     ] = None,
 ) -> None:
     """Write a run as a static run browser that opens from disk (index.html), no server."""

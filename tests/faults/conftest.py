@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,6 +23,12 @@ import pytest
 from playscout.search.embedded.build import BuildSummary
 from tests.serving.conftest import app_factory  # noqa: F401  (the fixture, for the drop tests)
 from tests.synthdata import Fingerprint, make_corpus
+
+# cli/plain_progress.py's lines: `label: 3/145 (2%), 0:00:01 elapsed, ETA ...`, `label: 145/145
+# done in 0:00:02`, `label: 12 so far, ...`
+PLAIN_PROGRESS = re.compile(
+    r"^[^:]+: \S+(/\S+)?( \(\d+%\))?(, \d+:\d\d:\d\d elapsed| done in | so far)"
+)
 
 GAMES = 30
 
@@ -70,8 +77,13 @@ def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str
 
 
 def error_line(proc: subprocess.CompletedProcess[str]) -> str:
-    """The one `error: ...` line a user error prints (asserting there is exactly that)."""
-    lines = [ln for ln in proc.stderr.splitlines() if ln.strip() and "━" not in ln]
+    """The one `error: ...` line a user error prints (asserting there is exactly that, after
+    any progress: a bar, or cli/plain_progress.py's lines when stderr is not a terminal)."""
+    lines = [
+        ln
+        for ln in proc.stderr.splitlines()
+        if ln.strip() and "━" not in ln and not PLAIN_PROGRESS.match(ln)
+    ]
     assert "Traceback" not in proc.stderr, proc.stderr
     assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
     return lines[0]
