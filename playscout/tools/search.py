@@ -304,18 +304,18 @@ def _heard_line(hit: ClipHit) -> str | None:
     return f'    heard: "{text}"'
 
 
+def _clips_head(result: VideoSearchResult) -> str:
+    n = len(result.hits)
+    return f'{n} clips for "{result.query}"' if result.query else f"{n} clips"
+
+
 def render_clips(result: VideoSearchResult, sport: str, listed: int, captions: bool = False) -> str:
     """The observation of a clip search. `captions`: under each oracle hit, the caption text it
     matched (`> ...`, as document hits show theirs) for a person reading `playscout search
     videos`; the agent's observation leaves it out, as the reference's does (its oracle reads
     captions through video_qa)."""
     source = _clip_source(result)
-    head = (
-        f'{len(result.hits)} clips for "{result.query}"'
-        if result.query
-        else f"{len(result.hits)} clips"
-    )
-    lines = [f"{head} via {source} | filters: {_filters_text(result.filters)}"]
+    lines = [f"{_clips_head(result)} via {source} | filters: {_filters_text(result.filters)}"]
     lines += [f"note: {n}" for n in result.notes]
     period_name = sport_record(sport).period_word
     current = None
@@ -342,12 +342,7 @@ def render_clips_reference(result: VideoSearchResult, sport: str) -> str:
     """What the reference's search_videos returns, as compact lines: every hit, each with its
     id, score, game, period (named per sport), teams, all players and video timestamps. Not
     the game clock, the date or what the index was searched by: the reference shows none."""
-    head = (
-        f'{len(result.hits)} clips for "{result.query}"'
-        if result.query
-        else f"{len(result.hits)} clips"
-    )
-    lines = [f"{head} | filters: {_filters_text(result.filters)}"]
+    lines = [f"{_clips_head(result)} | filters: {_filters_text(result.filters)}"]
     lines += [f"note: {n}" for n in result.notes]
     period_key = sport_record(sport).period_word
     for hit in result.hits:
