@@ -16,11 +16,17 @@ The layers and what each may import are in docs/architecture.md.
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any
 
 from playscout import _torchvision_hook
 
 _torchvision_hook.install()
+# OpenMP threads that wait by spinning burn the cores their neighbours need: `make demo`
+# beside two busy processes on 2 cores took 90.6 s wall / 84.2 CPU-s spinning and 63.1 s /
+# 49.6 CPU-s waiting passively (benchmarks/demo.py --burners 2). Set before torch loads
+# libgomp; a value the user set wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 _EXPORTS = {
     "Settings": "playscout.config",

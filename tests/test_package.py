@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import importlib.metadata
+import os
 import re
 import subprocess
 import sys
@@ -164,3 +165,13 @@ def test_an_elasticsearch_index_without_the_elastic_extra_names_it() -> None:
         "error: an Elasticsearch index needs the elasticsearch client: "
         "pip install 'playscout[elastic]'"
     )
+
+
+def test_openmp_threads_wait_passively_unless_the_user_says_otherwise() -> None:
+    """Spinning OpenMP threads cost a loaded 2-core machine a third more CPU (playscout/__init__.py)."""
+    code = "import os, playscout; print(os.environ['OMP_WAIT_POLICY'])"
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    run = [sys.executable, "-c", code]
+    assert subprocess.run(run, capture_output=True, text=True, env=env).stdout.strip() == "PASSIVE"
+    env["OMP_WAIT_POLICY"] = "ACTIVE"
+    assert subprocess.run(run, capture_output=True, text=True, env=env).stdout.strip() == "ACTIVE"

@@ -75,6 +75,14 @@ def made_on(source: object) -> dict[str, str] | None:
     return dict(recorded) if isinstance(recorded, dict) else None
 
 
+def load_for_documents(embedder: object) -> None:
+    """Load what embedding documents needs now rather than at the first batch (an index
+    build's "load embedding models" stage then measures the load; queries may stay light)."""
+    load = getattr(embedder, "load_for_documents", None)
+    if load is not None:
+        load()
+
+
 def check_texts(texts: Sequence[str], where: str) -> list[str]:
     """Reject a bare string (it would be embedded character by character) and non-strings."""
     if isinstance(texts, str):

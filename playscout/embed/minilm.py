@@ -133,6 +133,10 @@ class MiniLMEmbedder:
     def _model(self) -> Any:
         return _load(self.path, self.placement)[0]
 
+    def load_for_documents(self) -> None:
+        """The full encoder (torch, sentence-transformers), loaded once per process."""
+        _load(self.path, self.placement)
+
     def _full_dim(self) -> int:
         get_dim = getattr(self._model, "get_embedding_dimension", None) or (
             self._model.get_sentence_embedding_dimension

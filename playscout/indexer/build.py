@@ -21,6 +21,7 @@ from playscout.embed import (
     make_embedder,
 )
 from playscout.embed.device import with_device
+from playscout.embed.embedder import load_for_documents
 from playscout.embed.keyed import SPEC_FILE
 from playscout.search import BuildOptions, kind_for
 from playscout.search.embedded.build import AnnOptions, Progress, SportSource
@@ -99,6 +100,8 @@ def build_from_corpus(
             else None
         )
         documents = make_embedder(doc_spec) if doc_spec else None
+        for embedder in (captions, documents):
+            load_for_documents(embedder)  # in this stage, not inside the first embed batch
         if loading:
             loading("load embedding models", 1, 1)
         sources = (
