@@ -180,18 +180,30 @@ class MetricsRecorder:
 
     def record(self, event: Event) -> None:
         m = self.metrics
+        outcome = call_outcome(event)
         if isinstance(event, Observation):
-            outcome = "error" if event.error else "ok"
             m.tool_seconds.labels(event.name, outcome).observe(event.latency_s)
         elif isinstance(event, ModelCall):
-            m.model_seconds.labels("ok").observe(event.latency_s)
+            m.model_seconds.labels(outcome).observe(event.latency_s)
             m.tokens.labels("prompt").inc(event.prompt_tokens)
             m.tokens.labels("completion").inc(event.completion_tokens)
-        elif isinstance(event, ErrorEvent) and event.kind == "model":
-            m.model_seconds.labels(event.cause or "error").observe(event.latency_s or 0.0)
+        elif isinstance(event, ErrorEvent) and outcome is not None:  # a failed model call
+            m.model_seconds.labels(outcome).observe(event.latency_s or 0.0)
 
     def close(self) -> None:
         pass
+
+
+def call_outcome(event: Event) -> str | None:
+    """How a tool or model call ended, as the metrics label it (`ok`, `error`, or a failed
+    model call's cause); None for an event that is neither call."""
+    if isinstance(event, Observation):
+        return "error" if event.error else "ok"
+    if isinstance(event, ModelCall):
+        return "ok"
+    if isinstance(event, ErrorEvent) and event.kind == "model":
+        return event.cause or "error"
+    return None
 
 
 class RunMetrics:
@@ -214,13 +226,11 @@ class RunMetrics:
         shared = m.recorder()
         for event in events:
             shared.record(event)
+            outcome = call_outcome(event)
             if isinstance(event, Observation):
-                outcome = "error" if event.error else "ok"
                 m.run_tool_calls.labels(run_id, event.name, outcome).inc()
-            elif isinstance(event, ModelCall):
-                m.run_model_calls.labels(run_id, "ok").inc()
-            elif isinstance(event, ErrorEvent) and event.kind == "model":
-                m.run_model_calls.labels(run_id, event.cause or "error").inc()
+            elif outcome is not None:
+                m.run_model_calls.labels(run_id, outcome).inc()
 
     def run_ended(self, run_id: str, spec: RunSpec, state: str) -> None:
         self.metrics.runs_ended.labels(spec.task, state).inc()
