@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -283,24 +284,14 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
             + (", ".join(f"{k}={v}" for k, v in s["models"].items() if v) or "none (offline)")
             + (f"; {stamp_line(s['stamp'])}" if s.get("stamp") else "")
         )
-    lines += [
-        "",
+    lines += _per_sport_table(
         f"## Accuracy (%) per sport, preset {presets}",
-        "",
-        "| sport | " + " | ".join(heads) + " |",
-        "|---|" + "---|" * len(heads),
-    ]
-    sports = list(dict.fromkeys(k for s in summaries for k in s["accuracy"]))
-    for sport in sports:
-        cells = []
-        for s in summaries:
-            a = s["accuracy"].get(sport)
-            cells.append(
-                "-"
-                if not a
-                else f"{_fmt(a['accuracy'], True)} ({a['correct']}/{a['n']}, unjudged {a['unjudged']})"
-            )
-        lines.append(f"| {sport} | " + " | ".join(cells) + " |")
+        heads,
+        [s["accuracy"] for s in summaries],
+        lambda a: (
+            f"{_fmt(a['accuracy'], True)} ({a['correct']}/{a['n']}, unjudged {a['unjudged']})"
+        ),
+    )
     lines += _human_table(summaries, heads)
     lines += [
         "",
@@ -426,24 +417,28 @@ def _human_table(summaries: list[dict[str, Any]], heads: list[str]) -> list[str]
     when someone marked an answer."""
     if not any(_marked((s.get("human") or {}).get("overall")) for s in summaries):
         return []
-    lines = [
-        "",
+    return _per_sport_table(
         "## Human verdicts per sport (right / wrong / unclear of marked; not the judge's)",
-        "",
-        "| sport | " + " | ".join(heads) + " |",
-        "|---|" + "---|" * len(heads),
-    ]
-    sports = list(dict.fromkeys(k for s in summaries for k in s.get("human") or {}))
-    for sport in sports:
-        cells = []
-        for s in summaries:
-            h = (s.get("human") or {}).get(sport)
-            cells.append(
-                f"{h['right']} / {h['wrong']} / {h['unclear']} of {_marked(h)} "
-                f"(unmarked {h['unmarked']})"
-                if h
-                else "-"
-            )
+        heads,
+        [s.get("human") or {} for s in summaries],
+        lambda h: (
+            f"{h['right']} / {h['wrong']} / {h['unclear']} of {_marked(h)} "
+            f"(unmarked {h['unmarked']})"
+        ),
+    )
+
+
+def _per_sport_table(
+    title: str,
+    heads: list[str],
+    per_run: list[dict[str, Any]],
+    cell: Callable[[dict[str, Any]], str],
+) -> list[str]:
+    """A section with one row per sport (in first-seen order, `overall` among them) and one
+    column per run: `cell` of the run's entry for that sport, `-` where it has none."""
+    lines = ["", title, "", "| sport | " + " | ".join(heads) + " |", "|---|" + "---|" * len(heads)]
+    for sport in dict.fromkeys(k for entries in per_run for k in entries):
+        cells = [cell(e[sport]) if e.get(sport) else "-" for e in per_run]
         lines.append(f"| {sport} | " + " | ".join(cells) + " |")
     return lines
 
