@@ -52,8 +52,8 @@ class ToolSpec(BaseModel):
     )
 
 
-class GenerationProfile(BaseModel):
-    """Agent generation settings for one family of models, picked by the served model name."""
+class _ByModelName(BaseModel):
+    """A profile for one family of models, picked by the first whose `match` fits the name."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -62,6 +62,14 @@ class GenerationProfile(BaseModel):
         default_factory=list,
         description="Lower-case substrings of the model name; [] = any model (the fallback).",
     )
+
+    def matches(self, model: str) -> bool:
+        return not self.match or any(m in model.lower() for m in self.match)
+
+
+class GenerationProfile(_ByModelName):
+    """Agent generation settings for one family of models, picked by the served model name."""
+
     system_prompt: str = Field(description="A prompt file under playscout/agent/prompts/.")
     temperature: float = Field(ge=0)
     top_p: float = Field(1.0, gt=0, le=1)
@@ -69,25 +77,12 @@ class GenerationProfile(BaseModel):
     reasoning_effort: str | None = None
     source: str = Field("", description="Where the values come from.")
 
-    def matches(self, model: str) -> bool:
-        return not self.match or any(m in model.lower() for m in self.match)
 
-
-class FrameProfile(BaseModel):
+class FrameProfile(_ByModelName):
     """T4's frames per full-game video for one family of VLMs, picked by the VLM's name."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    name: str
-    match: list[str] = Field(
-        default_factory=list,
-        description="Lower-case substrings of the VLM's model name; [] = any model (the fallback).",
-    )
     frames: int = Field(ge=1)
     source: str = Field("", description="Where the number comes from.")
-
-    def matches(self, model: str) -> bool:
-        return not self.match or any(m in model.lower() for m in self.match)
 
 
 class Expectation(BaseModel):
