@@ -18,7 +18,7 @@ import json5
 from playscout.clients.reasoning import strip_reasoning as strip_reasoning  # one definition
 
 CALL_OPEN, CALL_CLOSE = "<tool_call>", "</tool_call>"
-_LT = "\ue000"  # stands for "<" inside a call's JSON strings while reasoning is stripped
+_PRIVATE_USE = range(0xE000, 0xF900)  # sentinels for "<" are drawn from here
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 
 
@@ -143,8 +143,18 @@ def normalise_call(obj: Any, raw: str) -> ParsedCall:
     return ParsedCall(name.strip(), args, raw)
 
 
-def _shield(block: str) -> str:
-    """`<` inside the JSON string literals of a call becomes _LT: an argument that mentions
+def _sentinel(content: str) -> str:
+    """A private-use character the text does not contain, so putting `<` back is exact (a fixed
+    one could be an argument's own character: "\\ue000" decodes to it)."""
+    present = set(content)
+    for code in _PRIVATE_USE:
+        if chr(code) not in present:
+            return chr(code)
+    raise ValueError("text uses every private-use character")  # 6,400 distinct: not a reply
+
+
+def _shield(block: str, lt: str) -> str:
+    """`<` inside the JSON string literals of a call becomes `lt`: an argument that mentions
     `<think>` is data, not reasoning. Tags outside strings keep their meaning."""
     start = block.find("{")
     if start == -1:
@@ -153,11 +163,11 @@ def _shield(block: str) -> str:
     out = list(block)
     for i, ch, in_str in _scan(block[:end], start):
         if in_str and ch == "<":
-            out[i] = _LT
+            out[i] = lt
     return "".join(out)
 
 
-def _shield_calls(content: str) -> str:
+def _shield_calls(content: str, lt: str) -> str:
     low, out, pos = content.lower(), [], 0
     opener = low.find(CALL_OPEN)
     while opener != -1:
@@ -165,33 +175,25 @@ def _shield_calls(content: str) -> str:
         nxt = low.find(CALL_OPEN, start)
         close = low.find(CALL_CLOSE, start)
         end = min(x for x in (close, nxt, len(content)) if x != -1)
-        out += [content[pos:start], _shield(content[start:end])]
+        out += [content[pos:start], _shield(content[start:end], lt)]
         pos, opener = end, nxt
     return "".join(out) + content[pos:]
-
-
-def _unshield(value: Any) -> Any:
-    if isinstance(value, str):
-        return value.replace(_LT, "<")
-    if isinstance(value, list):
-        return [_unshield(v) for v in value]
-    if isinstance(value, dict):
-        return {_unshield(k): _unshield(v) for k, v in value.items()}
-    return value
 
 
 def parse_tool_calls(content: str) -> ParseResult:
     """All `<tool_call>` blocks outside reasoning, in order. Never raises."""
     try:
-        visible = strip_reasoning(_shield_calls(content or ""))
+        content = content or ""
+        lt = _sentinel(content)
+        visible = strip_reasoning(_shield_calls(content, lt))
         calls: list[ParsedCall] = []
         errors: list[str] = []
-        for i, block in enumerate(call_blocks(visible), 1):
+        for i, shielded in enumerate(call_blocks(visible), 1):
+            block = shielded.replace(lt, "<")  # back to the model's own text before decoding
             try:
-                call = normalise_call(loads_tolerant(block), block.strip())
-                calls.append(ParsedCall(*(_unshield(part) for part in call)))
+                calls.append(normalise_call(loads_tolerant(block), block.strip()))
             except (ValueError, RecursionError) as e:
-                errors.append(f"tool call {i}: {_unshield(str(e))}")
+                errors.append(f"tool call {i}: {e}")
         return ParseResult(calls, errors)
     except Exception as e:  # pragma: no cover - defensive: the loop must never die here
         return ParseResult([], [f"tool call could not be parsed: {type(e).__name__}"])

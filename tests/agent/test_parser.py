@@ -136,3 +136,14 @@ def test_draft_call_in_reasoning_still_hidden_when_arguments_mention_tags() -> N
     result = parse_tool_calls(f"<think>{draft}</think>{real}")
     assert [c.name for c in result.calls] == ["search_videos"]
     assert result.calls[0].arguments == {"query": "<think>"}
+
+
+@pytest.mark.parametrize("ensure_ascii", [True, False])
+def test_private_use_characters_in_arguments_survive(ensure_ascii: bool) -> None:
+    """Found by the property test in CI: "<" was shielded as U+E000 and every U+E000 in the
+    decoded arguments became "<", so a key written as the escape "\\ue000" came back as "<"."""
+    args = {"\ue000": None, "q": "a\ue000<think>b\ue001"}
+    text = "<tool_call>" + json.dumps({"name": "f", "arguments": args}, ensure_ascii=ensure_ascii)
+    result = parse_tool_calls(text + "</tool_call> and \ue002 after")
+    assert result.errors == [] and len(result.calls) == 1
+    assert result.calls[0].arguments == args
