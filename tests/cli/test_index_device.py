@@ -41,7 +41,13 @@ def test_clips_need_an_image_model(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_index_embed_clips_then_build_records_the_device(tmp_path: Path) -> None:
+def test_index_embed_clips_then_build_records_the_device(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What made each channel's vectors reaches the manifest; $PLAYSCOUT_CPU_PRECISION=float32
+    keeps MiniLM's captions in fp32 on a CPU that would run bf16 autocast (open_clip never
+    autocasts: its CPU agreement is not measured)."""
+    monkeypatch.setenv("PLAYSCOUT_CPU_PRECISION", "float32")
     root = write_minicorpus(tmp_path / "c")
     rendered = render_clip_files(tmp_path / "r", 2, seconds=1.0, size=(160, 96), fps=5)
     n = 0

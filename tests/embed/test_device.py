@@ -17,7 +17,13 @@ from playscout.embed import (
     OpenClipEmbedder,
     make_tiny_weights,
 )
-from playscout.embed.device import resolve_device, resolve_placement, with_device
+from playscout.embed import device as device_module
+from playscout.embed.device import (
+    CPU_PRECISION_ENV,
+    resolve_device,
+    resolve_placement,
+    with_device,
+)
 from playscout.embed.minilm import PACKAGE_NAME, resolve_model_dir
 
 TEXTS = [
@@ -83,10 +89,73 @@ def test_minilm_on_cpu_equals_the_bare_cpu_model() -> None:
 
     bare = SentenceTransformer(str(resolve_model_dir(PACKAGE_NAME)), device="cpu")
     want = bare.encode(TEXTS, normalize_embeddings=True, convert_to_numpy=True)
-    emb = MiniLMEmbedder(device="cpu", batch_size=2)
+    emb = MiniLMEmbedder(device="cpu", batch_size=2, cpu_precision="float32")
     assert emb.placement.record() == {"device": "cpu", "dtype": "float32"}
     assert emb.spec().options == {"batch_size": 2}  # no device: read anywhere
     assert rowwise_cosine(emb.embed_documents(TEXTS), want).min() >= 0.9999
+
+
+PUBLISHED = Path(__file__).parents[1] / "eval" / "published"
+
+
+def published_texts(limit: int = 96) -> list[str]:
+    """Sentences from the published task samples (captions, questions, instructions): text
+    we did not write, of the lengths a corpus has."""
+    import json
+
+    found: list[str] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, str) and 20 <= len(value) <= 2000 and " " in value:
+            found.append(value)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    for path in sorted(PUBLISHED.glob("*.json")):
+        walk(json.loads(path.read_text()))
+    return list(dict.fromkeys(found))[:limit]
+
+
+def test_cpu_bf16_autocast_rows_equal_fp32() -> None:
+    """bf16 matrix products on the CPU (the default where the CPU has them natively) give the
+    fp32 vectors row by row, on published texts; the manifest's record says it ran."""
+    texts = published_texts()
+    assert len(texts) >= 40
+    exact = MiniLMEmbedder(device="cpu", cpu_precision="float32").embed_documents(texts)
+    bf16 = MiniLMEmbedder(device="cpu", cpu_precision="bfloat16")
+    assert bf16.placement.record() == {"device": "cpu", "dtype": "float32", "autocast": "bfloat16"}
+    got = bf16.embed_documents(texts)
+    assert got.dtype == np.float32
+    cosine = rowwise_cosine(got, exact)
+    assert cosine.min() >= 0.9999
+    assert not np.array_equal(got, exact)  # the products did run in bf16
+    # queries stay on the fp32 numpy encoder: a bf16 index is searched with fp32 queries
+    np.testing.assert_array_equal(
+        bf16.embed_queries(texts[:3]),
+        MiniLMEmbedder(cpu_precision="float32").embed_queries(texts[:3]),
+    )
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_cpu_precision_auto_follows_the_cpu(
+    native: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(CPU_PRECISION_ENV, raising=False)
+    monkeypatch.setattr(device_module, "cpu_has_native_bf16", lambda: native)
+    auto = MiniLMEmbedder(device="cpu").placement
+    assert auto.autocast == ("bfloat16" if native else None)
+    monkeypatch.setenv(CPU_PRECISION_ENV, "float32")
+    assert MiniLMEmbedder(device="cpu").placement.autocast is None
+    assert MiniLMEmbedder(device="cpu", cpu_precision="auto").placement.autocast == auto.autocast
+    monkeypatch.setenv(CPU_PRECISION_ENV, "fp8")
+    with pytest.raises(EmbeddingError, match=f"{CPU_PRECISION_ENV} 'fp8' is not one of"):
+        MiniLMEmbedder(device="cpu")
+    with pytest.raises(EmbeddingError, match="cpu_precision 'half' is not one of"):
+        MiniLMEmbedder(device="cpu", cpu_precision="half")
 
 
 @pytest.fixture(scope="module")
