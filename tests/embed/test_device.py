@@ -141,9 +141,7 @@ def test_cpu_bf16_autocast_rows_equal_fp32() -> None:
 
 
 @pytest.mark.parametrize("native", [True, False])
-def test_cpu_precision_auto_follows_the_cpu(
-    native: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_cpu_precision_auto_follows_the_cpu(native: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(CPU_PRECISION_ENV, raising=False)
     monkeypatch.setattr(device_module, "cpu_has_native_bf16", lambda: native)
     auto = MiniLMEmbedder(device="cpu").placement
