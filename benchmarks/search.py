@@ -13,7 +13,8 @@ alone; and the same unfiltered queries after evicting the index files from the p
 (posix_fadvise DONTNEED, checked with mincore), with and without the re-score prefetch.
 The `docs` part times hybrid document search including the live MiniLM query embedding.
 
-Per query set (the mixtures' "fresh", "gap" and "shift"; search_data.py), the vector core's
+Per query set (the mixtures' "fresh", "gap" and "shift"; the real sets' "fresh" held-out
+captions and "questions", the corpus's T9 questions; search_data.py), the vector core's
 recall@100 mean and p5, p50/p99 ms and lists probed on the served path (the per-query probe
 rule when the build chose it) beside the fixed probe count and an exact scan, in the same run.
 `--tune-set gap` builds with a sample of another draw of that set as the user's query file
@@ -22,7 +23,8 @@ rule when the build chose it) beside the fixed probe count and an exact scan, in
 The real sets need a generated corpus (`playscout corpus synth --out var/corpus-real --games
 600`: 135K non-empty captions, of which --real-rows are used, and 13.5K passages); their
 MiniLM vectors are computed on first use and cached under var/minilm-cache (resumable; about
-40 minutes for 100K captions on an idle 2-core machine: they are ~90 tokens long).
+40 minutes for 100K captions on an idle 2-core machine in fp32, about 25 with bf16 products;
+they are ~90 tokens long).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from search_data import (
     Uniform,
     Vectors,
     VisualSource,
+    corpus_questions,
     game_meta,
     gen_clips,
     load_real,
@@ -269,9 +272,17 @@ def run_one(args: argparse.Namespace) -> dict[str, Any]:
     result["load_before"] = load()
     ann = FORCED_IVF if name == "minilm-ivf" else None
     sets = {"fresh": queries}
+    if isinstance(vectors, RealMiniLM):
+        draws = RealMiniLM.question_draws(corpus_questions(args.corpus), minilm, args.queries)
+        sets["questions"] = draws["questions"]
+        if args.tune_set == "questions":
+            tune = args.work / f"tune-{name}-questions.npy"
+            tune.parent.mkdir(parents=True, exist_ok=True)
+            np.save(tune, draws["questions-tune"])
+            ann = dataclasses.replace(ann or AnnOptions(), tune_queries=tune)
     if isinstance(vectors, Mixture):
         sets = vectors.query_sets(args.queries)
-        if args.tune_set:
+        if args.tune_set in sets:
             tune = args.work / f"tune-{name}-{args.tune_set}.npy"
             tune.parent.mkdir(parents=True, exist_ok=True)
             np.save(tune, vectors.query_sets(args.queries, seed=1)[args.tune_set])
@@ -633,8 +644,9 @@ def main() -> None:
     ap.add_argument("--keep", action="store_true", help="keep the indexes afterwards")
     ap.add_argument(
         "--tune-set",
-        choices=("gap", "shift", "fresh"),
-        help="build with another draw of this query set as the user's query file",
+        choices=("gap", "shift", "fresh", "questions"),
+        help="build with another draw of this query set as the user's query file (gap, "
+        "shift, fresh: the mixtures; questions: the real sets, the corpus's T9 questions)",
     )
     ap.add_argument(
         "--sets-only",

@@ -20,7 +20,8 @@ moved along one shared direction (text queries across a modality gap sit like th
 to video vectors: far from every centroid), and "shift", draws moved off the data's cone
 along that direction without the blur. For the real sets, held-out captions (2% of the
 cache, never indexed): half whole captions, half 4-12 word windows of them embedded live by
-MiniLM, as users' queries are.
+MiniLM, as users' queries are; and "questions", the corpus's T9 questions embedded as
+queries (another source than the captions: a question is not a caption).
 """
 
 from __future__ import annotations
@@ -237,6 +238,13 @@ def load_real(cache: Path, corpus: Path, embedder: Any, limit: int) -> tuple[np.
     return cached_vectors(cache, captions, embedder), captions
 
 
+def corpus_questions(corpus: Path) -> list[str]:
+    """The generated corpus's T9 questions (every sport): text from another source than the
+    captions, as users' questions are."""
+    c = Corpus(corpus)
+    return [q.question for sport in c.sports() for q in c.questions(sport)]
+
+
 class RealMiniLM(Vectors):
     """Real vectors; `replicate` > 1 row count means copies with small noise."""
 
@@ -278,6 +286,17 @@ class RealMiniLM(Vectors):
         embedded = np.asarray(embedder.embed_queries(windows), dtype=np.float32)
         texts = self.held_captions[:half] + windows
         return np.concatenate([whole, embedded]), texts
+
+    @staticmethod
+    def question_draws(questions: list[str], embedder: Any, n: int) -> dict[str, np.ndarray]:
+        """Two disjoint draws of the corpus's questions, embedded as queries: "questions" is
+        measured, "questions-tune" may be the build's query file (never both the same)."""
+        order = random.Random(13).sample(questions, len(questions))
+        measured, tune = order[:n], order[n : 2 * n]
+        return {
+            "questions": np.asarray(embedder.embed_queries(measured), dtype=np.float32),
+            "questions-tune": np.asarray(embedder.embed_queries(tune), dtype=np.float32),
+        }
 
 
 class VisualSource:
