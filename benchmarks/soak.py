@@ -84,8 +84,21 @@ def rss_mb(pid: int) -> float:
     raise RuntimeError("no VmRSS")
 
 
-def fd_count(pid: int) -> int:
-    return len(os.listdir(f"/proc/{pid}/fd"))
+def fd_targets(pid: int) -> Counter[str]:
+    """What the server's descriptors point at (sockets and pipes by kind, files by path), so
+    a count that moved says what moved."""
+    out: Counter[str] = Counter()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:  # closed between the listing and the read
+            continue
+        out[target.split(":[")[0] if ":[" in target else target] += 1
+    return out
+
+
+def fd_change(start: Counter[str], end: Counter[str]) -> dict[str, int]:
+    return {t: end[t] - start[t] for t in sorted(set(start) | set(end)) if end[t] != start[t]}
 
 
 def clip_window() -> int:
@@ -436,7 +449,7 @@ def main() -> int:
         ready_s = time.monotonic() - t_ready
         idle = baseline(url, questions, rounds=10, video_queries=video_queries)
         rss_start = rss_mb(proc.pid)
-        fds_start = fd_count(proc.pid)
+        fds_start = fd_targets(proc.pid)
         asks_start = httpx.get(f"{url}/readyz", timeout=10).json()["asks"]
         resident_start = index_resident_mb(proc.pid, index)
         tally = Tally()
@@ -471,7 +484,8 @@ def main() -> int:
         threads[0].join()
         asks = leaked_slots(url)
         rss_end = rss_mb(proc.pid)
-        fds_end = fd_count(proc.pid)
+        time.sleep(2)  # connections the load closed last are gone from the server too
+        fds_end = fd_targets(proc.pid)
         resident_end = index_resident_mb(proc.pid, index)
         time.sleep(2)  # let the last live check finish
         live = live_recall(url)
@@ -515,7 +529,11 @@ def main() -> int:
             "peak": round(rss_peak, 1),
             "end": round(rss_end, 1),
         },
-        "fds": {"start": fds_start, "end": fds_end},
+        "fds": {
+            "start": sum(fds_start.values()),
+            "end": sum(fds_end.values()),
+            "changed": fd_change(fds_start, fds_end),
+        },
         "asks_at_start": asks_start,
         "ready_s": round(ready_s, 1),
         "index": str(index),
@@ -546,7 +564,8 @@ def print_report(r: dict[str, Any]) -> None:
     rss = r["rss_mb"]
     print(f"server RSS MB: start {rss['start']}, peak {rss['peak']}, end {rss['end']} "
           f"(growth {rss['end'] - rss['start']:+.1f})")  # fmt: skip
-    print(f"file descriptors: start {r['fds']['start']}, end {r['fds']['end']}; server ready "
+    print(f"file descriptors: start {r['fds']['start']}, end {r['fds']['end']} "
+          f"(changed: {r['fds']['changed'] or 'none'}); server ready "
           f"in {r['ready_s']} s; index {r['index']}")  # fmt: skip
     print(f"index resident: start {r['index_resident']['start']}, "
           f"end {r['index_resident']['end']}")  # fmt: skip
