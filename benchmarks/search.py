@@ -23,7 +23,8 @@ rule when the build chose it) beside the fixed probe count and an exact scan, in
 The real sets need a generated corpus (`playscout corpus synth --out var/corpus-real --games
 600`: 135K non-empty captions, of which --real-rows are used, and 13.5K passages); their
 MiniLM vectors are computed on first use and cached under var/minilm-cache (resumable; about
-40 minutes for 100K captions on an idle 2-core machine in fp32, about 25 with bf16 products;
+40 minutes for 100K captions on an idle 2-core machine in fp32; 17 minutes for 104,448 with
+bf16 products in two streams, partly beside a test run;
 they are ~90 tokens long).
 """
 
