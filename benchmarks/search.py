@@ -21,7 +21,8 @@ rule when the build chose it) beside the fixed probe count and an exact scan, in
 (`index build --tune-queries`); the sets measured are never the ones tuned on.
 
 The real sets need a generated corpus (`playscout corpus synth --out var/corpus-real --games
-600`: 135K non-empty captions, of which --real-rows are used, and 13.5K passages); their
+600`: 135K non-empty captions, of which --real-rows are used, and 13.5K passages; then
+`playscout corpus questions var/corpus-real --per-sport 200` for the questions set); their
 MiniLM vectors are computed on first use and cached under var/minilm-cache (resumable; about
 40 minutes for 100K captions on an idle 2-core machine in fp32; 17 minutes for 104,448 with
 bf16 products in two streams, partly beside a test run;

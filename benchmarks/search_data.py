@@ -291,6 +291,11 @@ class RealMiniLM(Vectors):
     def question_draws(questions: list[str], embedder: Any, n: int) -> dict[str, np.ndarray]:
         """Two disjoint draws of the corpus's questions, embedded as queries: "questions" is
         measured, "questions-tune" may be the build's query file (never both the same)."""
+        if len(questions) < 2 * n:
+            raise SystemExit(
+                f"the corpus has {len(questions)} questions; the questions set needs {2 * n}: "
+                "run `playscout corpus questions ROOT --per-sport N` first"
+            )
         order = random.Random(13).sample(questions, len(questions))
         measured, tune = order[:n], order[n : 2 * n]
         return {
