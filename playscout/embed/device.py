@@ -137,22 +137,23 @@ T = TypeVar("T")
 _streams_lock = threading.Lock()  # torch's thread count is process-wide: one stream set at a time
 
 
-def cpu_streams(placement: Placement, batches: int) -> int:
+def cpu_streams(placement: Placement, batches: int | None = None) -> int:
     """Independent passes to run side by side: one per core torch would use on the CPU (at
-    most one per batch), one on a GPU (the card is filled by the batch size)."""
+    most one per batch, when the batches are known), one on a GPU (the batch fills the card)."""
     if placement.is_cuda:
         return 1
     import torch
 
-    return max(1, min(torch.get_num_threads(), batches))
+    cores = torch.get_num_threads()
+    return max(1, cores if batches is None else min(cores, batches))
 
 
 def run_streams(parts: Sequence[T], work: Callable[[int, T], Any]) -> list[Any]:
     """`work(i, parts[i])` for every part at once, each in its own thread running torch on one
     core. Why not one pass over every core: a small batch's products split across threads wait
-    for each other at every op, and on a busy machine a descheduled thread stalls the rest; two
-    single-threaded streams embedded 400 demo captions in 6.0 s where one two-threaded pass took
-    14.6 s beside a loaded server (2 cores)."""
+    for each other at every op, and on a busy machine a descheduled thread stalls the rest. On 2
+    cores beside a loaded server, 400 demo captions took 5.8 s in two streams and 7.3 s in one
+    pass; `make demo` beside two busy processes 40.5 s against 47.8 s (docs/embedding.md)."""
     import torch
 
     with _streams_lock:

@@ -148,7 +148,7 @@ class MiniLMEmbedder:
     def load_for_documents(self) -> None:
         """The full encoder (torch, sentence-transformers), loaded once per process and CPU
         stream."""
-        for stream in range(cpu_streams(self.placement, batches=2**30)):
+        for stream in range(cpu_streams(self.placement)):
             _load(self.path, self.placement, stream)
 
     def _full_dim(self) -> int:
