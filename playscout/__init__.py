@@ -15,11 +15,10 @@ The layers and what each may import are in docs/architecture.md.
 
 from __future__ import annotations
 
-import importlib
 import os
-from typing import Any
 
 from playscout import _torchvision_hook
+from playscout._lazy import lazy_exports
 
 _torchvision_hook.install()
 # OpenMP threads that wait by spinning burn the cores their neighbours need: `make demo`
@@ -39,9 +38,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'playscout' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_EXPORTS[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _EXPORTS, globals())

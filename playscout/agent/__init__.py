@@ -8,8 +8,9 @@ The names below are imported on first use: importing a submodule (`agent.tracing
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from playscout._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from playscout.agent.answer import FALLBACK_ANSWER, extract_answer
@@ -68,9 +69,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'playscout.agent' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_EXPORTS[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _EXPORTS, globals())

@@ -6,8 +6,9 @@ OpenAI-compatible server (vLLM, a hosted API) behind one `ChatClient` protocol.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from playscout._lazy import lazy_exports
 from playscout.clients.chat import (
     ChatClient,
     ChatMessage,
@@ -45,10 +46,6 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name != "OpenAIChatClient":
-        raise AttributeError(f"module 'playscout.clients' has no attribute {name!r}")
-    from playscout.clients.openai_chat import OpenAIChatClient
-
-    globals()[name] = OpenAIChatClient
-    return OpenAIChatClient
+__getattr__ = lazy_exports(
+    __name__, {"OpenAIChatClient": "playscout.clients.openai_chat"}, globals()
+)

@@ -8,9 +8,9 @@ OpenAI-compatible client with its httpx) are imported on first use of their name
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from playscout._lazy import lazy_exports
 from playscout.embed.embedder import (
     RUNTIME_OPTIONS,
     Embedder,
@@ -59,9 +59,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module 'playscout.embed' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _LAZY, globals())

@@ -6,8 +6,9 @@ start-up) does not import the registry and, through it, every tool."""
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from playscout._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from playscout.tools.entities import EntityResolver, Resolution
@@ -64,7 +65,6 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module 'playscout.tools' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+__getattr__ = lazy_exports(
+    __name__, {name: f"{__name__}.{module}" for name, module in _WHERE.items()}, globals()
+)
