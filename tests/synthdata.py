@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from playscout.corpus import Corpus
+from playscout.corpus.models import ClipRecord
 from playscout.search.embedded import EmbeddedBackend
 from playscout.tools import ToolContext
 
@@ -67,6 +68,25 @@ def copy_corpus(corpus: Corpus | Path, dest: Path) -> Corpus:
     src = corpus.root if isinstance(corpus, Corpus) else Path(corpus)
     shutil.copytree(src, dest)
     return Corpus(dest)
+
+
+def copy_with_video(
+    corpus: Corpus | Path, dest: Path, clips: int, sport: str = SPORT
+) -> tuple[Corpus, list[ClipRecord]]:
+    """A private copy of a corpus with a real 1 s mp4 at the paths of its first `clips` clips
+    of `sport` (the synthetic corpus lists clip files it does not have)."""
+    from tests.media.videos import write_video
+
+    copy = copy_corpus(corpus, dest)
+    chosen = list(copy.iter_clips(sport))[:clips]
+    template = dest.with_name(dest.name + "-template.mp4")
+    write_video(template, seconds=1.0, fps=25, size=(640, 360))
+    for clip in chosen:
+        path = copy.clip_path(sport, clip.clip_id)
+        assert path is not None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(template, path)
+    return copy, chosen
 
 
 @dataclass(frozen=True)

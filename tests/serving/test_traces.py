@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,8 +23,7 @@ from playscout.config import TelemetrySettings
 from playscout.eval.tasks.task import tool_subset
 from playscout.tools.tool import ModelSet
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
-from tests.media.videos import write_video
-from tests.synthdata import SPORT, SynthIndex, copy_corpus
+from tests.synthdata import SPORT, SynthIndex, copy_with_video
 
 from .conftest import live_server
 from .test_live import parse_sse
@@ -56,15 +54,7 @@ def traced() -> Iterator[tuple[Any, InMemorySpanExporter]]:
 @pytest.fixture
 def clips_with_video(synth_index: SynthIndex, tmp_path: Path) -> tuple[Path, list[str]]:
     """A copy of the shared corpus with real mp4s at two clips' paths."""
-    corpus = copy_corpus(synth_index.corpus, tmp_path / "corpus")
-    chosen = list(corpus.iter_clips(SPORT))[:2]
-    template = tmp_path / "template.mp4"
-    write_video(template, seconds=1.0, fps=25, size=(640, 360))
-    for clip in chosen:
-        path = corpus.clip_path(SPORT, clip.clip_id)
-        assert path is not None
-        path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(template, path)
+    corpus, chosen = copy_with_video(synth_index.corpus, tmp_path / "corpus", clips=2)
     return corpus.root, [c.clip_id for c in chosen]
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import io
-import shutil
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,7 +43,7 @@ from playscout.tools.tool import ModelSet, ToolContext, ToolError
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 from tests.doubles import ScriptedChatModel, image_count
 from tests.media.videos import write_video
-from tests.synthdata import SynthIndex, copy_corpus
+from tests.synthdata import SynthIndex, copy_with_video
 
 SPORT = "basketball"
 
@@ -331,15 +330,7 @@ def test_default_mode_without_a_vlm_refuses(synth_index: SynthIndex) -> None:
 @pytest.fixture
 def corpus_with_video(synth_index: SynthIndex, tmp_path: Path) -> tuple[Path, list[ClipRecord]]:
     """A copy of the shared corpus (it gets files) with real mp4s at its first 16 clips' paths."""
-    corpus = copy_corpus(synth_index.corpus, tmp_path / "corpus")
-    chosen = list(corpus.iter_clips(SPORT))[:16]
-    template = tmp_path / "template.mp4"
-    write_video(template, seconds=1.0, fps=25, size=(640, 360))
-    for clip in chosen:
-        path = corpus.clip_path(SPORT, clip.clip_id)
-        assert path is not None
-        path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(template, path)
+    corpus, chosen = copy_with_video(synth_index.corpus, tmp_path / "corpus", clips=16)
     return corpus.root, chosen
 
 
