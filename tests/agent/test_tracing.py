@@ -9,6 +9,7 @@ import dataclasses
 import json
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,21 +22,16 @@ from playscout.config import TelemetrySettings
 from playscout.tools.registry import ALL_TOOLS
 from tests.doubles import ScriptedChatModel
 
-sdk_trace = pytest.importorskip("opentelemetry.sdk.trace")
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import (  # noqa: E402
-    InMemorySpanExporter,
-)
-from opentelemetry.trace import StatusCode  # noqa: E402
+pytest.importorskip("opentelemetry.sdk.trace")
+from opentelemetry.trace import StatusCode
+
+from tests.tracing import memory_tracer
 
 
 @pytest.fixture
-def traced() -> Any:
-    exporter = InMemorySpanExporter()
-    provider = sdk_trace.TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    yield provider.get_tracer("test"), exporter
-    provider.shutdown()
+def traced() -> Iterator[tuple[Any, Any]]:
+    with memory_tracer() as pair:
+        yield pair
 
 
 def test_workflow_run_has_one_tool_span_per_call(synth_index: Any, traced: Any) -> None:

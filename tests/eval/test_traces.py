@@ -18,20 +18,14 @@ from playscout.eval.judges import EquivalenceJudge, judge_run
 from playscout.eval.store import load_results
 from playscout.runtime import Runtime
 
-sdk_trace = pytest.importorskip("opentelemetry.sdk.trace")
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import (  # noqa: E402
-    InMemorySpanExporter,
-)
+pytest.importorskip("opentelemetry.sdk.trace")
+from tests.tracing import memory_tracer
 
 
 @pytest.fixture
-def traced() -> Iterator[tuple[Any, InMemorySpanExporter]]:
-    exporter = InMemorySpanExporter()
-    provider = sdk_trace.TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    yield provider.get_tracer("test"), exporter
-    provider.shutdown()
+def traced() -> Iterator[tuple[Any, Any]]:
+    with memory_tracer() as pair:
+        yield pair
 
 
 def traced_run(task: str, tmp_path, settings, synth_backend, tracer, **spec: Any) -> Any:

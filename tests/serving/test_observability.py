@@ -16,23 +16,18 @@ from tests.clients.fake_openai_server import FakeOpenAIServer
 from .conftest import free_port
 from .test_openai_sdk import search_then_answer, settings
 
-sdk_trace = pytest.importorskip("opentelemetry.sdk.trace")
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import (  # noqa: E402
-    InMemorySpanExporter,
-)
-from opentelemetry.trace import StatusCode  # noqa: E402
+pytest.importorskip("opentelemetry.sdk.trace")
+from opentelemetry.trace import StatusCode
+
+from tests.tracing import memory_tracer
 
 ASK = {"question": "Which shot?", "policy": "llm", "mode": "oracle"}
 
 
 @pytest.fixture
-def traced() -> Iterator[tuple[Any, InMemorySpanExporter]]:
-    exporter = InMemorySpanExporter()
-    provider = sdk_trace.TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    yield provider.get_tracer("test"), exporter
-    provider.shutdown()
+def traced() -> Iterator[tuple[Any, Any]]:
+    with memory_tracer() as pair:
+        yield pair
 
 
 def span_tree(spans: list[Any]) -> str:

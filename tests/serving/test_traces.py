@@ -32,23 +32,17 @@ from .test_live import parse_sse
 # search, which the ask's preflight refuses when search_videos is offered (as `playscout ask`).
 VIDEO_QA_ONLY = tool_subset(["video_qa"])
 
-sdk_trace = pytest.importorskip("opentelemetry.sdk.trace")
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import (  # noqa: E402
-    InMemorySpanExporter,
-)
+pytest.importorskip("opentelemetry.sdk.trace")
+from tests.tracing import memory_tracer  # noqa: E402
 
 CONTENT_CHARS = 400
 QUERY = "What shot type was it?"
 
 
 @pytest.fixture
-def traced() -> Iterator[tuple[Any, InMemorySpanExporter]]:
-    exporter = InMemorySpanExporter()
-    provider = sdk_trace.TracerProvider(resource=resource(TelemetrySettings()))  # as exported
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    yield provider.get_tracer("test"), exporter
-    provider.shutdown()
+def traced() -> Iterator[tuple[Any, Any]]:
+    with memory_tracer(resource(TelemetrySettings())) as pair:  # as exported
+        yield pair
 
 
 @pytest.fixture
