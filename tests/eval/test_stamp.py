@@ -145,13 +145,18 @@ def release_like(synth_index: SynthIndex, tmp_path_factory: pytest.TempPathFacto
     return corpus.root, backend
 
 
-def _paper_run(release_like: Any, out: Path) -> Path:
-    corpus_dir, backend = release_like
-    settings = Settings.model_validate({
+def _paper_settings(corpus_dir: Path) -> Settings:
+    """The paper's models by name, at a port where nothing listens: the runs use doubles."""
+    return Settings.model_validate({
         "preset": "paper", "corpus_dir": str(corpus_dir),
         "agent": {"llm": {"base_url": "http://127.0.0.1:9/v1", "model": "qwen3-30b-a3b"}},
         "eval": {"cache_db": None, "judge": {"base_url": "http://127.0.0.1:9/v1", "model": "gpt-5.2"}},
     })  # fmt: skip
+
+
+def _paper_run(release_like: Any, out: Path) -> Path:
+    corpus_dir, backend = release_like
+    settings = _paper_settings(corpus_dir)
     agent = ScriptedChatModel(
         [text_call("search_documents", query="fourth quarter"), "<answer>Hornets</answer>"],
         model="qwen3-30b-a3b",
@@ -228,11 +233,7 @@ def test_a_resume_with_other_components_is_a_mixed_run(release_like: Any, tmp_pa
     meta = orjson.loads((run / "run.json").read_bytes())
     assert meta["stamp"]["comparable"] is True
     corpus_dir, backend = release_like
-    settings = Settings.model_validate({
-        "preset": "paper", "corpus_dir": str(corpus_dir),
-        "agent": {"llm": {"base_url": "http://127.0.0.1:9/v1", "model": "qwen3-30b-a3b"}},
-        "eval": {"cache_db": None, "judge": {"base_url": "http://127.0.0.1:9/v1", "model": "gpt-5.2"}},
-    })  # fmt: skip
+    settings = _paper_settings(corpus_dir)
     agent = ScriptedChatModel(["<answer>Hornets</answer>"], model="qwen3-30b-a3b")
     runtime = Runtime.from_settings(settings, backend=backend, llm=agent, default_preset="paper")
     spec = RunSpec(task="t9", mode="oracle", policy="llm", sports=(SPORT,), limit=1, out_dir=run)
