@@ -20,6 +20,7 @@ from fastapi import FastAPI
 from playscout.config import ServingSettings, Settings
 from playscout.serving.app import create_app
 from playscout.serving.protocol import uvicorn_options
+from tests.browser import chromium
 from tests.synthdata import SynthIndex
 
 
@@ -124,3 +125,11 @@ def client(app_factory) -> Iterator[httpx.Client]:
 
     with TestClient(app_factory(), raise_server_exceptions=False) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A headless Chromium per test module (the browser tests skip where it is not installed)."""
+    driver = chromium()
+    yield driver
+    driver.quit()

@@ -34,13 +34,6 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    driver = chromium()
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture(scope="module")
 def site(tmp_path_factory, synth_index) -> Iterator[LiveServer]:
     """A server with a 1,000-question run, two runs to compare, a 30-turn trajectory and two
     ad-hoc asks: one answered, one whose model server was down (a closed port)."""

@@ -53,13 +53,6 @@ class RequestLog:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    driver = chromium()
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture(scope="module")
 def tour(tmp_path_factory, synth_index) -> Iterator[tuple[LiveServer, RequestLog, str, Path]]:
     """A server on the synthetic corpus (no clip files) with one real t9 oracle run of 3
     questions, started over HTTP as a user would."""
