@@ -67,6 +67,31 @@ def bounded(text: str, limit: int) -> str:
     return f"{text[:limit]}…[{len(text) - limit} more characters]"
 
 
+def content_attributes(
+    cut: int,
+    *,
+    input: str | None = None,
+    output: str | None = None,
+    input_mime: str = "text/plain",
+    arguments: str | None = None,
+    result: str | None = None,
+) -> dict[str, str]:
+    """Captured content, each cut to `cut` characters: OpenInference's input/output values
+    (with their MIME types) and the GenAI tool call's arguments/result, for what is given."""
+    attributes: dict[str, str] = {}
+    if input is not None:
+        attributes["input.value"] = bounded(input, cut)
+        attributes["input.mime_type"] = input_mime
+    if output is not None:
+        attributes["output.value"] = bounded(output, cut)
+        attributes["output.mime_type"] = "text/plain"
+    if arguments is not None:
+        attributes["gen_ai.tool.call.arguments"] = bounded(arguments, cut)
+    if result is not None:
+        attributes["gen_ai.tool.call.result"] = bounded(result, cut)
+    return attributes
+
+
 def as_json(value: Any) -> str:
     """Tool arguments as the JSON string both conventions ask for (a text-protocol call whose
     arguments did not parse is kept as the model wrote it)."""
@@ -165,31 +190,10 @@ class SpanRecorder:
 
     # ------------------------------------------------------------------ spans
 
-    def _content(
-        self,
-        attributes: dict[str, Any],
-        *,
-        input: str | None = None,
-        output: str | None = None,
-        input_mime: str = "text/plain",
-        arguments: str | None = None,
-        result: str | None = None,
-    ) -> None:
-        """Captured content, bounded: OpenInference's input/output values (with their MIME
-        types) and the GenAI tool call's arguments/result. Nothing unless capture is on."""
-        if not self.capture_content:
-            return
-        cut = self.content_chars
-        if input is not None:
-            attributes["input.value"] = bounded(input, cut)
-            attributes["input.mime_type"] = input_mime
-        if output is not None:
-            attributes["output.value"] = bounded(output, cut)
-            attributes["output.mime_type"] = "text/plain"
-        if arguments is not None:
-            attributes["gen_ai.tool.call.arguments"] = bounded(arguments, cut)
-        if result is not None:
-            attributes["gen_ai.tool.call.result"] = bounded(result, cut)
+    def _content(self, attributes: dict[str, Any], **content: Any) -> None:
+        """Captured content (`content_attributes`), nothing unless capture is on."""
+        if self.capture_content:
+            attributes.update(content_attributes(self.content_chars, **content))
 
     def _child(
         self,

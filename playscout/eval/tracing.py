@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from playscout.agent.tracing import SESSION_ID, VIEWER_URL, bounded, viewer_url
+from playscout.agent.tracing import SESSION_ID, VIEWER_URL, content_attributes, viewer_url
 from playscout.config import TelemetrySettings
 from playscout.eval.records import ResultRow
 
@@ -60,8 +60,7 @@ async def traced_question(
         **question_attributes(run_id, qid, telemetry),
     }
     if telemetry.capture_content:
-        attributes["input.value"] = bounded(prompt, telemetry.max_content_chars)
-        attributes["input.mime_type"] = "text/plain"
+        attributes |= content_attributes(telemetry.max_content_chars, input=prompt)
     with tracer.start_as_current_span(f"eval_question {task}", attributes=attributes) as span:
         row = await ask()
         span.set_attribute("playscout.status", row.status)
@@ -69,8 +68,7 @@ async def traced_question(
         if verdict is not None:
             span.set_attribute(VERDICT, verdict)
         if telemetry.capture_content and row.answer is not None:
-            span.set_attribute("output.value", bounded(row.answer, telemetry.max_content_chars))
-            span.set_attribute("output.mime_type", "text/plain")
+            span.set_attributes(content_attributes(telemetry.max_content_chars, output=row.answer))
         if row.status == "error":
             span.set_attribute("error.type", "question_error")
             span.set_status(Status(StatusCode.ERROR, (row.error or "error")[:500]))
@@ -97,10 +95,7 @@ def judge_span(
         **question_attributes(run_id, row.qid, telemetry),
     }
     if telemetry.capture_content:
-        cut = telemetry.max_content_chars
-        attributes["input.value"] = bounded(row.answer or "", cut)
-        attributes["input.mime_type"] = "text/plain"
-        if reason:
-            attributes["output.value"] = bounded(reason, cut)
-            attributes["output.mime_type"] = "text/plain"
+        attributes |= content_attributes(
+            telemetry.max_content_chars, input=row.answer or "", output=reason or None
+        )
     tracer.start_span(f"judge {judge}", attributes=attributes).end()
