@@ -8,7 +8,7 @@ import itertools
 import json
 import mmap
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -18,6 +18,7 @@ from playscout.search import IndexOpenError, open_backend
 from playscout.search.embedded import vectors as vec
 from playscout.search.embedded.ann import ANN_FILE, IvfIndex
 from playscout.search.embedded.recall import (
+    BUDGET_STEPS,
     FILTER_SHARES,
     LADDERS,
     AnnOptions,
@@ -225,6 +226,71 @@ def test_prefetch_asks_for_every_row_in_page_aligned_runs(tuned: Any) -> None:
         assert any(a <= lo and lo + matrix.row_bytes <= b for a, b in runs), r
 
 
+class GatherLog(np.ndarray):
+    """A row matrix that records how many rows each gather by an index array takes."""
+
+    gathered: ClassVar[list[int]] = []
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, np.ndarray) and self.ndim == 2:  # rows, not a score vector
+            GatherLog.gathered.append(len(key))
+        return super().__getitem__(key)
+
+
+def test_an_exact_filtered_scan_reads_stored_together_rows_in_place(tuned: Any) -> None:
+    """A filter whose rows lie together (a season, a game's clips, alternate rows of a team's
+    games) is scored span by span, with the same rows and scores as a gather (only the
+    finalists are gathered, to score them as every other path does); scattered rows are
+    still gathered (scanning past them would read more than it saves)."""
+    d, x, _ = tuned
+    store = VectorStore.open(d)
+    q = x[7]
+    together = np.concatenate([np.arange(100, 900), np.arange(1000, 3000, 2), [5000]])
+    assert [s.tolist() for s in vec.spans(together)] == [[100, 1000, 5000], [900, 2999, 5001]]
+    store.matrix = store.matrix.view(GatherLog)
+    GatherLog.gathered = []
+    rows, scores = store.search(q, K, together, exact=True)
+    expect = together[np.argsort(-(x[together] @ q), kind="stable")[:K]]
+    assert rows.tolist() == expect.tolist()
+    assert np.array_equal(scores, x[rows] @ q)
+    assert GatherLog.gathered == [K]  # the finalists alone
+    scattered = np.sort(np.random.default_rng(3).choice(ROWS, 300, replace=False))
+    GatherLog.gathered = []
+    rows, _ = store.search(q, K, scattered, exact=True)
+    assert set(rows.tolist()) == _brute(x, q, K, scattered)
+    assert GatherLog.gathered == [300]
+
+
+def test_a_filter_stored_together_is_scanned_in_place_where_the_build_says_it_is_faster(
+    tuned: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(vec, "EXACT_MAX_ROWS", 100)
+    d, x, _ = tuned
+    store = VectorStore.open(d)
+    assert store.scan_ms > 0  # the build's exact scan, read back from ann.json
+    store.filter_budgets = [(0.05, 1.0), (0.3, 1.0)]
+    store.filter_ms = [(0.05, 2.0), (0.3, 4.0)]  # the IVF path as the build timed it
+    store.scan_ms = 20.0  # every row in place: a 10% span 2.0 ms against IVF 2.5 ms
+    season = RowRange(2048, 2048 + ROWS // 10)
+    scattered = np.sort(np.random.default_rng(4).choice(ROWS, ROWS // 10, replace=False))
+    alternate = np.arange(0, 2 * (ROWS // 10), 2)  # every other row: spans cover twice them
+    q = x[11]
+    for rows, path in [
+        (season, "exact"),
+        (np.arange(season.start, season.stop), "exact"),
+        (scattered, "ann"),
+        (alternate, "ann"),  # 4.0 ms in place against 2.5 ms
+    ]:
+        store.search(q, K, rows)
+        assert store.last_path == path
+        assert store.takes_exact(rows) == (path == "exact")
+    store.scan_ms = 10.0
+    store.search(q, K, alternate)
+    assert store.last_path == "exact"
+    store.search(q, K, alternate, budget_factor=1.0)  # the build measuring the IVF path
+    assert store.last_path == "ann"
+
+
 def test_a_setting_must_clear_the_target_by_its_sampling_error(tuned: Any) -> None:
     """The mean over the build's queries is an estimate: a step counts as reaching the target
     by its lower bound (mean less two standard errors), not its mean, so fresh queries do not
@@ -262,10 +328,10 @@ def test_filtered_budget_is_measured_at_build_where_the_unfiltered_one_misses(
     setting = build_ann(d, opts)
     filtered = setting["filtered"]
     assert [f["share"] for f in filtered] == [0.0051, 0.05, 0.1, 0.3]
-    assert all(f["budget_factor"] >= 1 and f["recall_lower_bound"] >= 0.95 for f in filtered)
+    assert all(f["budget_factor"] > 0 and f["recall_lower_bound"] >= 0.95 for f in filtered)
     assert max(f["budget_factor"] for f in filtered) > 1
     ladders = json.loads((d / vec.META_FILE).read_text())["filtered_ladders"]
-    assert ladders["0.1"][0]["budget_factor"] == 1  # the climb starts at 1
+    assert ladders["0.1"][0]["budget_factor"] == 1 / BUDGET_STEPS  # the climb starts low
     line = describe_setting(setting)  # what `index build` prints
     assert "; filters keeping 0.5% budget x" in line and "30.0% budget x" in line
     # fresh queries and a fresh filter: the old budget misses, the measured one holds
@@ -281,6 +347,37 @@ def test_filtered_budget_is_measured_at_build_where_the_unfiltered_one_misses(
     assert _recall(store, x, queries, rows=tenth, budget_factor=1.0) < 0.9
     assert _recall(store, x, queries, rows=tenth) >= 0.95
     assert store.last_path == "ann"
+
+
+def test_a_filter_far_above_the_target_at_factor_1_scans_less(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Without cluster structure the nearest selected rows lie wherever the unfiltered
+    setting looks, so a budget below the unfiltered scan reaches the target: the ladder
+    climbs from 1/BUDGET_STEPS and keeps the least factor, which still finds enough
+    candidates (no fallback to an exact scan) and holds recall on fresh queries."""
+    monkeypatch.setattr(vec, "EXACT_MAX_ROWS", 100)
+    rows = 20_000
+    x = _sphere(rows, DIM * 2, 1)
+    d = _write(tmp_path, x)
+    opts = AnnOptions(target_recall=0.95, min_rows=1000, queries=100, k=K, compare_exact=False)
+    setting = build_ann(d, opts)
+    tenth = next(f for f in setting["filtered"] if f["share"] == 0.1)
+    assert 0 < tenth["budget_factor"] < 1 and tenth["recall_lower_bound"] >= 0.95
+    store = VectorStore.open(d)
+    rng = np.random.default_rng(9)
+    subset = np.sort(rng.choice(rows, rows // 10, replace=False))
+    queries = _sphere(40, DIM * 2, 5)
+    assert store.budget_factor(len(subset)) == tenth["budget_factor"]
+    assert _recall(store, x, queries, rows=subset) >= 0.93
+    assert store.last_path == "ann"
+    # the least budget still scans the rows a search wants, on the fewest lists
+    ivf = store.ivf
+    assert ivf is not None
+    counts = ivf.selected_per_list(subset)
+    assign, _ = ivf.filtered_probes(queries[:1], 1, counts, 1 / BUDGET_STEPS, K * vec.OVERSAMPLE)
+    scanned = counts[assign[0][assign[0] >= 0]]
+    assert scanned.sum() >= K * vec.OVERSAMPLE > scanned[:-1].sum()
 
 
 def test_filters_are_measured_from_the_smallest_share_on_the_ivf_path(monkeypatch: Any) -> None:
