@@ -86,8 +86,9 @@ def _load(path: Path, placement: Placement, stream: int = 0) -> tuple[Any, threa
 
             hf_logging.disable_progress_bar()  # a per-load bar is noise in CLI output and logs
             model = SentenceTransformer(str(path), device=placement.device, local_files_only=True)
-            if placement.dtype != "float32":
-                model = model.to(placement.torch_dtype())
+            # Always cast: transformers keeps a checkpoint's own dtype, so an fp16 checkpoint
+            # ran fp16 on the CPU (and failed under bf16 autocast with "mixed dtype").
+            model = model.to(placement.torch_dtype())
             _models[key] = (model, threading.Lock())
         return _models[key]
 

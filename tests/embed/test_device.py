@@ -4,6 +4,7 @@ and vectors through the device path equal the ones made before it existed (CPU) 
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -154,6 +155,27 @@ def test_cpu_precision_auto_follows_the_cpu(native: bool, monkeypatch: pytest.Mo
         MiniLMEmbedder(device="cpu")
     with pytest.raises(EmbeddingError, match="cpu_precision 'half' is not one of"):
         MiniLMEmbedder(device="cpu", cpu_precision="half")
+
+
+def test_an_fp16_checkpoint_runs_in_the_placements_dtype_on_the_cpu(tmp_path: Path) -> None:
+    """Checkpoints are often saved in fp16; transformers loads a checkpoint in its own dtype,
+    so the embedder casts to what its placement says (fp32 weights on the CPU, bf16 products
+    under autocast where the CPU has them) and gives the fp32 checkpoint's rows."""
+    from safetensors.numpy import load_file, save_file
+
+    source = resolve_model_dir(PACKAGE_NAME)
+    half = tmp_path / "minilm-fp16"
+    shutil.copytree(source, half)
+    weights = load_file(half / "model.safetensors")
+    save_file(
+        {k: v.astype(np.float16) if v.dtype == np.float32 else v for k, v in weights.items()},
+        half / "model.safetensors",
+    )
+    ours = MiniLMEmbedder(model=str(half), device="cpu")
+    assert ours.placement.dtype == "float32"
+    rows = ours.embed_documents(TEXTS)
+    full = MiniLMEmbedder(device="cpu", cpu_precision=ours.placement.autocast or "float32")
+    assert rowwise_cosine(rows, full.embed_documents(TEXTS)).min() >= 0.999
 
 
 @pytest.fixture(scope="module")
