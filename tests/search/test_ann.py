@@ -252,13 +252,13 @@ def test_an_exact_filtered_scan_reads_stored_together_rows_in_place(tuned: Any) 
     rows, scores = store.search(q, K, together, exact=True)
     expect = together[np.argsort(-(x[together] @ q), kind="stable")[:K]]
     assert rows.tolist() == expect.tolist()
-    assert np.array_equal(scores, x[rows] @ q)
+    assert np.array_equal(scores, vec.row_scores(x[rows], q))
     assert GatherLog.gathered == [K]  # the finalists alone
     scattered = np.sort(np.random.default_rng(3).choice(ROWS, 300, replace=False))
     GatherLog.gathered = []
     rows, _ = store.search(q, K, scattered, exact=True)
     assert set(rows.tolist()) == _brute(x, q, K, scattered)
-    assert GatherLog.gathered == [300]
+    assert GatherLog.gathered == [300, K]  # every row, then the finalists
 
 
 def test_a_filter_stored_together_is_scanned_in_place_where_the_build_says_it_is_faster(
@@ -289,6 +289,64 @@ def test_a_filter_stored_together_is_scanned_in_place_where_the_build_says_it_is
     assert store.last_path == "exact"
     store.search(q, K, alternate, budget_factor=1.0)  # the build measuring the IVF path
     assert store.last_path == "ann"
+
+
+def test_the_page_cache_is_asked_for_rows_only_while_it_is_cold(
+    tuned: Any, monkeypatch: Any
+) -> None:
+    """From the open, and again after a gather that read from disk (a major fault), gathers
+    prefetch for COLD_SEARCHES searches; a warm cache is left alone (a system call per run
+    of pages is most of a warm re-score's cost)."""
+    d, x, _ = tuned
+    faults = [0]
+    monkeypatch.setattr(vec, "major_faults", lambda: faults[0])
+    monkeypatch.setattr(vec, "COLD_SEARCHES", 3)
+    matrix = vec.MappedMatrix(d / "vectors.npy")
+    asked: list[int] = []
+    monkeypatch.setattr(matrix, "prefetch", lambda rows: asked.append(len(rows)))
+    rows = np.array([3, 70, 900])
+    for _ in range(5):
+        np.testing.assert_array_equal(matrix.gather(rows), x[rows])
+    assert asked == [3, 3, 3]  # cold from the open, then warm
+
+    real_rows = matrix.rows
+
+    class Faulting:
+        def __getitem__(self, key: Any) -> Any:
+            faults[0] += 1  # this gather read from disk
+            return real_rows[key]
+
+    matrix.rows = Faulting()  # type: ignore[assignment]
+    matrix.gather(rows)
+    matrix.rows = real_rows
+    asked.clear()
+    for _ in range(5):
+        matrix.gather(rows)
+    assert asked == [3, 3, 3]
+
+
+def test_copies_of_a_row_score_alike_on_every_path(tmp_path: Path, monkeypatch: Any) -> None:
+    """BLAS rounds a row's product by its place in the block; identical rows must still tie
+    exactly and come out by row, filtered or not, exact or re-scored from IVF candidates."""
+    x = _sphere(4000, DIM, 2)
+    copies = np.r_[5:9, 1500:1531, 3990:4000]
+    x[copies] = x[17]
+    d = _write(tmp_path, x)
+    build_ann(d, AnnOptions(target_recall=0.9, min_rows=1000, queries=40, k=K, compare_exact=False))
+    monkeypatch.setattr(vec, "EXACT_MAX_ROWS", 10)
+    store = VectorStore.open(d)
+    q = (x[17] + 0.01 * _sphere(1, DIM, 3)[0]).astype(np.float32)
+    q /= np.linalg.norm(q)
+    tied = np.sort(np.r_[17, copies])  # a filter's rows are sorted
+    for rows in (None, RowRange(0, 4000), np.arange(0, 4000, 2), tied, np.union1d(tied, range(99))):
+        for exact in (True, False):
+            got, scores = store.search(q, K, rows, exact=exact)
+            assert store.last_path == ("exact" if exact else "ann")
+            expect = np.sort(
+                tied if rows is None or isinstance(rows, RowRange) else np.intersect1d(tied, rows)
+            )[:K]
+            assert got[: len(expect)].tolist() == expect.tolist()
+            assert len(set(scores[: len(expect)].tolist())) == 1
 
 
 def test_a_setting_must_clear_the_target_by_its_sampling_error(tuned: Any) -> None:
