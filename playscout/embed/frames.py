@@ -14,9 +14,11 @@ iterator does) in a thread, so it overlaps the tower's work on the current one.
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -49,7 +51,10 @@ class HostBatch:
 
 def stack_frames(frames: Sequence[np.ndarray], pin: bool, where: str) -> HostBatch:
     """Group frames by shape and stack each group into one uint8 tensor (pinned on CUDA, so the
-    copy to the card is asynchronous)."""
+    copy to the card is asynchronous). Frames are copied once, straight into the (pinned)
+    tensor, by COPY_THREADS threads for a large batch: stacking then pinning copied each
+    batch twice in one thread, and held an H200 at 4,252 frames/s of 640x360 against
+    30,940 for the tower alone."""
     import torch
 
     items = [as_frame(f, i, where) for i, f in enumerate(frames)]
@@ -58,9 +63,40 @@ def stack_frames(frames: Sequence[np.ndarray], pin: bool, where: str) -> HostBat
         by_shape.setdefault(f.shape, []).append(i)
     groups = []
     for positions in by_shape.values():
-        host = torch.from_numpy(np.stack([items[i] for i in positions]))
-        groups.append((np.asarray(positions), host.pin_memory() if pin else host))
+        host = torch.empty(
+            (len(positions), *items[positions[0]].shape), dtype=torch.uint8, pin_memory=pin
+        )
+        _copy_into(host.numpy(), [items[i] for i in positions])
+        groups.append((np.asarray(positions), host))
     return HostBatch(len(items), groups)
+
+
+COPY_THREADS = min(8, os.cpu_count() or 1)
+PARALLEL_COPY_BYTES = 16 << 20  # below this a batch is copied by the calling thread
+_copy_pool: ThreadPoolExecutor | None = None
+_copy_pool_lock = threading.Lock()
+
+
+def _copy_into(out: np.ndarray, frames: Sequence[np.ndarray]) -> None:
+    """out[i] = frames[i], split across COPY_THREADS threads when the batch is large (numpy
+    releases the GIL while it copies)."""
+    global _copy_pool
+    threads = min(COPY_THREADS, len(frames))
+    if out.nbytes < PARALLEL_COPY_BYTES or threads <= 1:
+        for i, f in enumerate(frames):
+            out[i] = f
+        return
+    with _copy_pool_lock:
+        if _copy_pool is None:
+            _copy_pool = ThreadPoolExecutor(COPY_THREADS, thread_name_prefix="playscout-stack")
+        pool = _copy_pool
+
+    def part(start: int) -> None:
+        for i in range(start, len(frames), threads):
+            out[i] = frames[i]
+
+    for done in [pool.submit(part, t) for t in range(threads)]:
+        done.result()
 
 
 class FramePreprocessor:

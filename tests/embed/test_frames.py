@@ -64,6 +64,35 @@ def test_pixels_match_pil_within_rounding(
     assert levels.mean() < 1.0 and np.percentile(levels, 99) <= 3.0
 
 
+def test_a_large_batch_is_stacked_by_several_threads_exactly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Frames go straight into the batch tensor, split across threads when the batch is
+    large; every frame lands at its position, groups of each size in batch order."""
+    import torch
+
+    from playscout.embed import frames as frames_module
+
+    monkeypatch.setattr(frames_module, "PARALLEL_COPY_BYTES", 1)
+    monkeypatch.setattr(frames_module, "COPY_THREADS", 3)
+    rng = np.random.default_rng(4)
+    frames = [
+        rng.integers(0, 256, (18, 32, 3) if i % 3 else (20, 24, 3), dtype=np.uint8)
+        for i in range(11)
+    ]
+    batch = stack_frames(frames, pin=False, where="t")
+    assert batch.size == 11 and len(batch.groups) == 2
+    seen = []
+    for positions, host in batch.groups:
+        assert host.dtype == torch.uint8 and len(host) == len(positions)
+        for p, stacked in zip(positions.tolist(), host.numpy(), strict=True):
+            np.testing.assert_array_equal(stacked, frames[p])
+            seen.append(p)
+    assert sorted(seen) == list(range(11))
+    threads = {t.name for t in threading.enumerate()}
+    assert any(name.startswith("playscout-stack") for name in threads)
+
+
 def test_mixed_sizes_keep_their_order(clip: OpenClipEmbedder) -> None:
     rng = np.random.default_rng(2)
     frames = [
