@@ -44,6 +44,7 @@ from playscout.embed.frames import (
     RESIZE_MODES,
     FramePreprocessor,
     HostBatch,
+    StagedBatch,
     as_frame,
     prefetch,
     stack_frames,
@@ -358,18 +359,44 @@ class OpenClipEmbedder:
                 return self._pil_batch(batch, where)
             return stack_frames(batch, pin, where)
 
-        for prepared in prefetch(batches, host):
-            if prepared is None:
-                yield np.zeros((0, self.dim), dtype=np.float32)
-                continue
+        def stage(prepared: Any) -> Any:
+            """Start the batch's copy to the device (HostBatch: FramePreprocessor.upload)."""
+            if isinstance(prepared, HostBatch):
+                assert prep is not None
+                return prep.upload(prepared)
+            return prepared
+
+        def finish(staged: Any) -> np.ndarray:
+            if staged is None:
+                return np.zeros((0, self.dim), dtype=np.float32)
             with self._m.lock, torch.inference_mode():
-                if isinstance(prepared, HostBatch):
+                if isinstance(staged, StagedBatch):
                     assert prep is not None
-                    pixels = prep(prepared)
+                    pixels = prep(staged)
                 else:
-                    pixels = prepared.to(self.device, dtype=self.placement.torch_dtype())
+                    pixels = staged.to(self.device, dtype=self.placement.torch_dtype())
                 vecs = self._m.model.encode_image(pixels, normalize=True).float().cpu().numpy()
-            yield normalize_rows(vecs, self.dim, where)
+            return normalize_rows(vecs, self.dim, where)
+
+        # One batch ahead: the next batch's copy starts before this one's tower; a batch that
+        # fails is raised after every batch before it was given.
+        ahead: list[Any] = []
+        stream = prefetch(batches, host)
+        while True:
+            try:
+                prepared = next(stream)
+            except StopIteration:
+                break
+            except BaseException:
+                if ahead:
+                    yield finish(ahead.pop())
+                raise
+            staged = stage(prepared)
+            if ahead:
+                yield finish(ahead.pop())
+            ahead.append(staged)
+        if ahead:
+            yield finish(ahead.pop())
 
     def _pil_batch(self, batch: Sequence[np.ndarray], where: str) -> Any:
         """open_clip's own transform, one PIL image at a time (resize modes that the torch

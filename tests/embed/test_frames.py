@@ -112,10 +112,17 @@ def test_batches_stream_in_order_and_empty_batches_stay(clip: OpenClipEmbedder) 
     np.testing.assert_allclose(np.concatenate(out), clip.embed_images(frames), atol=1e-5)
 
 
-def test_a_bad_frame_in_a_later_batch_is_raised(clip: OpenClipEmbedder) -> None:
+def test_a_bad_frame_in_a_later_batch_is_raised_after_the_batches_before_it(
+    clip: OpenClipEmbedder,
+) -> None:
+    """The pipeline runs a batch ahead (the next batch's copy overlaps this one's tower),
+    yet a bad batch is raised at its own place: every batch before it is given first."""
     good = [np.zeros((20, 20, 3), np.uint8)]
+    given = []
     with pytest.raises(EmbeddingError, match="frame 0 must be an HxWx3 uint8 RGB array"):
-        list(clip.embed_image_batches([good, [np.zeros((20, 20), np.uint8)]]))
+        for out in clip.embed_image_batches([good, good * 2, [np.zeros((20, 20), np.uint8)]]):
+            given.append(len(out))
+    assert given == [1, 2]
 
 
 def test_prefetch_runs_the_producer_in_another_thread_and_stops_early() -> None:

@@ -101,6 +101,7 @@ class DeviceVectors(VectorStore):
             norm2 = max(norm2, float(np.einsum("ij,ij->i", block, block).max(initial=0.0)))
             self.rows_on_device[s : s + len(block)] = torch.from_numpy(block).to(device, dtype)
         self.max_norm = math.sqrt(norm2)
+        self.mapped.cold = 0  # every row was just read: re-scoring finds them in the cache
         self.slack = SLACK[self.dtype_name]
         self.last_path = "device"
         self._lock = threading.Lock()
