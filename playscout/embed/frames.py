@@ -8,7 +8,9 @@ normalised there with torch ops. The vectors agree with open_clip's PIL path at 
 (tests/embed/test_frames.py states the measured value; the kernels differ slightly).
 
 `prefetch` runs the producer of the next batch (stacking, pinning, and whatever decoding the
-iterator does) in a thread, so it overlaps the tower's work on the current one.
+iterator does) in a thread, so it overlaps the tower's work on the current one, and
+`FramePreprocessor.upload` copies a batch to the card on a stream of its own, so that copy
+overlaps the resize and the tower of the batch before.
 """
 
 from __future__ import annotations
@@ -53,8 +55,8 @@ def stack_frames(frames: Sequence[np.ndarray], pin: bool, where: str) -> HostBat
     """Group frames by shape and stack each group into one uint8 tensor (pinned on CUDA, so the
     copy to the card is asynchronous). Frames are copied once, straight into the (pinned)
     tensor, by COPY_THREADS threads for a large batch: stacking then pinning copied each
-    batch twice in one thread, and held an H200 at 4,252 frames/s of 640x360 against
-    30,940 for the tower alone."""
+    batch twice in one thread (on an H200 machine, np.stack alone took 37 ms for 256 frames
+    of 640x360, where the tower takes 8 ms; 8 threads copy them in 4 ms)."""
     import torch
 
     items = [as_frame(f, i, where) for i, f in enumerate(frames)]

@@ -387,7 +387,7 @@ class OpenClipEmbedder:
                 prepared = next(stream)
             except StopIteration:
                 break
-            except BaseException:
+            except Exception:
                 if ahead:
                     yield finish(ahead.pop())
                 raise

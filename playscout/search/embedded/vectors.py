@@ -6,9 +6,9 @@ Search is exact (BLAS over the candidate rows) when the channel chose exact sear
 caller asks for it, or when a filter keeps few rows; otherwise the IVF index proposes
 `k * oversample` candidates among the allowed rows (a filter is a faiss ID selector, not a
 post-filter) and they are re-scored exactly from the float32 rows, so reported scores are
-exact. Only those candidate rows of the float32 file are read per search: they are
-prefetched with one madvise(WILLNEED) each, so on a cold page cache the reads overlap
-instead of faulting in one after another.
+exact. Only those candidate rows of the float32 file are read per search; while the page
+cache is cold they are prefetched with one madvise(WILLNEED) per run of pages, so the reads
+overlap instead of faulting in one after another (MappedMatrix.gather).
 """
 
 from __future__ import annotations
@@ -155,6 +155,15 @@ def spans(rows: np.ndarray, gap: int = SPAN_GAP) -> tuple[np.ndarray, np.ndarray
     breaks = np.flatnonzero(np.diff(rows) > gap) + 1
     starts = rows[np.concatenate([[0], breaks])]
     stops = rows[np.concatenate([breaks - 1, [len(rows) - 1]])] + 1
+    return starts, stops
+
+
+def in_place_spans(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The spans that read sorted unique rows in place, or None where they would cover more
+    than SPAN_SCAN_RATIO rows per row (gathering the rows costs less)."""
+    starts, stops = spans(rows)
+    if int((stops - starts).sum()) > SPAN_SCAN_RATIO * len(rows):
+        return None
     return starts, stops
 
 
@@ -359,10 +368,10 @@ class VectorStore:
         if isinstance(rows, RowRange):
             covered = len(rows)
         else:
-            starts, stops = spans(rows)
-            covered = int((stops - starts).sum())
-            if covered > SPAN_SCAN_RATIO * len(rows):
+            found = in_place_spans(rows)
+            if found is None:
                 return False  # gathered: what the build timed as exact at this share
+            covered = int((found[1] - found[0]).sum())
         shares, ms = zip(*self.filter_ms, strict=True)
         ivf_ms = float(np.interp(len(rows) / self.n, shares, ms))
         return covered / self.n * self.scan_ms < ivf_ms
@@ -386,12 +395,12 @@ class VectorStore:
     def _scan_rows(self, ids: np.ndarray, q: np.ndarray) -> np.ndarray:
         """Scores of sorted unique rows: read in place span by span where the spans cover
         few rows besides them (a season, a team's games), else gathered."""
-        starts, stops = spans(ids)
-        covered = int((stops - starts).sum())
-        if covered > SPAN_SCAN_RATIO * len(ids):
+        found = in_place_spans(ids)
+        if found is None:
             return self.matrix[ids] @ q
+        starts, stops = found
         offsets = np.concatenate([[0], np.cumsum(stops - starts)])
-        out = np.empty(covered, dtype=np.float32)
+        out = np.empty(int(offsets[-1]), dtype=np.float32)
         for o, a, b in zip(offsets[:-1].tolist(), starts.tolist(), stops.tolist(), strict=True):
             self._scan(a, b, q, out[o : o + b - a])
         span = np.searchsorted(starts, ids, side="right") - 1
