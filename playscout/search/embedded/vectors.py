@@ -403,6 +403,8 @@ class VectorStore:
         out = np.empty(int(offsets[-1]), dtype=np.float32)
         for o, a, b in zip(offsets[:-1].tolist(), starts.tolist(), stops.tolist(), strict=True):
             self._scan(a, b, q, out[o : o + b - a])
+        if len(out) == len(ids):  # the spans hold exactly the rows (seasons, games), in order
+            return out
         span = np.searchsorted(starts, ids, side="right") - 1
         return out[offsets[span] + ids - starts[span]]
 
