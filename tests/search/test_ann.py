@@ -254,6 +254,11 @@ def test_an_exact_filtered_scan_reads_stored_together_rows_in_place(tuned: Any) 
     assert rows.tolist() == expect.tolist()
     assert np.array_equal(scores, vec.row_scores(x[rows], q))
     assert GatherLog.gathered == [K]  # the finalists alone
+    block = np.arange(100, 900)  # a season: the spans are the rows themselves
+    GatherLog.gathered = []
+    rows, _ = store.search(q, K, block, exact=True)
+    assert rows.tolist() == block[np.argsort(-(x[block] @ q), kind="stable")[:K]].tolist()
+    assert GatherLog.gathered == [K]
     scattered = np.sort(np.random.default_rng(3).choice(ROWS, 300, replace=False))
     GatherLog.gathered = []
     rows, _ = store.search(q, K, scattered, exact=True)
