@@ -86,7 +86,8 @@ def main() -> None:
     faiss.omp_set_num_threads(1)
     channel = args.work / f"{args.dist}-{args.clips}" / SPORT / "clips" / "visual" / "dense"
     matrix = np.load(channel / "vectors.npy", mmap_mode="r")
-    sq8 = faiss.extract_index_ivf(faiss.read_index(str(channel / "ann.faiss")))
+    kept = faiss.read_index(str(channel / "ann.faiss"))  # owns what `sq8` points at
+    sq8 = faiss.extract_index_ivf(kept)
     data = (
         NearDuplicates(1.3)
         if args.dist == "dup"
