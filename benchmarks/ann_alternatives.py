@@ -5,7 +5,7 @@ same vectors and query sets, each followed by the same exact re-score of its can
   centroids are reused, so the lists are the same): 4-bit codes scanned with SIMD lookups,
   m/2 bytes a row, at a probe count and a candidate depth k';
 - an HNSW graph (faiss HNSW<M>-SQ8, inner product) at a search depth ef (`--hnsw`; building it
-  over 1.76M rows took 477 s on 2 cores).
+  over 1.76M rows took 388-477 s on 2 cores).
 
 The kept index's own path (IVF-SQ8 at its chosen nprobe, candidates re-scored) is measured in
 the same run as the baseline. One thread, one query at a time; recall@100 counts a hit whose
