@@ -31,19 +31,11 @@ import faiss
 import numpy as np
 from search_data import SPORT, Mixture, NearDuplicates
 
+from playscout.search.embedded.recall import QuerySet, _kth_exact
+
 ROOT = Path(__file__).resolve().parents[1]
 K = 100
 TRAIN_ROWS = 100_000
-
-
-def exact_kth(matrix: np.ndarray, queries: np.ndarray, block: int = 131_072) -> np.ndarray:
-    """Each query's exact 100th score over every row (BLAS, in blocks of rows)."""
-    best = np.full((len(queries), K), -np.inf, dtype=np.float32)
-    for s in range(0, len(matrix), block):
-        scores = queries @ np.asarray(matrix[s : s + block]).T
-        both = np.concatenate([best, scores], axis=1)
-        best = -np.partition(-both, K - 1, axis=1)[:, :K]
-    return best.min(axis=1)
 
 
 def measure(
@@ -94,7 +86,7 @@ def main() -> None:
         else Mixture({"mixture": 0.9, "medium": 1.3, "wide": 2.0}[args.dist], name=args.dist)
     )
     sets = data.query_sets(args.queries)
-    kth = {name: exact_kth(matrix, q) for name, q in sets.items()}
+    kth = {name: _kth_exact(matrix, QuerySet(name, q, None), K) for name, q in sets.items()}
     n, dim = matrix.shape
     print(f"# {args.dist}, {n:,} x {dim}, {args.queries} queries a set, one thread")
     print("| index, setting | " + " | ".join(f"{s}: recall mean / p5, p50 / p99" for s in sets))

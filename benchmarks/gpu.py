@@ -208,10 +208,8 @@ def bench_frames(emb: Any, frames: list[np.ndarray]) -> float:
     # bare: the fp16 tower on the same frames, already preprocessed and on the device
     from playscout.embed.frames import stack_frames
 
-    pixels = [
-        prep(stack_frames(frames[i : i + emb.batch_size], False, "bench"))
-        for i in range(0, n, emb.batch_size)
-    ]
+    batches = [frames[i : i + emb.batch_size] for i in range(0, n, emb.batch_size)]
+    pixels = [prep(stack_frames(batch, False, "bench")) for batch in batches]
 
     def bare() -> None:
         with torch.inference_mode():
@@ -225,15 +223,12 @@ def bench_frames(emb: Any, frames: list[np.ndarray]) -> float:
     pin = emb.placement.is_cuda
 
     def stack_all() -> None:  # each batch dropped before the next, as the pipeline does
-        for i in range(0, n, emb.batch_size):
-            stack_frames(frames[i : i + emb.batch_size], pin, "bench")
+        for batch in batches:
+            stack_frames(batch, pin, "bench")
 
     stack_all()
     t_stack = timed(stack_all, repeat=2)
-    stacked = [
-        stack_frames(frames[i : i + emb.batch_size], pin, "bench")
-        for i in range(0, n, emb.batch_size)
-    ]
+    stacked = [stack_frames(batch, pin, "bench") for batch in batches]
     with torch.inference_mode():
         t_prep = timed(lambda: [prep(b) for b in stacked])
     sub = frames[: min(n, 4 * emb.batch_size if emb.placement.is_cuda else 32)]
