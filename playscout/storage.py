@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import socket
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -174,6 +175,20 @@ def exchange(a: Path, b: Path) -> bool:
     return _renameat2(a, b, _RENAME_EXCHANGE)
 
 
+HOLDER_WAIT_S = 5.0
+
+
+def _holder_pid(fd: int) -> str:
+    """The pid in a lock file someone holds. The holder writes it just after it takes the lock,
+    so a writer refused in between waits for it (briefly: a live holder writes it at once)."""
+    deadline = time.monotonic() + HOLDER_WAIT_S
+    while True:
+        first = os.pread(fd, 32, 0).decode(errors="replace").split("\n", 1)[0].strip()
+        if first or time.monotonic() > deadline:
+            return first or "unknown"
+        time.sleep(0.01)
+
+
 @dataclass(frozen=True)
 class Swept:
     folders: int = 0
@@ -209,7 +224,7 @@ class OutputLock:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+                holder = _holder_pid(fd)
                 os.close(fd)
                 raise OutputBusyError(
                     f"{self.target} is being written by another {self.what} (pid {holder}); "
@@ -221,8 +236,9 @@ class OutputLock:
             if self._still_linked(fd):
                 break
             os.close(fd)  # its holder removed it after we opened it: lock the new one
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        pid = f"{os.getpid()}\n".encode()
+        os.pwrite(fd, pid, 0)  # then cut: a reader never sees the file empty
+        os.ftruncate(fd, len(pid))
         self._fd = fd
         return self
 

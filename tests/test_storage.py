@@ -4,10 +4,12 @@ exchange renames, and which OSErrors become one line."""
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -57,6 +59,22 @@ def test_a_held_lock_names_its_holder_and_a_dead_holder_frees_it(tmp_path: Path)
         assert (tmp_path / ".index.lock").read_text() == f"{os.getpid()}\n"
         assert lock.sweep("building") is not None
     assert not (tmp_path / ".index.lock").exists()  # released: the file is gone too
+
+
+def test_a_writer_refused_before_the_holder_wrote_its_pid_still_names_it(tmp_path: Path) -> None:
+    """The holder writes its pid just after it takes the lock; a writer refused in that window
+    (seen in CI as "pid unknown") waits for the pid instead of naming nobody."""
+    target = tmp_path / "index"
+    fd = os.open(tmp_path / ".index.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held, pid not yet written
+    writer = threading.Timer(0.3, lambda: os.pwrite(fd, b"4242\n", 0))
+    writer.start()
+    try:
+        with pytest.raises(OutputBusyError, match=r"another build \(pid 4242\)"):
+            OutputLock(target).acquire()
+    finally:
+        writer.join()
+        os.close(fd)
 
 
 def test_sweep_removes_only_its_outputs_staging(tmp_path: Path) -> None:
