@@ -74,9 +74,9 @@ from search_data import (
 from playscout.search.backend_api import ClipFilter
 from playscout.search.embedded import vectors as vec
 from playscout.search.embedded.build import AnnOptions, SportSource, build_index, open_index
+from playscout.search.embedded.recall import TIE_EPS
 
 ROOT = Path(__file__).resolve().parents[1]
-TIE_EPS = 1e-5
 DISTS = ("mixture", "medium", "dup", "wide", "uniform", "minilm", "minilm-ivf", "minilm-x")
 # The un-replicated real set is smaller than the build's ANN threshold, so the product searches
 # it exactly; "minilm-ivf" builds the IVF index over it anyway (the IVF path's own recall).
