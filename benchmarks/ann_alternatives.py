@@ -31,7 +31,7 @@ import faiss
 import numpy as np
 from search_data import SPORT, Mixture, NearDuplicates
 
-from playscout.search.embedded.recall import QuerySet, _kth_exact
+from playscout.search.embedded.recall import TIE_EPS, QuerySet, _kth_exact
 
 ROOT = Path(__file__).resolve().parents[1]
 K = 100
@@ -57,7 +57,7 @@ def measure(
             scores = matrix[ids] @ q
             top = scores[np.argpartition(-scores, min(K, len(scores)) - 1)[:K]]
             times.append(time.perf_counter() - t)
-            recall.append(float(np.mean(top >= floor - 1e-5)) if len(top) == K else 0.0)
+            recall.append(float(np.mean(top >= floor - TIE_EPS)) if len(top) == K else 0.0)
         r, ms = np.asarray(recall), np.asarray(times) * 1e3
         cells.append(
             f"{set_name} {r.mean():.4f} / p5 {np.percentile(r, 5):.2f}, "
@@ -77,6 +77,11 @@ def main() -> None:
     args = ap.parse_args()
     faiss.omp_set_num_threads(1)
     channel = args.work / f"{args.dist}-{args.clips}" / SPORT / "clips" / "visual" / "dense"
+    if not (channel / "ann.faiss").exists():
+        raise SystemExit(
+            f"{channel} has no IVF index (the build chose exact search, or no "
+            "`benchmarks/search.py --keep` run left one): nothing to compare"
+        )
     matrix = np.load(channel / "vectors.npy", mmap_mode="r")
     kept = faiss.read_index(str(channel / "ann.faiss"))  # owns what `sq8` points at
     sq8 = faiss.extract_index_ivf(kept)
