@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from playscout.errors import PlayscoutError
 
-EmbedderKind = Literal["minilm", "bge-m3", "openai", "precomputed", "open_clip"]
+EmbedderKind = Literal["minilm", "bge-m3", "openai", "text-tower", "precomputed", "open_clip"]
 
 # Spec options that change how an embedder runs, not which vectors it gives: ignore them when
 # checking that a query embedder matches the one an index was built with. ("pretrained" is where
