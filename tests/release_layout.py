@@ -234,3 +234,27 @@ def write_release_embeds(
     )
     return {"documents": docs.parent.parent, "captions": caps.parent.parent,
             "videos": embeds / "videos"}  # fmt: skip
+
+
+def release_copy(corpus: Corpus, dest: Path, sport: str) -> Corpus:
+    """A copy of a generated corpus shaped as the release: no simulator manifest, and the
+    release's embeds/ (write_release_embeds)."""
+    from playscout.synthetic.writer import SYNTH_MANIFEST
+    from tests.synthdata import copy_corpus
+
+    copy = copy_corpus(corpus, dest)
+    (copy.root / SYNTH_MANIFEST).unlink()
+    write_release_embeds(copy, sport)
+    return copy
+
+
+def build_release_index(corpus: Corpus, out: Path, sport: str, bge_url: str) -> Path:
+    """An index of the release's own vectors (documents, captions, videos), queries to the
+    text channels by the BGE-M3 stand-in served at `bge_url` (an OpenAI /v1 root)."""
+    from playscout.indexer.build import build_from_corpus
+
+    embeds, bge = corpus.root / "embeds", f"openai:{bge_url}#bge-m3"
+    build_from_corpus(corpus.root, out, sports=[sport], doc_embedder=bge, caption_embedder=bge,
+                      doc_vectors=embeds / "documents", caption_vectors=embeds / "captions",
+                      video_vectors=embeds / "videos")  # fmt: skip
+    return out

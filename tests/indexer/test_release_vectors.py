@@ -23,10 +23,9 @@ from playscout.indexer.build import build_from_corpus
 from playscout.search import open_backend
 from playscout.search.backend_api import SearchError
 from playscout.search.core.units import ReferenceUnits
-from playscout.synthetic.writer import SYNTH_MANIFEST
 from tests.embed.fake_server import Behaviour, FakeEmbeddingServer, fake_vector
 from tests.embed.fake_tower import ScriptedTextTower
-from tests.release_layout import write_release_embeds, write_video_vectors
+from tests.release_layout import build_release_index, release_copy, write_video_vectors
 from tests.synthdata import SPORT, copy_corpus
 
 
@@ -40,10 +39,7 @@ def bge_server() -> Iterator[FakeEmbeddingServer]:
 @pytest.fixture(scope="module")
 def release(synth_corpus: Corpus, tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     """The shared corpus as a release: no simulator manifest, its own embeds/ folder."""
-    corpus = copy_corpus(synth_corpus, tmp_path_factory.mktemp("release") / "T9")
-    (corpus.root / SYNTH_MANIFEST).unlink()
-    write_release_embeds(corpus, SPORT)
-    return corpus
+    return release_copy(synth_corpus, tmp_path_factory.mktemp("release") / "T9", SPORT)
 
 
 def _bge(server: FakeEmbeddingServer) -> str:
@@ -55,11 +51,7 @@ def release_index(
     release: Corpus, bge_server: FakeEmbeddingServer, tmp_path_factory: pytest.TempPathFactory
 ) -> Path:
     out = tmp_path_factory.mktemp("rindex") / "index"
-    embeds = release.root / "embeds"
-    build_from_corpus(release.root, out, sports=[SPORT], doc_embedder=_bge(bge_server),
-                      caption_embedder=_bge(bge_server), doc_vectors=embeds / "documents",
-                      caption_vectors=embeds / "captions", video_vectors=embeds / "videos")  # fmt: skip
-    return out
+    return build_release_index(release, out, SPORT, bge_server.base_url)
 
 
 def _channels(index: Path) -> dict[str, Any]:
