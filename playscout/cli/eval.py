@@ -121,12 +121,11 @@ def run_cmd(
     from playscout.eval.errors import RunError
     from playscout.eval.preflight import run_needs
     from playscout.eval.registry import get
-    from playscout.eval.runner import eval_runtime, planned_stamp, run_eval
+    from playscout.eval.runner import check_strict, eval_runtime, run_eval
     from playscout.eval.spec import RunSpec, default_run_dir, model_label
-    from playscout.eval.stamp import COMPARABLE
     from playscout.eval.store import load_results
     from playscout.runtime import parse_mode, parse_policy
-    from playscout.runtime.preflight import Check, PreflightError, check_models, check_run
+    from playscout.runtime.preflight import Check, check_models, check_run
 
     declared = get(task)  # an unknown task is one line before anything else
     if data is not None and not data.exists():
@@ -175,13 +174,7 @@ def run_cmd(
         needs = replace(needs, sports=spec.sports)
     warnings += checked(check_run(runtime, needs))  # what POST /v1/runs checks too
     if strict:
-        verdict = planned_stamp(spec, runtime)
-        if not verdict.comparable:
-            n = len(verdict.reasons)
-            raise PreflightError(
-                f"--strict: this run could not be {COMPARABLE} ({n} reason{'s' * (n > 1)}): "
-                + "; ".join(verdict.reasons)
-            )
+        check_strict(spec, runtime, the_task)
     with progress_bar() as update:
         summary = run_eval(
             spec,
@@ -234,19 +227,21 @@ def judge_cmd(
     run_config: RunConfig,
 ) -> None:
     """Judge the answers of a run (re-runnable: only new or changed answers are judged), with
-    the judge prompt of the run's preset (or --preset).
+    the judge prompt of the run's preset (or --preset) and the LLM judge the run was made with
+    (its endpoint and generation settings, from run.json) unless --judge-url/--judge-model,
+    --config or --set say otherwise.
 
     Exit 1 when the LLM judge could not judge some answers (the first reason is printed); the
     equivalence judge's abstentions (answers only a reader can judge) are a warning."""
     from playscout.agent.tracing import otlp_tracer
     from playscout.config.presets import load_preset
     from playscout.eval.judges import judge_run, make_judge
-    from playscout.eval.judges.run import run_aliases, run_preset
+    from playscout.eval.judges.run import run_aliases, run_judge_settings, run_preset
     from playscout.eval.store import judgements_store, load_results
     from playscout.runtime.preflight import Needs, check_models
     from playscout.tools.offer import check_preset_tools
 
-    settings = run_config.settings()
+    settings = run_config.settings(**run_judge_settings(run_dir))
     ev = settings.eval
     kind = judge or ("llm" if ev.judge.configured else "equivalence")
     if kind == "llm":
@@ -262,11 +257,14 @@ def judge_cmd(
         otlp_tracer(settings.telemetry),
         settings.telemetry,
     )
+    model = ev.judge.model if kind == "llm" else None
     if json_out:
-        print_json({"judge": kind, "preset": preset.name, "prompt": preset.judge_prompt, **stats})
+        print_json({"judge": kind, "model": model, "preset": preset.name,
+                    "prompt": preset.judge_prompt, **stats})  # fmt: skip
     else:
         out.print(
-            f"judge {kind} (preset {preset.name}, prompt {preset.judge_prompt}): "
+            f"judge {kind}{f' {model}' if model else ''} (preset {preset.name}, "
+            f"prompt {preset.judge_prompt}): "
             f"{stats['judged_now']} judged now, {stats['cached']} already judged; "
             f"{stats['right']} right, {stats['wrong']} wrong, {stats['unjudged']} unjudged",
             highlight=False,

@@ -75,6 +75,13 @@ class GenerationProfile(_ByModelName):
     top_p: float = Field(1.0, gt=0, le=1)
     max_tokens: int = Field(ge=1)
     reasoning_effort: str | None = None
+    context_window: int | None = Field(
+        None,
+        ge=1024,
+        description="The model's served context window (tokens); the agent's context limit "
+        "is this less the reply budget (max_tokens), so a request always fits. None = the "
+        "overlay's agent.max_context_tokens.",
+    )
     source: str = Field("", description="Where the values come from.")
 
 
@@ -99,6 +106,17 @@ class Expectation(BaseModel):
     embedders: dict[Mode, dict[str, str]] = Field(
         description="Index channel -> the embedder that made its vectors, per mode (matched "
         "in the recorded spec's kind or model, case-insensitive; `any` = present)."
+    )
+    models: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Role (document_llm, caption_llm, vlm, video_query) or `judge` -> the "
+        "paper's models, as lower-case substrings of the served name (`_` read as `-`). The "
+        "agent is not here: the paper compares agents, and the stamp names the one that ran.",
+    )
+    units: Literal["reference", "any"] = Field(
+        "reference",
+        description="reference: text vectors a model made here must be over the reference's "
+        "units (index build --units reference); the release's own vectors are.",
     )
     judge: str = Field("llm", description="The judge kind the paper's numbers come from.")
     corpus: Literal["release", "any"] = Field(
@@ -307,7 +325,10 @@ def apply_preset(settings: Settings, preset: Preset) -> tuple[Settings, list[str
         "max_tokens": profile.max_tokens,
         "reasoning_effort": profile.reasoning_effort,
     }
-    base = deep_merge(preset.settings, {"agent": {"llm": generation}})
+    agent: dict[str, Any] = {"llm": generation}
+    if profile.context_window is not None:
+        agent["max_context_tokens"] = profile.context_window - profile.max_tokens
+    base = deep_merge(preset.settings, {"agent": agent})
     frames = preset.game_frames_for(settings.qa.vlm.model)
     if frames is not None:
         base = deep_merge(base, {"eval": {"frames_per_game": frames.frames}})
