@@ -20,6 +20,7 @@ from playscout.clients.chat import (
     TextPart,
     ToolCall,
     Usage,
+    VideoPart,
 )
 from playscout.errors import PlayscoutError
 
@@ -28,9 +29,11 @@ class WireError(PlayscoutError, ValueError):
     """A 2xx body that is not a chat completion; the message says what is wrong."""
 
 
-def _part(part: TextPart | ImagePart) -> dict[str, Any]:
+def _part(part: TextPart | ImagePart | VideoPart) -> dict[str, Any]:
     if isinstance(part, ImagePart):
         return {"type": "image_url", "image_url": {"url": part.url}}
+    if isinstance(part, VideoPart):
+        return {"type": "video_url", "video_url": {"url": part.url}}
     return {"type": "text", "text": part.text}
 
 

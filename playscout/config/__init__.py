@@ -419,6 +419,21 @@ class EvalSettings(BaseModel):
         description="T4: frames sampled from a full-game video file; None = qa.frames_per_clip. "
         "The paper preset fills it by VLM model name (Table 8: 300-768).",
     )
+    game_temperature: float | None = Field(
+        None,
+        ge=0,
+        description="T4: the VLM's temperature for a full-game video; None = qa.vlm's. The "
+        "paper preset fills it by VLM name (the reference ran Qwen3-VL-32B greedily: 0).",
+    )
+    game_max_tokens: int | None = Field(
+        None, ge=1, description="T4: the VLM's reply budget for a full-game video; None = qa.vlm's."
+    )
+    game_video_input: bool = Field(
+        False,
+        description="T4: send a full game's sampled frames as one video (a video_url part, "
+        "before the question) to a VLM server that takes video input (vLLM's Qwen-VL, Molmo), "
+        "as the reference passes them; False = one image part per frame.",
+    )
     retrieval_pool: int = Field(500, ge=2, description="T3 candidate pool size (paper: 5,001).")
     calibration_bins: int = Field(5, ge=1, description="T5 calibration-error bins (paper: 5).")
 

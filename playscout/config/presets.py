@@ -86,9 +86,13 @@ class GenerationProfile(_ByModelName):
 
 
 class FrameProfile(_ByModelName):
-    """T4's frames per full-game video for one family of VLMs, picked by the VLM's name."""
+    """T4's answerer for one family of VLMs, picked by the VLM's name: frames per full-game
+    video, and how the reference asked it (its sampling, its budget, one video or images)."""
 
     frames: int = Field(ge=1)
+    temperature: float | None = Field(None, ge=0, description="None = the endpoint's.")
+    max_tokens: int | None = Field(None, ge=1, description="None = the endpoint's.")
+    video_input: bool = Field(False, description="The frames as one native video input.")
     source: str = Field("", description="Where the number comes from.")
 
 
@@ -331,7 +335,13 @@ def apply_preset(settings: Settings, preset: Preset) -> tuple[Settings, list[str
     base = deep_merge(preset.settings, {"agent": agent})
     frames = preset.game_frames_for(settings.qa.vlm.model)
     if frames is not None:
-        base = deep_merge(base, {"eval": {"frames_per_game": frames.frames}})
+        game = {
+            "frames_per_game": frames.frames,
+            "game_temperature": frames.temperature,
+            "game_max_tokens": frames.max_tokens,
+            "game_video_input": frames.video_input,
+        }
+        base = deep_merge(base, {"eval": game})
     base["agent"]["llm"]["reasoning_effort"] = profile.reasoning_effort  # None is a value here
     explicit = settings.model_dump(exclude_unset=True)
     wanted, given = _leaves(base), _leaves(explicit)
