@@ -13,8 +13,8 @@ from playscout.runtime.preflight import Check, Needs, check_run
 
 def run_needs(task: Task, spec: RunSpec, preset: Preset) -> Needs:
     """Agent tasks need the agent's model under the llm policy and may call any tool the run's
-    preset offers in its mode; direct tasks call their tools themselves, so a tool that cannot
-    work is an error."""
+    preset offers in its mode; direct tasks call their tools themselves. Either way the run is
+    scored, so a tool that cannot work is an error, not a warning."""
     agent = AGENT in task.calls
     tools = preset.tool_names(spec.mode) if agent else task.calls
     return Needs(
@@ -23,6 +23,7 @@ def run_needs(task: Task, spec: RunSpec, preset: Preset) -> Needs:
         agent=agent and spec.policy == "llm",
         tools=tools,
         direct=not agent,
+        scored=True,
     )
 
 

@@ -11,6 +11,8 @@ from playscout.eval.registry import task_names
 from playscout.eval.store import load_results
 from playscout.eval.tasks import get_task
 
+SPORTS = ("basketball",)  # the shared synthetic index's sport
+
 EXPECTED = {
     "t1": "avg_score", "t2": "accuracy", "t3": "MedR", "t4": "avg_score",
     "t5": "calibration_error", "t6": "saliency", "t7": "video_miou", "t8": "goal_accuracy",
@@ -21,7 +23,15 @@ EXPECTED = {
 @pytest.mark.parametrize("name", [n for n in task_names(generated=True) if n != "t9"])
 def test_task_runs_offline(name, tmp_path, settings, eval_settings, synth_backend) -> None:
     run = tmp_path / name
-    spec = RunSpec(task=name, mode="oracle", policy="workflow", concurrency=4, out_dir=run, limit=2)
+    spec = RunSpec(
+        task=name,
+        mode="oracle",
+        policy="workflow",
+        sports=SPORTS,
+        concurrency=4,
+        out_dir=run,
+        limit=2,
+    )
     s = run_eval(spec, settings.model_copy(update={"eval": eval_settings}), backend=synth_backend)
     rows = load_results(run)
     assert rows and s.ran == len(rows)
@@ -32,7 +42,15 @@ def test_task_runs_offline(name, tmp_path, settings, eval_settings, synth_backen
 
 def test_t3_retrieves_positive_in_pool(tmp_path, settings, eval_settings, synth_backend) -> None:
     run = tmp_path / "t3"
-    spec = RunSpec(task="t3", mode="oracle", policy="workflow", concurrency=2, out_dir=run, limit=3)
+    spec = RunSpec(
+        task="t3",
+        mode="oracle",
+        policy="workflow",
+        sports=SPORTS,
+        concurrency=2,
+        out_dir=run,
+        limit=3,
+    )
     run_eval(spec, settings.model_copy(update={"eval": eval_settings}), backend=synth_backend)
     rows = load_results(run)
     assert all(r.status == "answered" for r in rows)
