@@ -5,7 +5,6 @@ is the same line (exit 2 on the CLI, a 400 over HTTP), and hands back the agent 
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -16,8 +15,9 @@ from playscout.agent.ids import ID_PATTERN
 from playscout.config import Mode, Policy, ServingSettings, Settings
 from playscout.config.presets import DEFAULT_PRODUCT_PRESET, load_preset
 from playscout.runtime import Runtime
-from playscout.runtime.preflight import Check, ask_needs, check_models, check_run, require
+from playscout.runtime.preflight import Check, ask_needs, check_run, require
 from playscout.usecases.defaults import mode_of, policy_of, sport_of
+from playscout.usecases.probe import probe_models
 from playscout.usecases.request import Request
 
 if TYPE_CHECKING:
@@ -102,15 +102,14 @@ def prepare_ask(
     if base is None:
         raise TypeError("prepare_ask needs settings or a runtime")
     mode, policy = mode_of(request.mode, base.serving), policy_of(request.policy, base.serving)
-    warnings: list[Check] = []
+    warnings: list[str] = []
     if runtime is None:
         preset = load_preset(base.preset or DEFAULT_PRODUCT_PRESET)
-        probed = asyncio.run(check_models(base, ask_needs(preset, None, mode, policy)))
-        warnings += require(probed)
+        warnings += probe_models(base, ask_needs(preset, None, mode, policy))
         runtime = Runtime.from_settings(base)
     held = runtime.backend.sports() if runtime.backend is not None else []
     choice = Choice(sport_of(request.sport, base.serving, held), mode, policy)
-    warnings += require(ask_checks(runtime, choice))
+    warnings += [w.detail for w in require(ask_checks(runtime, choice))]
     return PreparedAsk(
         question=request.question,
         sport=choice.sport,
@@ -118,5 +117,5 @@ def prepare_ask(
         policy=choice.policy,
         runtime=runtime,
         session_id=request.session_id,
-        warnings=[w.detail for w in warnings],
+        warnings=warnings,
     )

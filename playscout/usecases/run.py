@@ -7,7 +7,6 @@ nothing is written."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,9 +26,10 @@ from playscout.eval.runner import eval_runtime, planned_stamp
 from playscout.eval.spec import RunSpec, default_run_dir, model_label
 from playscout.eval.stamp import COMPARABLE
 from playscout.runtime import Runtime
-from playscout.runtime.preflight import PreflightError, check_models, check_run, require
+from playscout.runtime.preflight import PreflightError, check_run, require
 from playscout.search.backend_api import SearchBackend
 from playscout.usecases.defaults import mode_of, policy_of
+from playscout.usecases.probe import probe_models
 from playscout.usecases.request import Request
 
 
@@ -141,19 +141,17 @@ def prepare_run(
         out_dir=req.out_dir or new_run_dir(settings, req.task, mode, policy),
         retry_failed=req.retry_failed,
     )
-    warnings = []
-    if probe:  # the model servers first: a dead one is known before the index is opened
-        warnings += require(asyncio.run(check_models(settings, run_needs(task, spec, preset))))
+    warnings = probe_models(settings, run_needs(task, spec, preset)) if probe else []
     runtime = eval_runtime(spec, settings, needs_index=needs_index, backend=backend)
     sports, notes = _sports(req, settings, runtime, task)
     spec = spec.model_copy(update={"sports": sports})
     needs = run_needs(task, spec, runtime.preset)
     if needs_index and not needs.sports:  # published data without sports named: every one in it
         needs = replace(needs, sports=data_sports)
-    warnings += require(check_run(runtime, needs))
+    warnings += [w.detail for w in require(check_run(runtime, needs))]
     if req.strict:
         _require_comparable(spec, runtime)
-    return PreparedRun(spec, runtime, settings, notes + [w.detail for w in warnings])
+    return PreparedRun(spec, runtime, settings, notes + warnings)
 
 
 def new_run_dir(settings: Settings, task: str, mode: Mode, policy: Policy) -> Path:
