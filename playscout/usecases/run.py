@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from playscout.config import Mode, Policy, Settings
 from playscout.config.presets import DEFAULT_EVAL_PRESET, load_preset
@@ -65,11 +65,7 @@ class RunRequest(Request):
     @classmethod
     def _known_sports(cls, value: list[str] | str | None) -> list[str] | None:
         """Always a list afterwards; each name a known sport."""
-        if value is None:
-            return None
-        names = value.split(",") if isinstance(value, str) else value
-        sports = [sport_record(n.strip()).name for n in names if n.strip()]
-        return list(dict.fromkeys(sports)) or None
+        return [sport_record(n).name for n in names] if (names := _names(value)) else None
 
     @property
     def sports(self) -> tuple[str, ...]:
@@ -96,6 +92,25 @@ class LocalRun(RunRequest):
         """Any declared task: one over published data only needs `data` (said when prepared)."""
         get(task)  # an unknown task is one line naming the known ones
         return task
+
+    @field_validator("sport")
+    @classmethod
+    def _known_sports(cls, value: list[str] | str | None) -> list[str] | None:
+        return _names(value)  # checked below: a data file names its own sports
+
+    @model_validator(mode="after")
+    def _sports_of_the_corpus(self) -> Self:
+        """Without data, each sport is a known one; a data file's sports (gameplay, cricket)
+        are its own, and its loader says which it lacks."""
+        if self.data is None:
+            self.sport = [sport_record(n).name for n in self.sports] or None
+        return self
+
+
+def _names(value: list[str] | str | None) -> list[str] | None:
+    """`a, b` or [a, b, a] -> [a, b]; nothing named -> None."""
+    names = (value.split(",") if isinstance(value, str) else value) or []
+    return list(dict.fromkeys(n.strip() for n in names if n.strip())) or None
 
 
 @dataclass(frozen=True)
