@@ -314,14 +314,15 @@ class ServingSettings(BaseModel):
 
     sport: str | None = Field(
         None,
-        description="Sport of an ask that names none (`serve --sport`); None = basketball. "
-        "A stock OpenAI client sends only `model` and `messages`, so these three are its choice.",
+        description="Sport of an ask, run or search that names none (`serve --sport`); None = "
+        "the index's first (a run: every sport). A stock OpenAI client sends only `model` and "
+        "`messages`, so these three are its choice (usecases/defaults.py).",
     )
     mode: Mode | None = Field(
-        None, description="Mode of an ask that names none (`serve --mode`); None = default."
+        None, description="Mode of a request that names none (`serve --mode`); None = default."
     )
     policy: Policy | None = Field(
-        None, description="Policy of an ask that names none (`serve --policy`); None = llm."
+        None, description="Policy of a request that names none (`serve --policy`); None = llm."
     )
 
     def api_key(self) -> str | None:

@@ -7,8 +7,7 @@ from __future__ import annotations
 from playscout.config.presets import Preset
 from playscout.eval.spec import RunSpec
 from playscout.eval.tasks.task import AGENT, Task
-from playscout.runtime import Runtime
-from playscout.runtime.preflight import Check, Needs, check_run
+from playscout.runtime.preflight import Needs
 
 
 def run_needs(task: Task, spec: RunSpec, preset: Preset) -> Needs:
@@ -26,8 +25,3 @@ def run_needs(task: Task, spec: RunSpec, preset: Preset) -> Needs:
         scored=True,
     )
 
-
-def run_checks(task: Task, spec: RunSpec, runtime: Runtime) -> list[Check]:
-    """The checks that need no network, on the run's own Runtime: `eval run` runs them after
-    probing the models, `POST /v1/runs` before it accepts a run (the same line either way)."""
-    return check_run(runtime, run_needs(task, spec, runtime.preset))
