@@ -104,7 +104,6 @@ def run_cmd(
     --data, the published data and what its task needs; with --strict, a run that could not
     be comparable to the paper)."""
     from playscout.eval.runner import run_eval
-    from playscout.eval.store import load_results
     from playscout.usecases.run import LocalRun, prepare_run
 
     request = LocalRun.of(
@@ -134,7 +133,15 @@ def run_cmd(
             runtime=prepared.runtime,
             progress=lambda done, total: update(f"{spec.task} {spec.mode}", done, total),
         )
-    errors = [r for r in load_results(spec.out_dir) if r.status == "error"]
+    _print_summary(summary, Path(spec.out_dir), warnings, json_out)
+
+
+def _print_summary(summary: Any, out_dir: Path, warnings: list[str], json_out: bool) -> None:
+    """What the run did, for people or (--json) for scripts; `failed: ...`, exit 1, when some
+    questions ended with status error."""
+    from playscout.eval.store import load_results
+
+    errors = [r for r in load_results(out_dir) if r.status == "error"]
     if json_out:
         first = {"qid": errors[0].qid, "error": errors[0].error} if errors else None
         print_json(
@@ -153,9 +160,7 @@ def run_cmd(
             f"{summary.cache_misses} misses",
             highlight=False,
         )
-        out.print(
-            f"next: playscout eval judge {spec.out_dir} && playscout eval report {spec.out_dir}"
-        )
+        out.print(f"next: playscout eval judge {out_dir} && playscout eval report {out_dir}")
     if errors:
         raise failed(_failures(errors, summary.total))
 
