@@ -22,8 +22,8 @@ from playscout.agent.trajectory import Observation, ToolCallEvent, read_trajecto
 from playscout.cli.main import app
 from playscout.config import Settings
 from playscout.corpus import Corpus
-from playscout.eval.service import EvalRunService
 from playscout.serving.app import create_app
+from playscout.serving.eval_service import EvalRunService
 from tests.cli.test_exit_codes import one_error
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 from tests.doubles import text_call
@@ -78,7 +78,7 @@ def test_a_default_run_without_the_tower_does_not_start(
     result = runner.invoke(app, _run_args(release, out, "--policy", "workflow"))
     assert result.exit_code == 2, result.output
     line = one_error(result)
-    assert line.startswith("error: preflight: the index's visual vectors for basketball have no")
+    assert "the index's visual vectors for basketball have no query embedder" in line
     assert "--video-query-url" in line and not out.exists()
 
 
@@ -106,10 +106,11 @@ def test_with_the_text_tower_every_search_videos_call_succeeds(
     out = tmp_path / "run"
     with (
         ScriptedTextTower() as tower,
-        FakeOpenAIServer(_agent(clip.caption), models=["qwen3-32b"]) as llm,
+        FakeOpenAIServer(_agent(clip.caption), models=["qwen3-32b", "llava-next-video"]) as llm,
     ):
         result = runner.invoke(app, _run_args(
             release, out, "--llm-url", llm.url, "--llm-model", "qwen3-32b",
+            "--vlm-url", llm.url, "--vlm-model", "llava-next-video",
             "--video-query-url", tower.url, "--video-query-model", "internvideo2-text"))  # fmt: skip
         calls = tower.embed_calls
     assert result.exit_code == 0, result.output
