@@ -306,12 +306,13 @@ def preset_record(ref: str) -> dict[str, Any]:
     }
 
 
-def _leaves(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+def leaves(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A nested mapping as `{"a.b.c": value}`: how deviations and the stamp name a setting."""
     out: dict[str, Any] = {}
     for key, value in data.items():
         path = f"{prefix}{key}"
         if isinstance(value, Mapping):
-            out.update(_leaves(value, path + "."))
+            out.update(leaves(value, path + "."))
         else:
             out[path] = value
     return out
@@ -344,7 +345,7 @@ def apply_preset(settings: Settings, preset: Preset) -> tuple[Settings, list[str
         base = deep_merge(base, {"eval": game})
     base["agent"]["llm"]["reasoning_effort"] = profile.reasoning_effort  # None is a value here
     explicit = settings.model_dump(exclude_unset=True)
-    wanted, given = _leaves(base), _leaves(explicit)
+    wanted, given = leaves(base), leaves(explicit)
     deviations = [
         f"{k}={given[k]!r} (preset {wanted[k]!r})"
         for k in sorted(wanted)

@@ -9,11 +9,17 @@ the run service, a use case that starts runs) call these, never their own copy."
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from playscout.config import Settings
-from playscout.config.presets import DEFAULT_EVAL_PRESET, Preset, apply_preset, preset_record
+from playscout.config import Settings, dotted_overrides
+from playscout.config.presets import (
+    DEFAULT_EVAL_PRESET,
+    Preset,
+    apply_preset,
+    leaves,
+    preset_record,
+)
 from playscout.corpus import Corpus
 from playscout.eval.spec import RunSpec
 from playscout.eval.stamp import COMPARABLE, Stamp, corpus_kind, index_channels, observed_clips
@@ -40,17 +46,6 @@ OPERATIONAL = (
 )  # fmt: skip
 
 
-def _leaves(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            out.update(_leaves(value, path + "."))
-        else:
-            out[path] = value
-    return out
-
-
 def _operational(path: str) -> bool:
     return any(fnmatch.fnmatchcase(path, pattern) for pattern in OPERATIONAL)
 
@@ -59,26 +54,15 @@ def settings_over_preset(settings: Settings, preset: Preset) -> list[str]:
     """Every resolved setting that differs from what `preset` resolves to for the same models
     and paths (`key=value (paper: value)`), whether the preset's overlay lists the key or not:
     the defaults of keys it leaves alone are part of the protocol too."""
-    given = _leaves(settings.model_dump(mode="json"))
-    keep = {k: v for k, v in given.items() if _operational(k) and v is not None}
-    base = Settings.model_validate(_nest(keep))
-    expected = _leaves(apply_preset(base, preset)[0].model_dump(mode="json"))
+    given = leaves(settings.model_dump(mode="json"))
+    keep = [(k, v) for k, v in given.items() if _operational(k) and v is not None]
+    base = Settings.model_validate(dotted_overrides(keep))
+    expected = leaves(apply_preset(base, preset)[0].model_dump(mode="json"))
     return [
         f"{k}={given[k]!r} ({preset.name}: {expected.get(k)!r})"
         for k in sorted(given)
         if not _operational(k) and given[k] != expected.get(k)
     ]
-
-
-def _nest(flat: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for path, value in flat.items():
-        *parents, leaf = path.split(".")
-        node = out
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[leaf] = value
-    return out
 
 
 def question_facts(

@@ -31,10 +31,8 @@ from playscout.eval import catalog
 from playscout.eval.report import write_report
 from playscout.eval.stamp import stamp
 from playscout.indexer.build import build_from_corpus
-from tests.embed.fake_server import Behaviour, FakeEmbeddingServer
 from tests.embed.fake_tower import ScriptedTextTower
 from tests.eval.paper_runs import NO_VERDICT, ScriptedPaperModels, run_args, stamp_of
-from tests.release_layout import build_release_index, release_copy
 from tests.synthdata import SPORT, SynthIndex
 
 runner = CliRunner()
@@ -52,26 +50,15 @@ WORKFLOW_ORACLE_REASONS = [
 
 
 @pytest.fixture(scope="module")
-def bge() -> Iterator[FakeEmbeddingServer]:
-    srv = FakeEmbeddingServer(Behaviour(dim=1024)).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
 def tower() -> Iterator[ScriptedTextTower]:
     with ScriptedTextTower() as t:
         yield t
 
 
 @pytest.fixture(scope="module")
-def release(
-    synth_corpus: Corpus, bge: FakeEmbeddingServer, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[Path, Path]:
+def release(release_t9: tuple[Corpus, Path]) -> tuple[Path, Path]:
     """(corpus root, index): the release's layout and an index of its own vectors."""
-    root = tmp_path_factory.mktemp("stamp")
-    corpus = release_copy(synth_corpus, root / "T9", SPORT)
-    return corpus.root, build_release_index(corpus, root / "index", SPORT, bge.base_url)
+    return release_t9[0].root, release_t9[1]
 
 
 def _run(

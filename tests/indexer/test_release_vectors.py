@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,21 +24,14 @@ from playscout.search.backend_api import SearchError
 from playscout.search.core.units import ReferenceUnits
 from tests.embed.fake_server import Behaviour, FakeEmbeddingServer, fake_vector
 from tests.embed.fake_tower import ScriptedTextTower
-from tests.release_layout import build_release_index, release_copy, write_video_vectors
+from tests.release_layout import write_video_vectors
 from tests.synthdata import SPORT, copy_corpus
 
 
 @pytest.fixture(scope="module")
-def bge_server() -> Iterator[FakeEmbeddingServer]:
-    srv = FakeEmbeddingServer(Behaviour(dim=1024)).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def release(synth_corpus: Corpus, tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+def release(release_t9: tuple[Corpus, Path]) -> Corpus:
     """The shared corpus as a release: no simulator manifest, its own embeds/ folder."""
-    return release_copy(synth_corpus, tmp_path_factory.mktemp("release") / "T9", SPORT)
+    return release_t9[0]
 
 
 def _bge(server: FakeEmbeddingServer) -> str:
@@ -47,11 +39,8 @@ def _bge(server: FakeEmbeddingServer) -> str:
 
 
 @pytest.fixture(scope="module")
-def release_index(
-    release: Corpus, bge_server: FakeEmbeddingServer, tmp_path_factory: pytest.TempPathFactory
-) -> Path:
-    out = tmp_path_factory.mktemp("rindex") / "index"
-    return build_release_index(release, out, SPORT, bge_server.base_url)
+def release_index(release_t9: tuple[Corpus, Path]) -> Path:
+    return release_t9[1]
 
 
 def _channels(index: Path) -> dict[str, Any]:
@@ -70,7 +59,7 @@ def test_each_channel_records_the_release_as_what_made_it(release_index: Path) -
 
 
 def test_documents_are_the_release_sentences_searched_by_their_vectors(
-    release: Corpus, release_index: Path, bge_server: FakeEmbeddingServer
+    release: Corpus, release_index: Path, bge_stand_in: FakeEmbeddingServer
 ) -> None:
     nodes = load_nodes(release.root / "embeds/documents" / SPORT / "all_nodes_embedded.pkl")
     node = next(n for n in nodes if len(n.text) > 40)
@@ -151,14 +140,14 @@ def test_reference_units_embed_what_the_reference_embedded(release: Corpus, tmp_
 
 
 def test_release_vectors_of_another_corpus_are_refused(
-    release: Corpus, synth_corpus: Corpus, tmp_path: Path, bge_server: FakeEmbeddingServer
+    release: Corpus, synth_corpus: Corpus, tmp_path: Path, bge_stand_in: FakeEmbeddingServer
 ) -> None:
     other = copy_corpus(synth_corpus, tmp_path / "other")
     text = other.root / "data" / SPORT / "games"
     report = next(text.rglob("espn_report.txt"))
     report.write_text("An entirely different recap.\n")
     with pytest.raises(EmbeddingError, match="not of this corpus"):
-        build_from_corpus(other.root, tmp_path / "x", sports=[SPORT], doc_embedder=_bge(bge_server),
+        build_from_corpus(other.root, tmp_path / "x", sports=[SPORT], doc_embedder=_bge(bge_stand_in),
                           caption_embedder=None, doc_vectors=release.root / "embeds/documents")  # fmt: skip
 
 

@@ -10,7 +10,6 @@ The agent is a scripted OpenAI-compatible server (FakeOpenAIServer)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +26,7 @@ from playscout.serving.eval_service import EvalRunService
 from tests.cli.test_exit_codes import one_error
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 from tests.doubles import text_call
-from tests.embed.fake_server import Behaviour, FakeEmbeddingServer
 from tests.embed.fake_tower import ScriptedTextTower
-from tests.release_layout import build_release_index, release_copy
 from tests.serving.conftest import api_error
 from tests.synthdata import SPORT
 
@@ -37,19 +34,8 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def bge() -> Iterator[FakeEmbeddingServer]:
-    srv = FakeEmbeddingServer(Behaviour(dim=1024)).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def release(
-    synth_corpus: Corpus, bge: FakeEmbeddingServer, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[Corpus, Path]:
-    root = tmp_path_factory.mktemp("vq")
-    corpus = release_copy(synth_corpus, root / "T9", SPORT)
-    return corpus, build_release_index(corpus, root / "index", SPORT, bge.base_url)
+def release(release_t9: tuple[Corpus, Path]) -> tuple[Corpus, Path]:
+    return release_t9
 
 
 def _agent(clip_caption: str) -> Any:
