@@ -145,7 +145,5 @@ class Registry(Generic[T]):
         without defining the attribute yet, nothing is loaded."""
         module_name, _, attr = self._lazy[name].partition(":")
         module = sys.modules.get(module_name)
-        if module is None:
-            self._load(name)
-        elif hasattr(module, attr) and name not in self._entries:
+        if module is None or hasattr(module, attr):
             self._load(name)

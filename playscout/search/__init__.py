@@ -43,9 +43,7 @@ _WHERE = {
     **dict.fromkeys(("SearchBackend", "SearchError", "rrf_fuse"), "backend_api"),
     "BackendKind": "kind",
     "BuildOptions": "kind",
-    **dict.fromkeys(
-        ("KINDS", "BackendKindError", "get_kind", "kind_for", "kind_names"), "kinds"
-    ),
+    **dict.fromkeys(("KINDS", "BackendKindError", "get_kind", "kind_for", "kind_names"), "kinds"),
     "register_kind": "kinds",
     "unregister_kind": "kinds",
     "elastic_target": "open",

@@ -21,6 +21,7 @@ F = TypeVar("F", bound=Callable[[ToolContext, Any], ToolResult])
 GROUPS = ("search", "qa", "perception", "utility")
 """The registry's views, in the order ALL_TOOLS lists them."""
 
+
 def _a_declared_tool(name: str, entry: Tool) -> None:
     if not (isinstance(entry, Tool) and entry.name == name):
         raise ToolSpecError(f"tool {name!r}: its table entry is not a function declared @tool")

@@ -11,7 +11,6 @@ from dataclasses import replace
 from playscout.config import Mode, QASettings, SearchSettings
 from playscout.config.presets import Preset, ToolSpec
 from playscout.tools.describe import described, render_description
-from playscout.tools.errors import ToolSpecError
 from playscout.tools.tool import SchemaStyle, Tool
 
 __all__ = ["check_preset_tools", "offered_tools", "render_description", "without_media"]

@@ -5,6 +5,7 @@ the CLI. Settings.backend forces a kind, and a target that does not fit is one l
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -87,8 +88,9 @@ def test_the_registry_finds_the_kind_by_target_and_refuses_what_fits_none() -> N
     assert kind_for("http://127.0.0.1:9200/t9").name == "elasticsearch"
     with pytest.raises(BackendKindError, match=r"^no backend kind recognises .*'ftp://x'.*toy"):
         kind_for("ftp://x")
-    with pytest.raises(ValueError, match="already registered"):
-        register_kind(TOY)
+    register_kind(TOY)  # the same entry again: nothing changes
+    with pytest.raises(ValueError, match="^backend kind 'toy' is already registered"):
+        register_kind(dataclasses.replace(TOY, describes="toy:DIR"))
     with pytest.raises(ValueError, match="built-in"):
         unregister_kind("embedded")
 
