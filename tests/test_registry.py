@@ -249,7 +249,10 @@ def test_help_lists_kinds_and_embedders_from_the_tables() -> None:
         "playscout.search.backend_api",
         "playscout.search.kinds",
     ]
-    assert "auto (the kind --out names) | embedded | elasticsearch" in help_text
+    from playscout.search.kinds import KINDS
+
+    kinds = " | ".join(["auto (the kind --out names)", *KINDS.builtins])
+    assert kinds in help_text and "| embedded | elasticsearch" in kinds
     assert "minilm | bge-m3:DIR | openai:URL#MODEL | none" in help_text
     plugin = (
         "import dataclasses\n"
@@ -260,4 +263,4 @@ def test_help_lists_kinds_and_embedders_from_the_tables() -> None:
     done = subprocess.run(
         [sys.executable, "-c", plugin + code], capture_output=True, text=True, check=True, env=wide
     )
-    assert "| embedded | elasticsearch | toy" in done.stdout
+    assert f"{kinds} | toy" in done.stdout

@@ -34,7 +34,7 @@ from playscout.search import (
 )
 from playscout.search.conformance import BackendConformance
 from playscout.search.embedded_kind import EMBEDDED
-from playscout.search.kinds import builtin_kinds
+from playscout.search.kinds import KINDS, builtin_kinds
 from playscout.search.verify import verify_index
 
 CALLS: list[tuple[str, str]] = []  # (what, target) for every call the toy kind answered
@@ -85,7 +85,7 @@ class TestToyConformance(BackendConformance):
 
 
 def test_the_registry_finds_the_kind_by_target_and_refuses_what_fits_none() -> None:
-    assert kind_names() == ("embedded", "elasticsearch", "toy")
+    assert kind_names() == (*KINDS.builtins, "toy")
     assert kind_for("toy://var/x") is TOY
     assert kind_for("var/index").name == "embedded"
     assert kind_for("http://127.0.0.1:9200/t9").name == "elasticsearch"
