@@ -264,6 +264,14 @@ CLIP_FILTER_CASES: list[tuple[str, ClipFilter, Callable[[ClipRecord], bool]]] = 
 ]
 
 
+_each_doc_filter = pytest.mark.parametrize(
+    ("name", "flt", "pred"), DOC_FILTER_CASES, ids=[c[0] for c in DOC_FILTER_CASES]
+)
+_each_clip_filter = pytest.mark.parametrize(
+    ("name", "flt", "pred"), CLIP_FILTER_CASES, ids=[c[0] for c in CLIP_FILTER_CASES]
+)
+
+
 class RulesConformance:
     """The shared rules, through the public interface: of the registered kind `kind` (its
     index at `target(path)`), or of whatever a subclass's class-scoped `factory` returns."""
@@ -418,9 +426,7 @@ class RulesConformance:
             assert "rebound" in joined.lower()
         assert len(backend.search_documents("basketball", "rebounds", mode="bm25", top_k=2)) == 2
 
-    @pytest.mark.parametrize(
-        ("name", "flt", "pred"), DOC_FILTER_CASES, ids=[c[0] for c in DOC_FILTER_CASES]
-    )
+    @_each_doc_filter
     def test_doc_filters_browse_and_bm25(
         self,
         backend: SearchBackend,
@@ -435,9 +441,7 @@ class RulesConformance:
         hits = backend.search_documents("basketball", "points", flt, 1000, "bm25", 1000)
         assert {h.doc_id for h in hits} <= set(want)
 
-    @pytest.mark.parametrize(
-        ("name", "flt", "pred"), CLIP_FILTER_CASES, ids=[c[0] for c in CLIP_FILTER_CASES]
-    )
+    @_each_clip_filter
     def test_clip_filters_browse(
         self, backend: SearchBackend, name: str, flt: ClipFilter, pred: Callable[[ClipRecord], bool]
     ) -> None:
@@ -504,9 +508,7 @@ class BackendConformance(RulesConformance):
         assert [h.doc_id for h in hy] == [k for k, _ in fused]
         assert [h.score for h in hy] == pytest.approx([v for _, v in fused])
 
-    @pytest.mark.parametrize(
-        ("name", "flt", "pred"), DOC_FILTER_CASES, ids=[c[0] for c in DOC_FILTER_CASES]
-    )
+    @_each_doc_filter
     def test_doc_filters_exact(
         self,
         backend: SearchBackend,
@@ -533,9 +535,7 @@ class BackendConformance(RulesConformance):
         assert len(HIGHLIGHT_SEP.join(long[0].highlights)) <= HIGHLIGHT_MAX_CHARS
 
     # -- clips -----------------------------------------------------------------
-    @pytest.mark.parametrize(
-        ("name", "flt", "pred"), CLIP_FILTER_CASES, ids=[c[0] for c in CLIP_FILTER_CASES]
-    )
+    @_each_clip_filter
     def test_clip_filters_exact(
         self, backend: SearchBackend, name: str, flt: ClipFilter, pred: Callable[[ClipRecord], bool]
     ) -> None:
