@@ -23,9 +23,11 @@ class BackendKindError(IndexOpenError):
     kind a setting forces: one line naming both."""
 
 
-def _not_auto(name: str, kind: BackendKind) -> None:
-    if name == AUTO or kind.name != name:
-        raise RegistryError(f"backend kind {name!r} must be named by its entry, never {AUTO!r}")
+def _named_by_its_entry(name: str, kind: BackendKind) -> None:
+    if name == AUTO:
+        raise RegistryError(f"{AUTO!r} is no backend kind's name: it means 'choose by the target'")
+    if kind.name != name:
+        raise RegistryError(f"backend kind {name!r}: its entry is named {kind.name!r}")
 
 
 KINDS: Registry[BackendKind] = Registry(
@@ -35,7 +37,7 @@ KINDS: Registry[BackendKind] = Registry(
         "elasticsearch": "playscout.search.elastic_kind:ELASTICSEARCH",
     },
     unknown=BackendKindError,
-    check=_not_auto,
+    check=_named_by_its_entry,
 )
 
 

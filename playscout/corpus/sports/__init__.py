@@ -11,13 +11,18 @@ from __future__ import annotations
 import re
 
 from playscout.errors import PlayscoutError
-from playscout.registry import Registry
+from playscout.registry import Registry, RegistryError
 
 from .record import Board, Coverage, SportRecord
 
 
 class UnknownSport(PlayscoutError, ValueError):
     """A sport name no record is registered for."""
+
+
+def _a_record_of_its_name(name: str, record: SportRecord) -> None:
+    if not isinstance(record, SportRecord) or record.name != name:
+        raise RegistryError(f"sport {name!r}: its entry must be a SportRecord named {name!r}")
 
 
 SPORTS: Registry[SportRecord] = Registry(
@@ -28,6 +33,7 @@ SPORTS: Registry[SportRecord] = Registry(
         "soccer": "playscout.corpus.sports.soccer:RECORD",
     },
     unknown=UnknownSport,
+    check=_a_record_of_its_name,
 )
 
 

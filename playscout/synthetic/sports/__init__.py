@@ -13,14 +13,14 @@ from __future__ import annotations
 from typing import NoReturn
 
 from playscout.corpus.sports import UnknownSport, sport
-from playscout.registry import Registry
+from playscout.registry import Registry, RegistryError
 
 from ..spec import SportSpec
 
 
 def _refers_to_its_record(name: str, spec: SportSpec) -> None:
     if spec.name != name or sport(name) is not spec.record:
-        raise ValueError(f"the spec of {name!r} must refer to its registered record")
+        raise RegistryError(f"the spec of {name!r} must refer to its registered record")
 
 
 class _Generators(Registry[SportSpec]):
