@@ -62,7 +62,7 @@ def serve(
         str | None,
         typer.Option(
             help="Sport of an ask that names none.",
-            show_default="serving.sport, else basketball",
+            show_default="serving.sport, else the index's first",
         ),
     ] = None,
     mode: Annotated[
@@ -109,7 +109,7 @@ def serve(
         if not verify_or_report(str(settings.index)):
             console.print("not serving a corrupt index: rebuild it", style="red")
             raise typer.Exit(1)
-    from playscout.eval.service import EvalRunService
+    from playscout.serving.eval_service import EvalRunService
 
     app = create_app(settings, run_service=EvalRunService(settings, settings.eval))
     for check in serve_preflight(settings, app.state.serving.runtime):
@@ -150,9 +150,9 @@ def default_ask(settings: Settings, state: Any) -> str:
     the operator set that cannot run stop the server (one line); the built-in ones only warn,
     so a plain `serve` still serves the run browser and the asks that choose."""
     from playscout.runtime.preflight import PreflightError
-    from playscout.serving.choices import default_choice, require_runnable
+    from playscout.serving.choices import require_runnable, server_default
 
-    choice = default_choice(settings.serving)
+    choice = server_default(state)
     said = f"sport {choice.sport}, mode {choice.mode}, policy {choice.policy}"
     try:
         require_runnable(state, choice)
