@@ -33,6 +33,7 @@ from rich.text import Text
 from playscout.cli.errors import warn
 from playscout.cli.plain_progress import PlainProgress
 from playscout.config import ConfigError, Settings, deep_merge, dotted_overrides
+from playscout.config.presets import preset_names
 from playscout.corpus.sports import sport_names
 from playscout.errors import displayable_json
 from playscout.storage import human_bytes
@@ -192,8 +193,8 @@ def configurable(*endpoints: str) -> Callable[[F], F]:
                     str | None,
                     typer.Option(
                         "--preset",
-                        help="Protocol preset: paper (SVI-Bench as the paper ran it) | extended "
-                        "| a preset file.",
+                        help=f"Protocol preset: {' | '.join(preset_names())} "
+                        "(docs/presets.md) | a preset file.",
                         show_default="paper for eval, extended otherwise",
                         rich_help_panel=_PANEL,
                     ),

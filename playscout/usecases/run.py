@@ -57,7 +57,7 @@ class RunRequest(Request):
         cannot hand the server a data file, so the task must make its own questions."""
         if task not in (names := task_names(generated=True)):
             what = "a task over published data only" if task in task_names() else "unknown task"
-            raise ValueError(f"{what} {task!r}; one of: {', '.join(names)}")
+            raise ValueError(f"{what} {task!r}; known: {', '.join(names)}")
         return task
 
     @field_validator("sport")
