@@ -200,7 +200,9 @@ def _channel(entry: dict[str, Any]) -> str:
     from playscout.search.embedded.recall import describe_setting
 
     search = describe_setting(entry["ann"]) if "ann" in entry else "exact search"
-    return ", ".join(p for p in (model, f"{entry.get('dim')}-d", search) if p)
+    ident = entry.get("identity") or {}
+    made = f"made by {ident.get('model') or 'unknown'} ({ident.get('how')})" if ident else ""
+    return ", ".join(p for p in (model, f"{entry.get('dim')}-d", made, search) if p)
 
 
 @index_app.command("tune")
