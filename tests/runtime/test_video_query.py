@@ -26,6 +26,7 @@ from playscout.serving.eval_service import EvalRunService
 from tests.cli.test_exit_codes import one_error
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 from tests.doubles import text_call
+from tests.embed.fake_server import Behaviour, FakeEmbeddingServer
 from tests.embed.fake_tower import ScriptedTextTower
 from tests.serving.conftest import api_error
 from tests.synthdata import SPORT
@@ -133,3 +134,27 @@ def test_readyz_reports_the_tower(release: tuple[Corpus, Path]) -> None:
             body = c.get("/readyz").json()
     assert body["models"]["video_query"]["status"] == "ok", body
     assert body["models"]["video_query"]["url"] == tower.url
+
+
+def test_an_openai_compatible_tower_is_asked_at_v1_embeddings(
+    release: tuple[Corpus, Path],
+) -> None:
+    """`qa.video_query.api: openai`: the same role over `/v1/embeddings` (a tower served by
+    vLLM or TEI); the runtime opens the index with it."""
+    from playscout.config import QueryTowerEndpoint
+    from playscout.runtime import open_index
+
+    corpus, index = release
+    clip = next(corpus.iter_clips(SPORT))
+    server = FakeEmbeddingServer(Behaviour(dim=512)).start()
+    try:
+        tower = QueryTowerEndpoint(
+            base_url=server.base_url, model="internvideo2-text", api="openai"
+        )
+        backend = open_index(index, video_query=tower)
+        hits = backend.search_clips(SPORT, clip.caption, top_k=3, channel="visual")
+    finally:
+        server.stop()
+    assert hits and backend.unembedded(SPORT) == []
+    assert [r["path"] for r in server.requests] == ["/v1/embeddings"]
+    assert server.requests[0]["body"]["input"] == [clip.caption]
