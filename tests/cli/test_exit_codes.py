@@ -161,11 +161,9 @@ def test_eval_run_that_answers_is_exit_0(synth_index: SynthIndex, tmp_path: Path
 
 
 def test_eval_judge_with_its_server_down(tmp_path: Path) -> None:
-    from tests.serving.runs_data import write_run
-
     url = dead_url()
     flags = ["--judge", "llm", "--judge-url", url, "--judge-model", "m"]
-    result = runner.invoke(app, ["eval", "judge", str(write_run(tmp_path, "r", 2)), *flags])
+    result = runner.invoke(app, ["eval", "judge", str(tmp_path), *flags])
     assert result.exit_code == 2
     assert one_error(result).startswith(f"error: preflight: the LLM judge (eval.judge): {url}")
 

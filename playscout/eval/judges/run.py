@@ -200,9 +200,12 @@ def run_judge_settings(run_dir: Path) -> dict[str, Any]:
     say otherwise. Empty when the run had no LLM judge, or its URL was stored redacted."""
     import orjson
 
-    from playscout.eval.store import RUN_JSON, require_run_dir
+    from playscout.eval.store import RUN_JSON
 
-    meta = orjson.loads((require_run_dir(run_dir) / RUN_JSON).read_bytes())
+    path = Path(run_dir) / RUN_JSON
+    if not path.is_file():
+        return {}  # not a run: `eval judge` says so once the settings are read
+    meta = orjson.loads(path.read_bytes())
     ev = (meta.get("settings") or {}).get("eval") or {}
     judge = ev.get("judge") or {}
     if not (judge.get("base_url") and judge.get("model")) or "***@" in str(judge["base_url"]):
