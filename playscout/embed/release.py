@@ -73,65 +73,80 @@ def has_release_nodes(directory: Path | str) -> bool:
 
 
 class _NodeFolder:
-    """`root/{sport}/all_nodes_embedded.pkl`, each sport loaded once, on first use."""
+    """`root/{sport}/all_nodes_embedded.pkl`, one sport in memory at a time (a build goes
+    sport by sport; a sport's pickle of the full release is gigabytes), loaded on first use."""
 
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
         if not has_release_nodes(self.root):
             raise EmbeddingError(f"{self.root}: no {{sport}}/{NODES_FILE} release node files")
         self._lock = threading.Lock()
-        self._loaded: dict[str, list[NodeRecord]] = {}
-        self.identity: dict[str, Any] = identity(None, "unknown", why="not checked")
+        self._sport: str | None = None
+        self._nodes: list[NodeRecord] = []
+        self._dim: int | None = None
 
     def nodes(self, sport: str) -> list[NodeRecord]:
         with self._lock:
-            if sport not in self._loaded:
+            if sport != self._sport:
                 path = self.root / sport / NODES_FILE
                 if not path.is_file():
                     raise EmbeddingError(f"no release nodes for sport {sport!r}: {path} is missing")
+                self._sport, self._nodes = None, []  # the previous sport goes first
                 nodes = load_nodes(path)
-                missing = [n.id for n in nodes if n.embedding is None]
-                if missing:
-                    raise EmbeddingError(
-                        f"{path}: {len(missing)} of {len(nodes)} nodes have no embedding "
-                        f"(first {missing[0]!r})"
-                    )
-                self._loaded[sport] = nodes
-            return self._loaded[sport]
+                self._check(nodes, path)
+                self._sport, self._nodes = sport, nodes
+                self._loaded(sport, nodes)
+            return self._nodes
+
+    def _check(self, nodes: list[NodeRecord], path: Path) -> None:
+        """Every node has a vector, all of one width (the first sport's)."""
+        if not nodes:
+            raise EmbeddingError(f"{path} holds no nodes")
+        for node in nodes:
+            if node.embedding is None:
+                raise EmbeddingError(f"{path}: node {node.id} has no embedding")
+            if self._dim is None:
+                self._dim = int(node.embedding.shape[0])
+            if node.embedding.shape[0] != self._dim:
+                raise EmbeddingError(
+                    f"{path}: node {node.id} is {node.embedding.shape[0]}-d, others {self._dim}-d"
+                )
+
+    def _loaded(self, sport: str, nodes: list[NodeRecord]) -> None:
+        """A subclass's index of a newly loaded sport."""
 
     def sports(self) -> list[str]:
         return sorted(p.name for p in self.root.iterdir() if (p / NODES_FILE).is_file())
 
     @property
     def dim(self) -> int:
-        """The first sport's first vector's length; every vector is checked against it."""
-        sports = self.sports()
-        first = self.nodes(sports[0])
-        if not first:
-            raise EmbeddingError(f"{self.root / sports[0] / NODES_FILE} holds no nodes")
-        dim = int(first[0].embedding.shape[0])  # type: ignore[union-attr]
-        for sport in sports:
-            for node in self.nodes(sport):
-                if node.embedding.shape[0] != dim:  # type: ignore[union-attr]
-                    raise EmbeddingError(
-                        f"{self.root / sport / NODES_FILE}: node {node.id} is "
-                        f"{node.embedding.shape[0]}-d, others {dim}-d"  # type: ignore[union-attr]
-                    )
-        return dim
+        """The vectors' width (the first sport is loaded to read it)."""
+        if self._dim is None:
+            self.nodes(self.sports()[0])
+        assert self._dim is not None
+        return self._dim
 
 
 class ReleaseCaptionVectors(_NodeFolder):
     """The release's caption vectors (one node per clip: its id is the clip id), looked up by
     clip id like `PrecomputedVectors`; queries need the model that made them (BGE-M3)."""
 
-    def _by_clip(self, sport: str) -> dict[str, np.ndarray]:
-        return {str(n.metadata.get("clip_id") or n.id): n.embedding for n in self.nodes(sport)}  # type: ignore[misc]
+    def __init__(self, root: Path | str) -> None:
+        super().__init__(root)
+        self._by_clip: dict[str, np.ndarray] = {}
+
+    def _loaded(self, sport: str, nodes: list[NodeRecord]) -> None:
+        self._by_clip = {str(n.metadata.get("clip_id") or n.id): n.embedding for n in nodes}  # type: ignore[misc]
+
+    def _table(self, sport: str) -> dict[str, np.ndarray]:
+        self.nodes(sport)
+        return self._by_clip
 
     def ids(self, sport: str) -> list[str]:
-        return list(self._by_clip(sport))
+        return list(self._table(sport))
 
     def vectors_for(self, sport: str, ids: Sequence[str]) -> np.ndarray:
-        table = self._by_clip(sport)
+        table = self._table(sport)
         missing = [cid for cid in ids if cid not in table]
         if missing:
             raise EmbeddingError(
@@ -148,15 +163,18 @@ class ReleaseDocumentNodes(_NodeFolder):
 
     def __init__(self, root: Path | str) -> None:
         super().__init__(root)
-        self._by_doc: dict[str, dict[str, list[NodeRecord]]] = {}
+        self._by_doc: dict[str, list[NodeRecord]] = {}
+
+    def _loaded(self, sport: str, nodes: list[NodeRecord]) -> None:
+        grouped: dict[str, list[NodeRecord]] = {}
+        for node in nodes:
+            grouped.setdefault(str(node.metadata.get("doc_id") or node.source_id or ""), []).append(
+                node
+            )
+        for units in grouped.values():  # document order (stable: file order without offsets)
+            units.sort(key=lambda n: n.start_char_idx if n.start_char_idx is not None else -1)
+        self._by_doc = grouped
 
     def for_doc(self, sport: str, doc_id: str) -> list[NodeRecord]:
-        if sport not in self._by_doc:
-            grouped: dict[str, list[NodeRecord]] = {}
-            for node in self.nodes(sport):
-                key = str(node.metadata.get("doc_id") or node.source_id or "")
-                grouped.setdefault(key, []).append(node)
-            for units in grouped.values():
-                units.sort(key=lambda n: n.start_char_idx if n.start_char_idx is not None else -1)
-            self._by_doc[sport] = grouped
-        return self._by_doc[sport].get(doc_id, [])
+        self.nodes(sport)
+        return self._by_doc.get(doc_id, [])
