@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from playscout.cli.demo import CLIPS_UNSEEN, command_name
 from playscout.cli.main import app
 from tests.faults.conftest import wait_for
-from tests.serving.conftest import free_port
+from tests.serving.conftest import answers, free_port
 
 pytestmark = pytest.mark.slow
 runner = CliRunner()
@@ -58,15 +58,8 @@ def test_the_demo_ends_with_three_commands_that_work_on_its_index(
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     url = f"http://127.0.0.1:{port}"
 
-    def up() -> bool:
-        assert server.poll() is None, server.communicate()
-        try:
-            return httpx.get(f"{url}/healthz").status_code == 200
-        except httpx.HTTPError:
-            return False
-
     try:
-        wait_for(up, 180, "server up")
+        wait_for(lambda: answers(url, server), 180, "server up")
         runs = httpx.get(f"{url}/v1/runs").json()["items"]
         [run] = [r for r in runs if r["id"] == "demo-t9"]
         assert run["judged"] == run["questions"] > 0 and run["accuracy"] is not None

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.serving.conftest import free_port
+from tests.serving.conftest import answers, free_port
 from tests.synthdata import SynthIndex
 
 pytestmark = pytest.mark.slow
@@ -25,14 +25,6 @@ pytestmark = pytest.mark.slow
 def serve_cmd(synth_index: SynthIndex, port: int, *flags: str) -> list[str]:
     return [sys.executable, "-m", "playscout", "serve", "--index", str(synth_index.index_dir),
             "--corpus", str(synth_index.corpus_dir), "--port", str(port), *flags]  # fmt: skip
-
-
-def up(url: str, server: subprocess.Popen[str]) -> bool:
-    assert server.poll() is None, server.communicate()
-    try:
-        return httpx.get(f"{url}/healthz").status_code == 200
-    except httpx.HTTPError:
-        return False
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +47,7 @@ def served(synth_index: SynthIndex, tmp_path_factory) -> Iterator[tuple[str, int
     reader.start()
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_for(lambda: up(url, server), 180, "server up")
+        wait_for(lambda: answers(url, server), 180, "server up")
         wait_for(lambda: any("startup complete" in x for x in printed), 60, "uvicorn's line")
         yield url, port, [x.rstrip("\n") for x in printed]
     finally:
