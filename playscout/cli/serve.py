@@ -122,11 +122,12 @@ def serve(
         for check in serve_preflight(settings, app.state.serving.runtime, choice):
             warn(check.detail)
         console.print(default_ask(settings, app.state.serving), highlight=False, soft_wrap=True)
-        console.print(where_to_go(settings), highlight=False, soft_wrap=True)
+        bound = sock.getsockname()[1]  # `--port 0` takes a free one
+        console.print(where_to_go(settings, bound), highlight=False, soft_wrap=True)
         config = uvicorn.Config(
             app,
             host=settings.serving.host,
-            port=settings.serving.port,
+            port=bound,
             log_level="info",
             timeout_graceful_shutdown=int(settings.serving.shutdown_grace_s) or None,
             **uvicorn_options(settings.serving),
@@ -159,9 +160,10 @@ def claim_port(host: str, port: int) -> socket.socket:
     return sock
 
 
-def where_to_go(settings: Settings) -> str:
+def where_to_go(settings: Settings, port: int) -> str:
     """The URLs a person opens first: `/` itself only redirects to the run browser."""
-    base = f"http://{settings.serving.host}:{settings.serving.port}"
+    host = settings.serving.host
+    base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
     auth = "bearer key" if settings.serving.api_key() else "no auth"
     return "\n".join(
         (

@@ -518,8 +518,9 @@ function framesStrip(ctx, answer) {
   }
   const grid = el("div", { class: "frame-grid" });
   for (const t of f.times) {
+    const src = source.frame(ctx.sport, answer.id, t, f);
     const fig = el("figure", { class: "frame" });
-    fig.append(el("img", { src: source.frame(ctx.sport, answer.id, t, f), alt: answer.id + " at " + t + " s", loading: "lazy" }),
+    fig.append(src ? el("img", { src, alt: answer.id + " at " + t + " s", loading: "lazy" }) : el("div", { class: "muted" }, "not exported"),
       el("figcaption", {}, Number(t).toFixed(2) + " s"));
     grid.append(fig);
   }
