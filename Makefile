@@ -18,7 +18,7 @@ install: $(STAMP)
 # Sizes and times measured on a 2-core machine from a local wheel mirror (README, "Install").
 $(STAMP): pyproject.toml constraints.txt
 	@echo "installing playscout with every extra ($(EXTRAS)) into $(VENV):"
-	@echo "  about 3.2 GB, 5-6 minutes; pip stays quiet until it is done"
+	@echo "  about 3.2 GB, 5-6 minutes (2 on top of make demo's install); pip stays quiet until it is done"
 	@start=$$(date +%s); test -x $(PY) || python3 -m venv $(VENV); \
 	  $(PIP) -e ".[$(EXTRAS)]" && rm -f $(VENV)/.installed-* && touch $@ && \
 	  echo "installed in $$(( $$(date +%s) - start )) s"

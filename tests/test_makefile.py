@@ -54,7 +54,7 @@ def test_demo_then_test_installs_every_extra_and_a_full_install_serves_the_demo(
     make(clone, "install-demo")
     full = make(clone, "install")  # what `make test` (and CI's fresh clone) runs first
     assert full[0].startswith("installing playscout with every extra (embed,bge,perception,")
-    assert full[1].startswith("  about 3.2 GB, 5-6 minutes;")
+    assert full[1].startswith("  about 3.2 GB, 5-6 minutes (2 on top of make demo's install);")
     [pip] = pip_lines(full)
     assert pip.startswith("pip -e .[embed,") and "dev" in pip and "perception" in pip
     assert make(clone, "install") == []
