@@ -111,7 +111,7 @@ def test_bad_embedder_name_is_one_line(tmp_path: Path) -> None:
             "word2vec",
         ],
     )
-    assert result.exit_code == 2 and "embedder 'word2vec' is not one of" in result.output
+    assert result.exit_code == 2 and "unknown embedder 'word2vec'; known: minilm" in result.output
 
 
 def test_build_search_and_refuse_overwrite(tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,14 +16,15 @@ from playscout.cli.common import (
     PolicyOpt,
     RunConfig,
     SportOpt,
-    checked,
     configurable,
     out,
+    preflight_hints,
     print_counts,
     print_json,
+    warn_all,
 )
 from playscout.cli.errors import failed, user_errors
-from playscout.config import DEFAULT_MODE, DEFAULT_POLICY
+from playscout.config import ToolProtocol
 
 trajectory_app = typer.Typer(no_args_is_help=True, help="Read agent trajectories.")
 
@@ -40,15 +40,18 @@ def ask(
             help="Corpus root (clip media for video_qa).", show_default="settings.corpus_dir"
         ),
     ] = None,
-    sport: SportOpt = "basketball",
-    mode: ModeOpt = DEFAULT_MODE,
-    policy: PolicyOpt = DEFAULT_POLICY,
+    sport: SportOpt = None,
+    mode: ModeOpt = None,
+    policy: PolicyOpt = None,
     max_llm_calls: Annotated[
         int | None, typer.Option(help="LLM call budget.", show_default="agent.max_llm_calls")
     ] = None,
     tool_protocol: Annotated[
-        str | None,
-        typer.Option(help="native | text | structured | auto", show_default="agent.tool_protocol"),
+        ToolProtocol | None,
+        typer.Option(
+            help="How the model calls tools (auto: native when the server has it).",
+            show_default="agent.tool_protocol",
+        ),
     ] = None,
     trajectory: Annotated[
         Path | None,
@@ -65,33 +68,19 @@ def ask(
 
     Exit 0: answered; 1: the run ended without an answer (the reason is printed); 2: it could
     not start (preflight: model server, sport, what the index holds for the mode)."""
-    from playscout.agent import AgentError, summarise
+    from playscout.agent import summarise
     from playscout.agent.trajectory import JsonlRecorder
-    from playscout.config.presets import DEFAULT_PRODUCT_PRESET, load_preset
-    from playscout.runtime import Runtime, parse_mode, parse_policy
-    from playscout.runtime.preflight import ask_needs, check_models, check_run
+    from playscout.usecases.ask import AskRequest, prepare_ask
 
-    run_mode, run_policy = parse_mode(mode), parse_policy(policy)
-    settings = run_config.settings(index=index, corpus_dir=corpus)
-    agent_settings = settings.agent.model_copy(deep=True)
-    if max_llm_calls:
-        agent_settings.max_llm_calls = max_llm_calls
-    if tool_protocol:
-        if tool_protocol not in ("native", "text", "structured", "auto"):
-            raise AgentError(
-                f"--tool-protocol must be native, text, structured or auto, not {tool_protocol!r}"
-            )
-        agent_settings.tool_protocol = tool_protocol  # type: ignore[assignment]  # checked above
-    preset = load_preset(settings.preset or DEFAULT_PRODUCT_PRESET)
-    needs = ask_needs(preset, sport, run_mode, run_policy)
-    # The model servers first: a dead one is known in a second, before the index is opened.
-    warnings = checked(asyncio.run(check_models(settings, needs)))
-    runtime = Runtime.from_settings(settings.model_copy(update={"agent": agent_settings}))
-    warnings += checked(check_run(runtime, needs))  # the API's asks run the same checks
-    agent = runtime.agent(runtime.tool_context(sport, run_mode), run_policy)
+    request = AskRequest.of(question=question, sport=sport, mode=mode, policy=policy)
+    agent = {"max_llm_calls": max_llm_calls, "tool_protocol": tool_protocol}
+    settings = run_config.settings(index=index, corpus_dir=corpus, agent=agent)
+    with preflight_hints():  # the same checks and defaults as the API's asks
+        prepared = prepare_ask(request, settings)
+    warnings = warn_all(prepared.warnings)
     run_id, recorded = record_path(settings.agent.trajectory_dir)
     copy = [JsonlRecorder(trajectory)] if trajectory else []
-    result = agent.run_sync(question, trajectory=recorded, run_id=run_id, recorders=copy)
+    result = prepared.agent().run_sync(question, trajectory=recorded, run_id=run_id, recorders=copy)
     summary = summarise(result.events)
     reason = None
     if result.status != "answered":  # the run's own one-line error when it failed
@@ -106,7 +95,7 @@ def ask(
                 "forced_final": result.forced_final,
                 "note": result.note,
                 "evidence": result.evidence,
-                "warnings": [w.detail for w in warnings],
+                "warnings": warnings,
                 "id": run_id,
                 "trajectory": str(recorded),
                 "copy": str(trajectory) if trajectory else None,

@@ -65,7 +65,7 @@ def serve(
         str | None,
         typer.Option(
             help="Sport of an ask that names none.",
-            show_default="serving.sport, else basketball",
+            show_default="serving.sport, else the index's first",
         ),
     ] = None,
     mode: Annotated[
@@ -114,11 +114,11 @@ def serve(
             if not verify_or_report(str(settings.index)):
                 console.print("not serving a corrupt index: rebuild it", style="red")
                 raise typer.Exit(1)
-        from playscout.eval.service import EvalRunService
-        from playscout.serving.choices import default_choice
+        from playscout.serving.choices import server_default
+        from playscout.serving.eval_service import EvalRunService
 
         app = create_app(settings, run_service=EvalRunService(settings, settings.eval))
-        choice = default_choice(settings.serving)
+        choice = server_default(app.state.serving)
         for check in serve_preflight(settings, app.state.serving.runtime, choice):
             warn(check.detail)
         console.print(default_ask(settings, app.state.serving), highlight=False, soft_wrap=True)
@@ -195,9 +195,9 @@ def default_ask(settings: Settings, state: Any) -> str:
     the operator set that cannot run stop the server (one line); the built-in ones only warn,
     so a plain `serve` still serves the run browser and the asks that choose."""
     from playscout.runtime.preflight import PreflightError
-    from playscout.serving.choices import default_choice, require_runnable
+    from playscout.serving.choices import require_runnable, server_default
 
-    choice = default_choice(settings.serving)
+    choice = server_default(state)
     said = f"sport {choice.sport}, mode {choice.mode}, policy {choice.policy}"
     try:
         require_runnable(state, choice)

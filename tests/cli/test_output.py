@@ -15,7 +15,7 @@ from playscout.cli import common
 from playscout.cli.main import app
 from playscout.config import Settings
 from playscout.runtime import Runtime
-from playscout.serving.choices import Choice
+from playscout.usecases.ask import Choice
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 from tests.corpus.minicorpus import write_minicorpus
 from tests.eval.test_report import write_run

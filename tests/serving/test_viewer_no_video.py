@@ -56,7 +56,7 @@ class RequestLog:
 def tour(tmp_path_factory, synth_index) -> Iterator[tuple[LiveServer, RequestLog, str, Path]]:
     """A server on the synthetic corpus (no clip files) with one real t9 oracle run of 3
     questions, started over HTTP as a user would."""
-    from playscout.eval.service import EvalRunService
+    from playscout.serving.eval_service import EvalRunService
 
     tmp = tmp_path_factory.mktemp("tour")
     settings = make_settings(tmp, synth_index, corpus_dir=synth_index.corpus_dir)
