@@ -1,0 +1,135 @@
+"""Plain questions a newcomer asks first, made from the corpus' own box scores: who led a team
+in its sport's lead stat, the final score, who won, how many of a stat a player had. Each has
+its gold answer read from the game's documents (the same parser the offline reader uses,
+corpus/boxscore.py) and its gold documents, and names its game by date and teams so the answer
+is unique. T9's questions identify a game through documents and answer from clips; these
+measure the document answers themselves. Made at load time, deterministic per game; run
+through the agent and judged like T9 (`eval judge`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from playscout.corpus import Corpus, DocumentRecord, Question
+from playscout.corpus.boxscore import finals, stat_rows
+from playscout.corpus.models import GoldEvidence
+from playscout.corpus.sports import sport as sport_record
+from playscout.eval.registry import declare
+from playscout.eval.tasks.synthetic import rng_for
+from playscout.eval.tasks.t9 import T9Task
+from playscout.eval.tasks.task import Instance, TaskEnv
+from playscout.synthetic.sports import SPECS
+
+KINDS = ("leader", "score", "winner", "stat")
+PER_SPORT = 20  # questions per sport when the run gives no --limit
+_STAT_CHOICES = 3  # a stat question asks one of a row's first counts (points, rebounds, ...)
+
+
+def _question(kind: str, sport: str, game: str, text: str, answer: str, doc_type: str) -> Question:
+    return Question(
+        id=f"{kind}_{game}",
+        question=text,
+        answer=answer,
+        sport=sport,
+        answer_type=kind,
+        sources=[doc_type],
+        gold=GoldEvidence(game_id=game, doc_ids=[f"{game}_{doc_type}"], clip_ids=[]),
+    )
+
+
+def named(sport: str, name: str) -> str:
+    """How a question names a team: 'the Boston Celtics', 'Arsenal' (the generator's rule for
+    the sport; the name as written for a sport it does not know)."""
+    spec = SPECS.get(sport)
+    return spec.full_ref(name).render() if spec is not None else name
+
+
+def game_questions(sport: str, docs: dict[str, DocumentRecord], turn: int) -> list[Question]:
+    """One question of each kind the game's documents answer uniquely (a tie leads nobody, a
+    draw has no winner), the kinds rotated by `turn` so the first questions of a sport cover
+    every kind."""
+    players, teams = docs.get("game_stat_player"), docs.get("game_stat_team")
+    info = players or teams
+    if info is None or not (info.game_id and info.date and info.home_team and info.away_team):
+        return []
+    game, date, home, away = info.game_id, info.date, info.home_team, info.away_team
+    rng = rng_for("plain", sport, game)
+    between = f"the {date} game between {named(sport, home)} and {named(sport, away)}"
+    made: dict[str, Question] = {}
+    rows = stat_rows(players.text) if players else []
+    stat = sport_record(sport).lead_stat
+    side = rng.choice([home, away])
+    counted = sorted(
+        ((r.counts[stat], r.name) for r in rows if r.team == side and stat in r.counts),
+        reverse=True,
+    )
+    if len(counted) > 1 and counted[0][0] > counted[1][0]:
+        opponent = away if side == home else home
+        phrase = "scoring" if stat == "points" else stat
+        text = (
+            f"Who led {named(sport, side)} in {phrase} in their {date} game against "
+            f"{named(sport, opponent)}?"
+        )
+        made["leader"] = _question("leader", sport, game, text, counted[0][1], "game_stat_player")
+    played = [r for r in rows if any(r.counts.values())]
+    if played:
+        row = rng.choice(played)
+        label = rng.choice(list(row.counts)[:_STAT_CHOICES])
+        text = f"How many {label} did {row.name} have in {between}?"
+        made["stat"] = _question(
+            "stat", sport, game, text, str(row.counts[label]), "game_stat_player"
+        )
+    final = finals(stat_rows(teams.text)) if teams else []
+    if len(final) == 2:
+        (_, h), (_, a) = final
+        text = f"What was the final score of {between}?"
+        made["score"] = _question("score", sport, game, text, f"{h}-{a}", "game_stat_team")
+        if h != a:
+            text = f"Who won {between}?"
+            winner = home if h > a else away
+            made["winner"] = _question("winner", sport, game, text, winner, "game_stat_team")
+    order = KINDS[turn % len(KINDS) :] + KINDS[: turn % len(KINDS)]
+    return [made[k] for k in order if k in made]
+
+
+def plain_questions(corpus: Corpus, sport: str, limit: int | None = None) -> list[Question]:
+    """Each game's first question, then each game's second, ...: `limit` questions spread
+    over the games and kinds."""
+    per_game = [
+        game_questions(sport, {d.doc_type: d for d in corpus.game_documents(sport, g)}, i)
+        for i, g in enumerate(corpus.games_in_order(sport))
+    ]
+    out = [qs[r] for r in range(len(KINDS)) for qs in per_game if r < len(qs)]
+    return out[: limit or PER_SPORT]
+
+
+class PlainTask(T9Task):
+    name = "plain"
+    description = (
+        "Plain box-score questions (who led, final score, who won, how many) through the agent."
+    )
+
+    def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
+        corpus = env.need_corpus()
+        return [
+            Instance(
+                id=q.id,
+                sport=sport,
+                prompt=q.question,
+                gold=q.answer,
+                meta={
+                    "answer_type": q.answer_type,
+                    "sources": q.sources,
+                    "gold_doc_ids": q.gold.doc_ids if q.gold else [],
+                },
+            )
+            for sport in sports
+            for q in plain_questions(corpus, sport, limit)
+        ]
+
+
+declare(
+    "plain",
+    metric="answers judged correct by `eval judge` (LLM or deterministic equivalence)",
+    generated=PlainTask,
+)
