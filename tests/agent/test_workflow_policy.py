@@ -5,7 +5,6 @@ without clips answered from its documents or with a plain no-answer that says wh
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -74,7 +73,9 @@ def _leader(corpus: Corpus, sport: str, game: str) -> tuple[str, str]:
     doc = next(d for d in corpus.game_documents(sport, game) if d.doc_type == "game_stat_player")
     rows = stat_rows(doc.text)
     for team in dict.fromkeys(r.team for r in rows):
-        points = sorted(((r.counts["points"], r.name) for r in rows if r.team == team), reverse=True)
+        points = sorted(
+            ((r.counts["points"], r.name) for r in rows if r.team == team), reverse=True
+        )
         if points[0][0] > points[1][0]:
             return team, points[0][1]
     raise AssertionError("no team with a unique points leader")
@@ -128,7 +129,7 @@ def test_play_question_on_a_game_without_clips_says_why_it_has_no_answer(
     clipless: tuple[Corpus, ToolContext],
 ) -> None:
     corpus, ctx = clipless
-    game, info = _info(corpus)
+    game, _ = _info(corpus)
     doc = next(d for d in corpus.game_documents("soccer", game) if d.doc_type == "game_stat_player")
     row = next(r for r in stat_rows(doc.text) if r.counts.get("passes"))
     question = (

@@ -53,9 +53,11 @@ def test_a_run_without_an_answer_says_so_in_content(
         f"(trajectory {native['trajectory_id']})."
     )
     streamed = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
-    finish = [c.choices[0].finish_reason for c in chunks if c.choices and c.choices[0].finish_reason]
+    finish = [
+        c.choices[0].finish_reason for c in chunks if c.choices and c.choices[0].finish_reason
+    ]
     assert finish == ["stop"]
     last = chunks[-1].model_extra or {}
-    assert streamed == f"No answer: the agent found no evidence that answers this question " + (
+    assert streamed == "No answer: the agent found no evidence that answers this question " + (
         f"(trajectory {last['playscout']['trajectory_id']})."
     )

@@ -1,0 +1,61 @@
+"""The plain questions (eval task `plain`): made from each game's box scores, with gold answers
+that agree with the play-by-play the box scores were computed from, and answered by the offline
+workflow policy as the equivalence judge counts it."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+from playscout.agent import Agent
+from playscout.corpus import Corpus
+from playscout.eval.judges.equivalence import judge_equivalence
+from playscout.eval.registry import get
+from playscout.eval.tasks.gamefacts import load_game
+from playscout.eval.tasks.plain import KINDS, PlainTask, plain_questions
+from playscout.tools.registry import ALL_TOOLS
+from tests.synthdata import SynthIndex
+
+
+def test_gold_answers_agree_with_the_play_by_play(synth_corpus: Corpus) -> None:
+    for sport in synth_corpus.sports():
+        questions = plain_questions(synth_corpus, sport)
+        assert questions and len({q.id for q in questions}) == len(questions)
+        for q in questions:
+            assert q.gold is not None
+            g = load_game(synth_corpus, sport, q.gold.game_id)  # events, a parser of its own
+            assert g.date in q.question and g.home in q.question and g.away in q.question
+            if q.answer_type == "score":
+                assert q.answer == "{}-{}".format(*g.final)
+            elif q.answer_type == "winner":
+                assert q.answer == g.winner
+            elif q.answer_type == "leader":
+                m = re.match(r"Who led (?:the )?(.+?) in (\w+) in their ", q.question)
+                assert m is not None, q.question
+                stat = "points" if m.group(2) == "scoring" else m.group(2)
+                lead = g.leader(m.group(1), stat)
+                assert lead is not None and q.answer == lead[0]
+            else:
+                m = re.match(r"How many (.+?) did (.+?) have in ", q.question)
+                assert m is not None and q.answer_type == "stat", q.question
+                assert q.answer == str(g.players[m.group(2)][m.group(1)])
+    assert get("plain").generated is PlainTask
+
+
+def test_the_first_questions_of_a_sport_cover_every_kind(tmp_path: Path) -> None:
+    from playscout.synthetic import generate_corpus
+
+    generate_corpus(tmp_path / "c", games=8, sports=["basketball"], seed=2, workers=1, clip_games=0)
+    questions = plain_questions(Corpus(tmp_path / "c"), "basketball", limit=len(KINDS))
+    assert Counter(q.answer_type for q in questions) == dict.fromkeys(KINDS, 1)
+
+
+def test_the_workflow_policy_answers_them_from_documents(synth_index: SynthIndex) -> None:
+    questions = plain_questions(synth_index.corpus, synth_index.sport)
+    agent = Agent(synth_index.ctx("oracle"), tools=ALL_TOOLS, policy="workflow")
+    for q in questions:
+        result = agent.run_sync(q.question)
+        verdict = judge_equivalence(q.question, q.answer, result.answer)
+        assert verdict.verdict == "right", (q.question, q.answer, result.answer, verdict.reason)
+        assert q.gold is not None and result.evidence["source"][0].startswith(q.gold.doc_ids[0])
