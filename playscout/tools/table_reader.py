@@ -63,18 +63,17 @@ def asked_stat(query: str, labels: set[str]) -> str | None:
 
 
 def named_sections(query: str, sections: list[str]) -> list[str]:
-    """The sections whose team the question names (the largest share of the team's words:
-    'Manchester United' picks United over City, 'the Hornets' Charlotte Hornets); not the
-    team it plays against ('... against the Celtics'); every section when it names none."""
+    """The sections whose team the question names by a word no other section's team has
+    ('United' for Manchester United, not 'Manchester'; 'Hornets' or 'Charlotte' for Charlotte
+    Hornets); not the team it plays against ('... against the Celtics'); every section when it
+    names none."""
+    words = {s: {w for w in _words(section_team(s)) if w not in _TEAM_NOISE} for s in sections}
+    own = {s: words[s] - set().union(*(words[o] for o in sections if o != s)) for s in sections}
     subject = _OPPONENT.split(query, maxsplit=1)[0]
     for asked in (set(_words(subject)), set(_words(query))):
-        share = {}
-        for s in sections:
-            words = {w for w in _words(section_team(s)) if w not in _TEAM_NOISE}
-            share[s] = len(words & asked) / len(words) if words else 0.0
-        best = max(share.values(), default=0.0)
-        if best > 0:
-            return [s for s in sections if share[s] == best]
+        named = [s for s in sections if own[s] & asked or (words[s] and words[s] <= asked)]
+        if named:
+            return named
     return list(sections)
 
 
@@ -99,7 +98,7 @@ def table_answer(text: str, query: str) -> TableAnswer | None:
             return TableAnswer(
                 leaders, f"the most {stat} of {len(counted)} rows under {where}{tie}"
             )
-    named = [r for r in chosen if _has(stems, r.name)]
+    named = [r for r in chosen if _has(stems, r.name)] or [r for r in rows if _has(stems, r.name)]
     if named:
         return TableAnswer(
             named, f"the rows the question names: {', '.join(r.name for r in named)}"

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from playscout.agent import Agent
+from playscout.agent.policies.reading import short_answer
 from playscout.agent.policies.route import route_question, split_framed
 from playscout.corpus import Corpus
 from playscout.corpus.boxscore import stat_rows
@@ -32,6 +33,8 @@ T9 = (
         ("What was the final score of the Celtics game on 2022-10-26?", ("documents",), "score"),
         ("Who won the game between the Bulls and the Celtics?", ("documents",), "winner"),
         ("Did the Bulls win on 2022-11-01?", ("documents",), "winner"),
+        ("How did the 2022-11-01 game between Chicago and Boston end?", ("documents",), "score"),
+        ("How many goals did Max Hale score against Arsenal?", ("documents",), "stat"),
         ("How many rebounds did Victor Jennings have?", ("documents",), "stat"),
         ("What is the Celtics' record after that game?", ("documents",), "record"),
         ("What type of shot was Jack Ashford's first made field goal of the 2nd quarter?",
@@ -42,6 +45,7 @@ T9 = (
         ("What jersey number was Leo Lambert wearing?", ("clips",), "play"),
         ("How many shots did Jalen Crane have from outside the box in the 2nd half?",
          ("clips",), "play"),
+        ("How did Max Hale score his first goal of the 2nd half?", ("clips",), "play"),
         ("Who won, and what kind of play led to the last goal?", ("documents", "clips"), "winner"),
         (T9, ("clips",), "play"),
     ],
@@ -161,3 +165,13 @@ def test_document_question_on_a_game_without_clips_is_answered_from_documents(
     assert result.answer == f"{info.home_team} {finals[0]}-{finals[1]} {info.away_team}"
     assert result.evidence["source"][0].startswith(f"{game}_game_stat_team (document_qa): ")
     assert "search_videos" not in [e.name for e in result.events if e.type == "tool_call"]
+
+
+def test_a_record_is_read_for_the_team_asked_about_however_it_is_named() -> None:
+    route = route_question("What was Buffalo's record after their 2023-04-05 game against Arizona?")
+    passage = "The Buffalo Sabres held off the Arizona Coyotes 2-1 on the road."
+    evidence = f"{passage} | The Sabres improved to 1-4, while the Coyotes fell to 4-1."
+    teams = {"Buffalo Sabres", "Arizona Coyotes"}
+    assert short_answer(route, passage, teams, evidence) == "1-4"
+    other = route_question("What was the Coyotes' record after their game against Buffalo?")
+    assert short_answer(other, passage, teams, evidence) == "4-1"

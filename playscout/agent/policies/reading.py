@@ -15,6 +15,9 @@ from playscout.tools.table_reader import asked_stat
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.-]\d+)*)(?:[\s-]+([a-z]+))?")
 _PAIR = re.compile(r"(?<![\d:.])(\d{1,3})-(\d{1,3})(?![\d:])")
 _NUMBER_WEIGHT = 2.0  # a fact's numbers tell its game apart; its words mostly do not
+_RECORD = re.compile(r"\bto (\d+-\d+(?:-\d+)?)\b")  # "improved to 2-1", "fell to 0-3-1"
+_CLAUSES = re.compile(r",\s*(?:while|and|but)\s+|;\s*|(?<=[.!?])\s+|\s+\|\s+")
+_OPPONENT = re.compile(r"\b(?:against|versus|vs\.?|facing)\b", re.I)
 
 
 def support(fact: str, passage: str) -> float:
@@ -43,9 +46,27 @@ def _other_name(route: Route, passage: str, teams: set[str]) -> str | None:
     return None
 
 
-def short_answer(route: Route, passage: str, teams: set[str]) -> str:
+def _record(route: Route, texts: list[str], teams: set[str]) -> str | None:
+    """The record the reading gives the team the question asks about ("the Hawks improved to
+    1-0, while the Nets fell to 0-1": 1-0 for the Hawks), named as the question or the
+    documents name it ('Buffalo' is the Buffalo Sabres, so 'the Sabres' too)."""
+    subject = re.sub(r"['’]s\b", "", _OPPONENT.split(route.tail, maxsplit=1)[0])
+    asked = {t for t in terms(subject) if not t[0].isdigit()} - {"record", "after"}
+    for team in teams:
+        if asked & set(terms(team)):
+            asked |= set(terms(team))
+    for text in texts:
+        for clause in _CLAUSES.split(text):
+            m = _RECORD.search(clause)
+            if m and asked & set(terms(clause)):
+                return m.group(1)
+    return None
+
+
+def short_answer(route: Route, passage: str, teams: set[str], evidence: str = "") -> str:
     """The part of a reader's answer the question asks for: a leader's name, a count, a final
-    score, a winner, the name a "who" question wants; else the passage."""
+    score, a winner, a team's record, the name a "who" question wants; else the passage.
+    `evidence`: the reader's other best passages, where the part may be instead."""
     rows = stat_rows(passage)
     if route.ask == "leader" and rows:
         names = [r.name for r in rows]
@@ -60,6 +81,8 @@ def short_answer(route: Route, passage: str, teams: set[str]) -> str:
         if route.ask == "score":
             return f"{home} {h}-{a} {away}"
         return home if h > a else away if a > h else f"neither: a draw, {h}-{a}"
+    if route.ask == "record" and (record := _record(route, [passage, evidence], teams)):
+        return record
     if route.ask == "score" and (pair := _PAIR.search(passage)):
         return f"{pair.group(1)}-{pair.group(2)}"
     if route.tail.lower().startswith("who") or route.ask == "leader":

@@ -40,7 +40,7 @@ _CLIP_CUES = tuple(
         r"\b(?:describe|show me|what happened|highlight|replay|look like|celebrat\w*|clip"
         r"|video|footage|camera|angle)\b",
         rf"\bhow many\b.*\b(?:from the|in the {_ORD} {_PERIOD})\b",
-        r"\bhow did\b",
+        r"\bhow did\b(?!.*\b(?:end|finish)\b)",
     )
 )
 _DOC_CUES: tuple[tuple[Ask, re.Pattern[str]], ...] = tuple(
@@ -49,9 +49,13 @@ _DOC_CUES: tuple[tuple[Ask, re.Pattern[str]], ...] = tuple(
         ("leader", r"\b(?:led|lead|leading|leader|top scorer|most|highest)\b"),
         ("winner", r"\b(?:who|which team|which side|what team) (?:won|lost|beat|win)\b"),
         ("winner", r"\b(?:winner|loser)\b|\bdid (?:the )?[\w .'-]{1,40}? (?:win|lose)\b"),
-        ("score", r"\b(?:final )?score\b|\bby how (?:much|many)\b|\bmargin\b|\bfinal\b"),
-        ("record", r"\brecord\b|\bstreak\b|\bstraight (?:win|loss|game)"),
         ("stat", rf"\bhow many (?:\w+ ){{0,2}}{_STATS}\b"),
+        (
+            "score",
+            r"\b(?:final )?score\b|\bby how (?:much|many)\b|\bmargin\b|\bfinal\b"
+            r"|\bhow did\b.*\b(?:end|finish)\b",
+        ),
+        ("record", r"\brecord\b|\bstreak\b|\bstraight (?:win|loss|game)"),
         (
             "fact",
             r"\b(?:box score|stat line|stats|statistics|season average|per game|shooting"

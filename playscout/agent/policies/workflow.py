@@ -235,7 +235,7 @@ class _Run:
             return None
         passage = str(best["answer"])
         return Found(
-            short_answer(route, passage, self.teams),
+            short_answer(route, passage, self.teams, str(best.get("evidence") or "")),
             str(best["id"]),
             "document_qa",
             passage,

@@ -1,13 +1,15 @@
-"""Plain questions a newcomer asks first, made from the corpus' own box scores: who led a team
-in its sport's lead stat, the final score, who won, how many of a stat a player had. Each has
-its gold answer read from the game's documents (the same parser the offline reader uses,
-corpus/boxscore.py) and its gold documents, and names its game by date and teams so the answer
-is unique. T9's questions identify a game through documents and answer from clips; these
+"""Plain questions a newcomer asks first, made from the corpus' own box scores and reports:
+who led a team in its sport's lead stat, the final score, who won, how many of a stat a player
+had, a team's record after the game. Each has its gold answer read from the game's documents
+(box scores with the parser the offline reader uses, corpus/boxscore.py; records with the T9
+generator's report patterns) and its gold documents, is phrased one of a few ways, and names its
+game by date and teams (full name, nickname or city) so the answer is unique. T9's questions identify a game through documents and answer from clips; these
 measure the document answers themselves. Made at load time, deterministic per game; run
 through the agent and judged like T9 (`eval judge`)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from playscout.corpus import Corpus, DocumentRecord, Question
@@ -18,9 +20,11 @@ from playscout.eval.registry import declare
 from playscout.eval.tasks.synthetic import rng_for
 from playscout.eval.tasks.t9 import T9Task
 from playscout.eval.tasks.task import Instance, TaskEnv
+from playscout.synthetic.questions import _report_facts as report_facts
+from playscout.synthetic.questions import team_phrase
 from playscout.synthetic.sports import SPECS
 
-KINDS = ("leader", "score", "winner", "stat")
+KINDS = ("leader", "score", "winner", "stat", "record")
 PER_SPORT = 20  # questions per sport when the run gives no --limit
 _STAT_CHOICES = 3  # a stat question asks one of a row's first counts (points, rebounds, ...)
 
@@ -37,57 +41,84 @@ def _question(kind: str, sport: str, game: str, text: str, answer: str, doc_type
     )
 
 
-def named(sport: str, name: str) -> str:
-    """How a question names a team: 'the Boston Celtics', 'Arsenal' (the generator's rule for
-    the sport; the name as written for a sport it does not know)."""
-    spec = SPECS.get(sport)
-    return spec.full_ref(name).render() if spec is not None else name
+def named(sport: str, name: str, rng: random.Random) -> str:
+    """How a question names a team: full name, nickname or city, as the T9 questions do
+    (synthetic/questions.team_phrase); the name as written for a sport the generator does not
+    know."""
+    return team_phrase(sport, name, rng) if sport in SPECS else name
 
 
 def game_questions(sport: str, docs: dict[str, DocumentRecord], turn: int) -> list[Question]:
     """One question of each kind the game's documents answer uniquely (a tie leads nobody, a
-    draw has no winner), the kinds rotated by `turn` so the first questions of a sport cover
-    every kind."""
+    draw has no winner), in one of a few phrasings each, the kinds rotated by `turn` so the
+    first questions of a sport cover every kind."""
     players, teams = docs.get("game_stat_player"), docs.get("game_stat_team")
     info = players or teams
     if info is None or not (info.game_id and info.date and info.home_team and info.away_team):
         return []
     game, date, home, away = info.game_id, info.date, info.home_team, info.away_team
     rng = rng_for("plain", sport, game)
-    between = f"the {date} game between {named(sport, home)} and {named(sport, away)}"
+    between = f"the {date} game between {named(sport, home, rng)} and {named(sport, away, rng)}"
     made: dict[str, Question] = {}
     rows = stat_rows(players.text) if players else []
     stat = sport_record(sport).lead_stat
     side = rng.choice([home, away])
+    opponent = away if side == home else home
+    their = f"their {date} game against {named(sport, opponent, rng)}"
     counted = sorted(
         ((r.counts[stat], r.name) for r in rows if r.team == side and stat in r.counts),
         reverse=True,
     )
     if len(counted) > 1 and counted[0][0] > counted[1][0]:
-        opponent = away if side == home else home
+        team = named(sport, side, rng)
         phrase = "scoring" if stat == "points" else stat
-        text = (
-            f"Who led {named(sport, side)} in {phrase} in their {date} game against "
-            f"{named(sport, opponent)}?"
+        text = rng.choice(
+            [
+                f"Who led {team} in {phrase} in {their}?",
+                f"Who had the most {stat} for {team} in {their}?",
+                *([f"Who was the top scorer for {team} in {their}?"] if stat == "points" else []),
+            ]
         )
         made["leader"] = _question("leader", sport, game, text, counted[0][1], "game_stat_player")
     played = [r for r in rows if any(r.counts.values())]
     if played:
         row = rng.choice(played)
         label = rng.choice(list(row.counts)[:_STAT_CHOICES])
-        text = f"How many {label} did {row.name} have in {between}?"
+        verb = "score" if label in ("points", "goals") and rng.random() < 0.5 else "have"
+        text = f"How many {label} did {row.name} {verb} in {between}?"
         made["stat"] = _question(
             "stat", sport, game, text, str(row.counts[label]), "game_stat_player"
         )
     final = finals(stat_rows(teams.text)) if teams else []
     if len(final) == 2:
         (_, h), (_, a) = final
-        text = f"What was the final score of {between}?"
+        text = rng.choice([f"What was the final score of {between}?", f"How did {between} end?"])
         made["score"] = _question("score", sport, game, text, f"{h}-{a}", "game_stat_team")
         if h != a:
-            text = f"Who won {between}?"
+            text = rng.choice(
+                [
+                    f"Who won {between}?",
+                    f"Which team won {between}?",
+                    f"Who beat whom in {between}?",
+                ]
+            )
             winner = home if h > a else away
             made["winner"] = _question("winner", sport, game, text, winner, "game_stat_team")
+    report = docs.get("espn_report")
+    records = (
+        [f for f in report_facts(report.text, sport, (home, away)) if f[0] == "record"]
+        if (report and sport in SPECS)
+        else []
+    )
+    if len(records) == 1:
+        _, team, record = records[0]
+        other = away if team == home else home
+        whose = named(sport, team, rng)
+        whose += "'" if whose.endswith("s") else "'s"
+        text = (
+            f"What was {whose} record after their {date} game against {named(sport, other, rng)}?"
+        )
+        made["record"] = _question("record", sport, game, text, record, "espn_report")
     order = KINDS[turn % len(KINDS) :] + KINDS[: turn % len(KINDS)]
     return [made[k] for k in order if k in made]
 
