@@ -11,7 +11,7 @@ clips to answer.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 Need = Literal["documents", "clips"]
@@ -43,26 +43,24 @@ _CLIP_CUES = tuple(
         r"\bhow did\b(?!.*\b(?:end|finish)\b)",
     )
 )
-_DOC_CUES: tuple[tuple[Ask, re.Pattern[str]], ...] = tuple(
-    (ask, re.compile(p, re.I))
-    for ask, p in (
-        ("leader", r"\b(?:led|lead|leading|leader|top scorer|most|highest)\b"),
-        ("winner", r"\b(?:who|which team|which side|what team) (?:won|lost|beat|win)\b"),
-        ("winner", r"\b(?:winner|loser)\b|\bdid (?:the )?[\w .'-]{1,40}? (?:win|lose)\b"),
-        ("stat", rf"\bhow many (?:\w+ ){{0,2}}{_STATS}\b"),
-        (
-            "score",
-            r"\b(?:final )?score\b|\bby how (?:much|many)\b|\bmargin\b|\bfinal\b"
-            r"|\bhow did\b.*\b(?:end|finish)\b",
-        ),
-        ("record", r"\brecord\b|\bstreak\b|\bstraight (?:win|loss|game)"),
-        (
-            "fact",
-            r"\b(?:box score|stat line|stats|statistics|season average|per game|shooting"
-            r"|percentage|played without|run in the)\b",
-        ),
-    )
+_DOC_CUE_PATTERNS: tuple[tuple[Ask, str], ...] = (
+    ("leader", r"\b(?:led|lead|leading|leader|top scorer|most|highest)\b"),
+    ("winner", r"\b(?:who|which team|which side|what team) (?:won|lost|beat|win)\b"),
+    ("winner", r"\b(?:winner|loser)\b|\bdid (?:the )?[\w .'-]{1,40}? (?:win|lose)\b"),
+    ("stat", rf"\bhow many (?:\w+ ){{0,2}}{_STATS}\b"),
+    (
+        "score",
+        r"\b(?:final )?score\b|\bby how (?:much|many)\b|\bmargin\b|\bfinal\b"
+        r"|\bhow did\b.*\b(?:end|finish)\b",
+    ),
+    ("record", r"\brecord\b|\bstreak\b|\bstraight (?:win|loss|game)"),
+    (
+        "fact",
+        r"\b(?:box score|stat line|stats|statistics|season average|per game|shooting"
+        r"|percentage|played without|run in the)\b",
+    ),
 )
+_DOC_CUES = tuple((ask, re.compile(p, re.I)) for ask, p in _DOC_CUE_PATTERNS)
 _FRAMED = re.compile(r"^\s*in the (?:game|match) (?:where|in which|when)\s+(.+)$", re.I | re.S)
 _TAIL = re.compile(
     r",\s+((?:what|which|who|whom|how|from|where|when|did|was|were|is|in what)\b.*)$",
@@ -160,23 +158,25 @@ def route_question(question: str) -> Route:
         elif doc := document_cue(clause):
             facts_asked.append(doc)
     date = _DATE.search(question)
-    common = {
-        "tail": tail,
-        "facts": facts,
-        "date": date.group(1) if date else None,
-        "period": period_of(tail),
-        "names": names_in(tail),
-    }
     ask: Ask = facts_asked[0][0] if facts_asked else "play" if plays else "fact"
+    base = Route(
+        needs=("documents", "clips"),
+        ask=ask,
+        tail=tail,
+        facts=facts,
+        date=date.group(1) if date else None,
+        period=period_of(tail),
+        names=names_in(tail),
+    )
     if plays and facts_asked:
         why = f"asks about a play ('{plays[0]}') and a document fact ('{facts_asked[0][1]}')"
-        return Route(needs=("documents", "clips"), ask=ask, why=why, **common)
+        return replace(base, why=why)
     if plays:
         how = " through document facts" if facts else ""
-        why = f"asks about a play ('{plays[0]}'), names its game{how}"
-        return Route(needs=("clips",), ask=ask, why=why, **common)
+        return replace(
+            base, needs=("clips",), why=f"asks about a play ('{plays[0]}'), names its game{how}"
+        )
     if facts_asked:
         why = f"asks for a document fact ('{facts_asked[0][1]}')"
-        return Route(needs=("documents",), ask=ask, why=why, **common)
-    why = "no cue: documents first, clips when they hold nothing"
-    return Route(needs=("documents", "clips"), ask=ask, open=True, why=why, **common)
+        return replace(base, needs=("documents",), why=why)
+    return replace(base, open=True, why="no cue: documents first, clips when they hold nothing")
