@@ -25,7 +25,7 @@ STAT_WORDS: dict[str, tuple[str, ...]] = {
 }
 _WORD = re.compile(r"[a-z0-9+/]+")
 _TEAM_NOISE = frozenset({"the", "of", "fc", "and"})
-_OPPONENT = re.compile(r"\b(?:against|versus|vs\.?|facing)\b", re.I)
+OPPONENT = re.compile(r"\b(?:against|versus|vs\.?|facing)\b", re.I)  # "... against X"
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def named_sections(query: str, sections: list[str]) -> list[str]:
     names none."""
     words = {s: {w for w in _words(section_team(s)) if w not in _TEAM_NOISE} for s in sections}
     own = {s: words[s] - set().union(*(words[o] for o in sections if o != s)) for s in sections}
-    subject = _OPPONENT.split(query, maxsplit=1)[0]
+    subject = OPPONENT.split(query, maxsplit=1)[0]
     for asked in (set(_words(subject)), set(_words(query))):
         named = [s for s in sections if own[s] & asked or (words[s] and words[s] <= asked)]
         if named:

@@ -49,7 +49,8 @@ def test_rows_the_question_names_answer_as_written() -> None:
     assert a.answer == "### Boston Celtics\nAlex Holt: 5 points, 3 rebounds, 4 assists, 17 minutes"
     both = extractive_answer(TEAM, "final score")
     assert both.answer == (
-        "### Boston Celtics (home)\nFinal: 123 points\n### Charlotte Hornets (away)\nFinal: 102 points"
+        "### Boston Celtics (home)\nFinal: 123 points\n"
+        "### Charlotte Hornets (away)\nFinal: 102 points"
     )
     assert finals(stat_rows(both.answer or "")) == [
         ("Boston Celtics", 123),

@@ -10,14 +10,13 @@ import re
 from playscout.agent.policies.route import Route, names_in
 from playscout.corpus.boxscore import finals, stat_rows
 from playscout.tools.readers import terms
-from playscout.tools.table_reader import asked_stat
+from playscout.tools.table_reader import OPPONENT, asked_stat
 
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.-]\d+)*)(?:[\s-]+([a-z]+))?")
 _PAIR = re.compile(r"(?<![\d:.])(\d{1,3})-(\d{1,3})(?![\d:])")
 _NUMBER_WEIGHT = 2.0  # a fact's numbers tell its game apart; its words mostly do not
 _RECORD = re.compile(r"\bto (\d+-\d+(?:-\d+)?)\b")  # "improved to 2-1", "fell to 0-3-1"
 _CLAUSES = re.compile(r",\s*(?:while|and|but)\s+|;\s*|(?<=[.!?])\s+|\s+\|\s+")
-_OPPONENT = re.compile(r"\b(?:against|versus|vs\.?|facing)\b", re.I)
 
 
 def support(fact: str, passage: str) -> float:
@@ -50,7 +49,7 @@ def _record(route: Route, texts: list[str], teams: set[str]) -> str | None:
     """The record the reading gives the team the question asks about ("the Hawks improved to
     1-0, while the Nets fell to 0-1": 1-0 for the Hawks), named as the question or the
     documents name it ('Buffalo' is the Buffalo Sabres, so 'the Sabres' too)."""
-    subject = re.sub(r"['’]s\b", "", _OPPONENT.split(route.tail, maxsplit=1)[0])
+    subject = re.sub(r"['’]s\b", "", OPPONENT.split(route.tail, maxsplit=1)[0])
     asked = {t for t in terms(subject) if not t[0].isdigit()} - {"record", "after"}
     for team in teams:
         if asked & set(terms(team)):

@@ -72,8 +72,6 @@ _PERIOD_NO = re.compile(rf"\b(?:in|of|during) the (\d+)(?:st|nd|rd|th) {_PERIOD}
 _PERIOD_WORD = re.compile(rf"\b(?:in|of|during) the (first|second|third|fourth) {_PERIOD}\b", re.I)
 _PERIOD_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _NAME = re.compile(r"\b([A-Z][a-z'’.-]+(?: [A-Z][a-z'’.-]+)+)\b")
-
-
 _CLAUSES = re.compile(
     r"\?\s+|;\s*|,?\s+and\s+(?=(?:what|which|who|how|where|when|did|was|were)\b)", re.I
 )

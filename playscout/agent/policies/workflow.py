@@ -344,8 +344,9 @@ async def run_workflow(
         if doc is not None:
             found.append(doc)
     weak = not found or found[0].confidence < OPEN_MIN_CONFIDENCE
-    if route.clips and (not route.open or weak) and (game is not None or not hits):
-        clip = await run.read_clips(route, game)
-        if clip is not None:
+    if route.clips and (not route.open or weak):
+        if game is None and hits:  # season documents only: no game to look in
+            run.miss("the documents found name no game whose clips to search")
+        elif (clip := await run.read_clips(route, game)) is not None:
             found = [clip] if route.open else [*found, clip]
     return run.result(route, found)

@@ -2,10 +2,11 @@
 who led a team in its sport's lead stat, the final score, who won, how many of a stat a player
 had, a team's record after the game. Each has its gold answer read from the game's documents
 (box scores with the parser the offline reader uses, corpus/boxscore.py; records with the T9
-generator's report patterns) and its gold documents, is phrased one of a few ways, and names its
-game by date and teams (full name, nickname or city) so the answer is unique. T9's questions identify a game through documents and answer from clips; these
-measure the document answers themselves. Made at load time, deterministic per game; run
-through the agent and judged like T9 (`eval judge`)."""
+generator's report patterns) and its gold documents, is phrased one of a few ways, and names
+its game by date and teams (full name, nickname or city) so the answer is unique. T9's
+questions identify a game through documents and answer from clips; these measure the document
+answers themselves. Made at load time, deterministic per game; run through the agent and
+judged like T9 (`eval judge`)."""
 
 from __future__ import annotations
 
