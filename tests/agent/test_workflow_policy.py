@@ -122,6 +122,10 @@ def clipless(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Corpus,
     yield Corpus(root), ToolContext(backend=backend, sport="soccer", mode="oracle")
 
 
+def _doc(corpus: Corpus, game: str, doc_type: str) -> Any:
+    return next(d for d in corpus.game_documents("soccer", game) if d.doc_type == doc_type)
+
+
 def _info(corpus: Corpus) -> Any:
     game = corpus.games_in_order("soccer")[0]
     info = corpus.game_info("soccer", game)
@@ -134,8 +138,9 @@ def test_play_question_on_a_game_without_clips_says_why_it_has_no_answer(
 ) -> None:
     corpus, ctx = clipless
     game, _ = _info(corpus)
-    doc = next(d for d in corpus.game_documents("soccer", game) if d.doc_type == "game_stat_player")
-    row = next(r for r in stat_rows(doc.text) if r.counts.get("passes"))
+    row = next(
+        r for r in stat_rows(_doc(corpus, game, "game_stat_player").text) if r.counts.get("passes")
+    )
     question = (
         f"In the game where {row.name} finished with {row.counts['passes']} passes, what kind of "
         f"play led to {row.name}'s first shot of the 1st half?"
@@ -154,7 +159,7 @@ def test_document_question_on_a_game_without_clips_is_answered_from_documents(
 ) -> None:
     corpus, ctx = clipless
     game, info = _info(corpus)
-    team = next(d for d in corpus.game_documents("soccer", game) if d.doc_type == "game_stat_team")
+    team = _doc(corpus, game, "game_stat_team")
     finals = [r.counts["goals"] for r in stat_rows(team.text) if r.name == "Final"]
     question = (
         f"What was the final score of the {info.date} game between {info.home_team} and "

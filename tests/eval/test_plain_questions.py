@@ -58,3 +58,24 @@ def test_the_workflow_policy_answers_them_from_documents(synth_index: SynthIndex
         verdict = judge_equivalence(q.question, q.answer, result.answer)
         assert verdict.verdict == "right", (q.question, q.answer, result.answer, verdict.reason)
         assert q.gold is not None and result.evidence["source"][0].startswith(q.gold.doc_ids[0])
+
+
+def test_eval_run_task_plain_from_the_cli(tmp_path: Path, synth_index: SynthIndex) -> None:
+    from typer.testing import CliRunner
+
+    from playscout.cli.main import app
+
+    runner, out = CliRunner(), tmp_path / "plain"
+    run = ["eval", "run", "--task", "plain", "--mode", "oracle", "--policy", "workflow",
+           "--sport", synth_index.sport, "--index", str(synth_index.index_dir),
+           "--corpus", str(synth_index.corpus_dir), "--out", str(out), "--no-cache"]  # fmt: skip
+    result = runner.invoke(app, run)
+    assert result.exit_code == 0, result.output
+    judged = runner.invoke(app, ["eval", "judge", str(out), "--judge", "equivalence"])
+    n = len(plain_questions(synth_index.corpus, synth_index.sport))
+    assert judged.exit_code == 0 and f"{n} right, 0 wrong, 0 unjudged" in judged.output, (
+        judged.output
+    )
+    report = runner.invoke(app, ["eval", "report", str(out)])
+    assert report.exit_code == 0 and "# Eval report: plain" in report.output, report.output
+    assert "offline baseline (rule routing, extractive readers)" in report.output

@@ -17,9 +17,10 @@ from playscout.corpus import Corpus, DocumentRecord, Question
 from playscout.corpus.boxscore import finals, stat_rows
 from playscout.corpus.models import GoldEvidence
 from playscout.corpus.sports import sport as sport_record
+from playscout.eval.errors import RunError
 from playscout.eval.registry import declare
 from playscout.eval.tasks.synthetic import rng_for
-from playscout.eval.tasks.t9 import T9Task
+from playscout.eval.tasks.t9 import T9Task, question_instance
 from playscout.eval.tasks.task import Instance, TaskEnv
 from playscout.synthetic.questions import _report_facts as report_facts
 from playscout.synthetic.questions import team_phrase
@@ -141,23 +142,21 @@ class PlainTask(T9Task):
         "Plain box-score questions (who led, final score, who won, how many) through the agent."
     )
 
+    def empty_sports(self, corpus: Corpus, sports: Sequence[str]) -> list[str]:
+        return [sport for sport in sports if not plain_questions(corpus, sport, 1)]
+
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
         corpus = env.need_corpus()
-        return [
-            Instance(
-                id=q.id,
-                sport=sport,
-                prompt=q.question,
-                gold=q.answer,
-                meta={
-                    "answer_type": q.answer_type,
-                    "sources": q.sources,
-                    "gold_doc_ids": q.gold.doc_ids if q.gold else [],
-                },
-            )
-            for sport in sports
-            for q in plain_questions(corpus, sport, limit)
-        ]
+        out: list[Instance] = []
+        for sport in sports:
+            questions = plain_questions(corpus, sport, limit)
+            if not questions:
+                raise RunError(
+                    f"{corpus.root}: no {sport} game has the box scores plain questions are "
+                    "made from (game_stat_player, game_stat_team)"
+                )
+            out += [question_instance(sport, q) for q in questions]
+        return out
 
 
 declare(
