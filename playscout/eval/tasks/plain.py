@@ -159,7 +159,7 @@ class PlainTask(T9Task):
         return out
 
 
-declare(
+PLAIN = declare(
     "plain",
     metric="answers judged correct by `eval judge` (LLM or deterministic equivalence)",
     generated=PlainTask,
