@@ -57,7 +57,10 @@ def test_the_workflow_policy_answers_them_from_documents(synth_index: SynthIndex
         result = agent.run_sync(q.question)
         verdict = judge_equivalence(q.question, q.answer, result.answer)
         assert verdict.verdict == "right", (q.question, q.answer, result.answer, verdict.reason)
-        assert q.gold is not None and result.evidence["source"][0].startswith(q.gold.doc_ids[0])
+        source = result.evidence["source"][0]
+        assert q.gold is not None and source.startswith(q.gold.doc_ids[0])
+        if q.answer_type != "score":  # the answer stands in what the source quotes
+            assert (result.answer or "").split()[0] in source, (result.answer, source)
 
 
 def test_eval_run_task_plain_from_the_cli(tmp_path: Path, synth_index: SynthIndex) -> None:

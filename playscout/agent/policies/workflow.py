@@ -32,6 +32,7 @@ from playscout.agent.policies.reading import short_answer, support
 from playscout.agent.policies.route import Route, route_question
 from playscout.agent.tooling import recorded_call
 from playscout.agent.trajectory import ErrorEvent, TrajectoryWriter
+from playscout.corpus.boxscore import stat_rows
 from playscout.tools.readers import NO_EVIDENCE
 from playscout.tools.tool import Tool, ToolContext
 
@@ -233,14 +234,13 @@ class _Run:
         if best is None:
             self.miss(error or f"document_qa found nothing that answers it in {', '.join(ids)}")
             return None
-        passage = str(best["answer"])
-        return Found(
-            short_answer(route, passage, self.teams, str(best.get("evidence") or "")),
-            str(best["id"]),
-            "document_qa",
-            passage,
-            _confidence(best),
-        )
+        passage, more = str(best["answer"]), str(best.get("evidence") or "")
+        answer = short_answer(route, passage, self.teams, more)
+        # where the answer stands: the passage (a table's evidence is its rule), else the
+        # reader's other best sentences, which start with it
+        table = bool(stat_rows(passage))
+        quoted = more if more and not table and answer not in passage else passage
+        return Found(answer, str(best["id"]), "document_qa", quoted, _confidence(best))
 
     async def read_clips(self, route: Route, game: str | None) -> Found | None:
         args: dict[str, Any] = {"query": route.tail}
