@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -73,17 +74,33 @@ class Corpus:
     # ------------------------------------------------------------------ files
 
     def rel(self, path: Path) -> str:
+        text, root = str(path), str(self.root)
+        if text.startswith(root) and text[len(root) : len(root) + 1] == os.sep:
+            return text[len(root) + 1 :]
         try:
             return str(path.relative_to(self.root))
         except ValueError:
-            return str(path)
+            return text
 
     def resolve(self, base: Path, relative: str) -> Path:
-        """Join a path from a metadata file; refuse anything that leaves the corpus root."""
-        path = (base / relative).resolve()
+        """Join a path from a metadata file; refuse anything that leaves the corpus root.
+        The folder part is resolved once per folder (_real_dir) and the file itself only when
+        it is a link: resolving every clip path in full (a stat per path component) was half
+        of an index build's record handling (issue 36)."""
+        head, _, name = relative.rpartition("/")
+        if name in ("", ".", "..") or relative.startswith("/"):
+            path = (base / relative).resolve()
+        else:
+            path = self._real_dir(str(base), head) / name
+            if os.path.islink(path):
+                path = path.resolve()
         if not path.is_relative_to(self.root):
             raise CorpusError(Problem(self.rel(base), relative, "path leaves the corpus root"))
         return path
+
+    @functools.lru_cache(maxsize=8192)  # noqa: B019 - one Corpus per root, lives as its users
+    def _real_dir(self, base: str, head: str) -> Path:
+        return (Path(base) / head).resolve() if head else Path(base).resolve()
 
     def read_json(self, path: Path) -> Any:
         try:
