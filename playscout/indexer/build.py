@@ -66,6 +66,7 @@ def build_from_corpus(
     ann: AnnOptions | None = None,
     backend: str = "auto",
     device: str | None = None,
+    workers: int | None = None,
 ) -> Any:
     """Build an index of a corpus. `out` is a directory (embedded backend) or an
     Elasticsearch target `http(s)://host:port/prefix`, or another registered kind's target
@@ -75,7 +76,9 @@ def build_from_corpus(
     playscout.indexer.video.visual) the visual channel records that model (e.g. open_clip) and
     open_backend embeds default-mode clip queries with its text tower. `ann`: how the embedded
     index chooses and measures each vector channel's search setting. `device`: where the
-    document and caption models run (settings.embed.device; None = each embedder's auto)."""
+    document and caption models run (settings.embed.device; None = each embedder's auto).
+    `workers`: processes that read and handle clip records (None: one per core but one, unless
+    an embedder computes on this CPU, whose cores it then keeps; 0 or 1: this process)."""
     kind = kind_for(out, backend)
     with contextlib.ExitStack() as stack:
         # The output's claim first (a directory's lock): a second build fails at once, before
@@ -111,6 +114,7 @@ def build_from_corpus(
                 corpus.iter_clips(s),
                 corpus.document_count(s),
                 corpus.clip_count(s),
+                corpus.clip_shards(s),
             )
             for s in chosen
         )
@@ -123,6 +127,7 @@ def build_from_corpus(
             ann=ann,
             index_options=index_options,
             claim=claim,
+            workers=workers,
         )
         return kind.build(str(out), sources, options)
 

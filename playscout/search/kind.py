@@ -33,6 +33,7 @@ class BuildOptions:
     ann: Any = None
     index_options: str = "int8_hnsw"
     claim: Any = None
+    workers: int | None = None  # processes that handle records (None: the kind decides)
 
 
 def _nothing_to_claim(_target: str, _overwrite: bool) -> AbstractContextManager[Any]:
