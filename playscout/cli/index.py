@@ -101,6 +101,14 @@ def index_build(
         ),
     ] = None,
     device: DeviceOpt = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            help="Processes that read and handle clip records (0: this one).",
+            show_default="one per core but one, or 0 when the models run on this CPU",
+        ),
+    ] = None,
 ) -> None:
     """Build the hybrid index (BM25 + vectors + filters) of a corpus: embedded by default,
     Elasticsearch when --out is a URL. Each embedded vector channel measures its ANN recall
@@ -142,6 +150,7 @@ def index_build(
             ann=ann,
             backend=kind.name,
             device=embed_device(device),
+            workers=workers,
         )
     swept = getattr(summary, "swept", None)
     if swept is not None and swept.folders:
