@@ -156,24 +156,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--device", default="auto")
     ap.add_argument("--workers", type=int, default=None, help="index build --workers")
     ap.add_argument("--tree", action="append", default=[], help="NAME=DIR of another tree")
+    ap.add_argument("--only-trees", action="store_true", help="not this tree, only --tree's")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--work", type=Path, default=None, help="scratch dir (default: temp)")
     ap.add_argument("--results", type=Path, default=None, help="append JSON lines here")
     args = ap.parse_args(argv)
-    work = args.work or Path(tempfile.mkdtemp(prefix="playscout-build-bench-"))
+    work = (args.work or Path(tempfile.mkdtemp(prefix="playscout-build-bench-"))).resolve()
     work.mkdir(parents=True, exist_ok=True)
     corpus = work / f"corpus-{args.games}-{args.seed}"
     if not corpus.is_dir():
         made = synth(corpus, args.games, args.seed)
         print(f"corpus synth: {args.games} games in {made['bench_seconds']:.1f} s", flush=True)
-    trees: list[tuple[str, Path | None]] = [("this", None)]
+    trees: list[tuple[str, Path | None]] = []
     for spec in args.tree:
         name, _, where = spec.partition("=")
-        trees.insert(0, (name, Path(where).resolve()))
+        trees.append((name, Path(where).resolve()))
+    if not args.only_trees:
+        trees.append(("this", None))
     print(f"benchmarks/build.py: {args.games} games, device {args.device}, {os.cpu_count()} cores")
     for round_ in range(args.repeat):
         for name, tree in trees:
-            workers = args.workers if tree is None else None  # an older tree may not have it
+            workers = args.workers if name != "before" else None  # main may not have it
             result = build(corpus, work / f"index-{name}", tree, args.device, workers)
             for line in stage_table(name, result):
                 print(line, flush=True)
