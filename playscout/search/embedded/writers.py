@@ -392,7 +392,7 @@ class ClipWriter:
         self._flush()
         while self.pipe is not None and self._captions[1]:
             self._submit()
-        if self.progress:
+        if self.progress and self.total != self.count:  # else the last batch finished it
             self.progress(f"{self.sport} clips", self.count, self.count)
         self.records.close()
         self.captions.close()
