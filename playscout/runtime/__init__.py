@@ -67,11 +67,13 @@ def open_index(
     backend: str = "auto",
     device: str = "cpu",
     embed_device: str | None = None,
+    warm: bool = False,
 ) -> SearchBackend:
     """The index named by `target` (a directory, an Elasticsearch URL, another registered
     kind's target), or a one-line error saying how to build one. `ann_probe`:
     SearchSettings.ann_probe (see open_backend); `backend`: Settings.backend; `device`:
-    SearchSettings.device; `embed_device`: EmbedSettings.device, where query embedders run."""
+    SearchSettings.device; `embed_device`: EmbedSettings.device, where query embedders run;
+    `warm`: a long-lived process (open_backend)."""
     kind = kind_for(target, backend)
     if not kind.present(str(target)):
         raise SetupError(f"no index at {target}: build one with `playscout index build`")
@@ -81,6 +83,7 @@ def open_index(
         backend=kind.name,
         device=device,
         embed_device=embed_device,
+        warm=warm,
     )
 
 
@@ -112,6 +115,7 @@ class Runtime:
         need_llm: bool = True,
         default_preset: str = DEFAULT_PRODUCT_PRESET,
         tracer: Any = None,
+        warm: bool = False,
     ) -> Runtime:
         """Anything passed in is used as is (tests, embedding apps); the rest comes from
         `settings`, under its protocol preset (`settings.preset`, else `default_preset`):
@@ -119,7 +123,8 @@ class Runtime:
         model's profile), and explicit ones that differ are kept as deviations. The index is
         opened when `need_index`; the agent's model is built when `need_llm` and it is
         configured (a workflow-policy batch needs neither model). The tracer is the OTLP one
-        when `settings.telemetry.otlp_endpoint` is set."""
+        when `settings.telemetry.otlp_endpoint` is set. `warm`: a long-lived process (serve,
+        eval): query embedders run where their vectors were made (open_backend)."""
         from playscout.agent.tracing import otlp_tracer
         from playscout.tools.registry import models_from_settings
 
@@ -132,6 +137,7 @@ class Runtime:
                 settings.backend,
                 settings.search.device,
                 settings.embed.device,
+                warm=warm,
             )
         if llm is None and need_llm and settings.agent.llm.configured:
             llm = chat_client(settings.agent.llm)
