@@ -51,6 +51,7 @@ from playscout.search.embedded.pipeline import (
     StageClock,
     handled_shards,
     on_cpu,
+    record_pool,
     record_workers,
 )
 from playscout.search.embedded.recall import AnnOptions
@@ -250,6 +251,7 @@ def _build_into(
             stack.callback(finisher.shutdown, wait=True, cancel_futures=True)
             defer = finisher.submit
         deferred: list[tuple[str, str, cf.Future[dict[str, Any]]]] = []
+        pool: cf.ProcessPoolExecutor | None = None
         for source in sources:
             sport = source.sport
             check_new_sport(sport, out)
@@ -286,13 +288,22 @@ def _build_into(
                 defer=defer,
             )
             with _closing(cw):
+                started = time.perf_counter()
                 if source.clip_shards is not None and processes > 1:
-                    for handled in handled_shards(sport, source.clip_shards, processes):
-                        clock.add("records", handled.seconds, len(handled))
+                    if pool is None:
+                        pool = stack.enter_context(record_pool(processes))
+                    shards = source.clip_shards
+                    for handled in handled_shards(sport, shards, pool, processes):
+                        clock.add("records_cpu", handled.seconds, len(handled))
                         cw.add_handled(handled)
                 else:
                     for clip in source.clips:
                         cw.add(clip)
+                    cw.flush()
+                # the records stage as the pipeline saw it: reading and handling, not the
+                # waits for the embedding behind it
+                waited = cw.pipe.waited if cw.pipe is not None else 0.0
+                clock.add("records", time.perf_counter() - started - waited, cw.count)
                 clips_info = cw.finish()
             write_entities(sroot, teams, players)
             channels: dict[str, Any] = {}

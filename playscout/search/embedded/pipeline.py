@@ -93,35 +93,40 @@ ClipShard = Callable[[], Iterable[ClipRecord]]
 
 
 def _handle_shard(sport: str, shard: ClipShard) -> HandledClips:
-    return handle_clips(sport, shard())
+    """Read and handle one shard; its seconds count the reading too."""
+    started = time.perf_counter()
+    handled = handle_clips(sport, shard())
+    handled.seconds = time.perf_counter() - started
+    return handled
 
 
-def handled_shards(sport: str, shards: Sequence[ClipShard], workers: int) -> Iterator[HandledClips]:
-    """Each shard handled, in shard order: by `workers` processes (spawned, so they share
-    nothing with a parent that runs a model), at most SHARD_AHEAD shards each in flight; in
-    this process when `workers` < 2."""
-    if workers < 2:
-        for shard in shards:
-            yield _handle_shard(sport, shard)
-        return
-    context = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(workers, mp_context=context) as pool:
-        pending: deque[cf.Future[HandledClips]] = deque()
-        todo = iter(shards)
-        try:
+def record_pool(workers: int) -> cf.ProcessPoolExecutor:
+    """`workers` processes for handled_shards, spawned (they share nothing with a parent that
+    runs a model); one pool serves every sport of a build."""
+    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def handled_shards(
+    sport: str, shards: Sequence[ClipShard], pool: cf.ProcessPoolExecutor, workers: int
+) -> Iterator[HandledClips]:
+    """Each shard handled by the pool's `workers` processes, yielded in shard order, at most
+    SHARD_AHEAD shards a process in flight."""
+    pending: deque[cf.Future[HandledClips]] = deque()
+    todo = iter(shards)
+    try:
+        for shard in todo:
+            pending.append(pool.submit(_handle_shard, sport, shard))
+            if len(pending) >= workers * SHARD_AHEAD:
+                break
+        while pending:
+            done = pending.popleft().result()
             for shard in todo:
                 pending.append(pool.submit(_handle_shard, sport, shard))
-                if len(pending) >= workers * SHARD_AHEAD:
-                    break
-            while pending:
-                done = pending.popleft().result()
-                for shard in todo:
-                    pending.append(pool.submit(_handle_shard, sport, shard))
-                    break
-                yield done
-        finally:
-            for future in pending:
-                future.cancel()
+                break
+            yield done
+    finally:
+        for future in pending:
+            future.cancel()
 
 
 def on_cpu(embedder: Any) -> bool:
@@ -201,6 +206,7 @@ class EmbedPipe:
 
     def __init__(self, clock: StageClock | None = None) -> None:
         self.clock = clock
+        self.waited = 0.0  # seconds the caller spent waiting for the embedding
         self._pool = cf.ThreadPoolExecutor(1, thread_name_prefix="embed-pipe")
         self._pending: deque[tuple[cf.Future[np.ndarray], Callable[[np.ndarray], None]]] = deque()
 
@@ -221,7 +227,10 @@ class EmbedPipe:
         """Hand finished calls to their callbacks, in order; `block`: wait for the oldest."""
         while self._pending and (block or self._pending[0][0].done()):
             future, on_done = self._pending.popleft()
-            on_done(future.result())
+            started = time.perf_counter()
+            vectors = future.result()
+            self.waited += time.perf_counter() - started
+            on_done(vectors)
             block = False
 
     def drain(self) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import json
 import shutil
-import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -305,18 +304,16 @@ class ClipWriter:
     def add(self, clip: ClipRecord) -> None:
         self._batch.append(clip)
         if len(self._batch) >= BATCH:
-            self._flush()
+            self.flush()
 
-    def _flush(self) -> None:
+    def flush(self) -> None:
+        """Handle the clips added but not yet handled."""
         batch, self._batch = self._batch, []
         if batch:
-            handled = handle_clips(self.sport, batch)
-            self.clock.add("records", handled.seconds, len(handled))
-            self.add_handled(handled)
+            self.add_handled(handle_clips(self.sport, batch))
 
     def add_handled(self, h: HandledClips) -> None:
         """Clips handled by `handle_clips` (here or in a worker process), in source order."""
-        started = time.perf_counter()
         first = self.count
         for i, game_id in enumerate(h.game_ids):
             g = self.games.add(game_id)
@@ -335,7 +332,6 @@ class ClipWriter:
             self.captions.append(caption)
         self.observed += h.observed
         self.count += len(h)
-        self.clock.add("records", time.perf_counter() - started)
         if self.caption_bm25 is not None:
             with self.clock.timed("bm25", len(h)):
                 for row, caption in enumerate(h.captions, first):
@@ -389,7 +385,7 @@ class ClipWriter:
     def finish(self) -> dict[str, Any]:
         """Columns, records and the captions' BM25 while the last captions are embedded,
         then the vectors and their ANN setting."""
-        self._flush()
+        self.flush()
         while self.pipe is not None and self._captions[1]:
             self._submit()
         if self.progress and self.total != self.count:  # else the last batch finished it
