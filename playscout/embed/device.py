@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from playscout.config import DEVICE_PATTERN
 from playscout.embed.embedder import EmbeddingError
 
-DEVICE_PATTERN = r"^(auto|cpu|cuda(:\d+)?)$"
 _DEVICE_RE = re.compile(DEVICE_PATTERN)
 HALF_DTYPES = ("float16", "bfloat16")
 CPU_PRECISIONS = ("auto", "float32", "bfloat16")

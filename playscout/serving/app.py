@@ -21,7 +21,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from playscout.clients.chat import ChatClient
 from playscout.config import Settings
 from playscout.errors import PlayscoutError
-from playscout.eval.run_service import Observable, RunService
 from playscout.runtime import Runtime
 from playscout.search.backend_api import SearchBackend
 from playscout.serving.errors import describe
@@ -40,6 +39,7 @@ from playscout.serving.routes import (
     trajectories,
     viewer,
 )
+from playscout.serving.run_service import Observable, RunService
 from playscout.serving.security import (
     BearerAuthMiddleware,
     BodyLimitMiddleware,
