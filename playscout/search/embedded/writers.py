@@ -141,7 +141,6 @@ class DocWriter:
         self.clock = clock or StageClock()
         self.pipe = EmbedPipe(self.clock) if embedder is not None else None
         self.call = embed_call_size(embedder)
-        self.embedded = 0  # documents whose passages are all embedded
         if progress:  # the stage's clock starts with its work, not with its first result
             progress(f"{sport} documents", 0, total)
 
@@ -188,7 +187,6 @@ class DocWriter:
     def _embedded(self, vectors: np.ndarray, done: int) -> None:
         assert self.dense is not None
         self.dense.append(vectors)
-        self.embedded = done
         if self.progress:
             self.progress(f"{self.sport} documents", done, self.total)
 
