@@ -54,6 +54,8 @@ def _build(target: str, sources: Iterable[SportSource], o: BuildOptions) -> Any:
         o.overwrite,
         lock=o.claim,
         ann=o.ann,
+        units=o.units,
+        identities=o.identities,
         workers=o.workers,
     )
 

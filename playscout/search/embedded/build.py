@@ -21,7 +21,7 @@ import shutil
 import tempfile
 import time
 import traceback
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,6 +38,7 @@ from playscout.search.core.build import (
     check_new_sport,
 )
 from playscout.search.core.spec import DocumentEmbedder
+from playscout.search.core.units import DocUnits
 from playscout.search.embedded.backend import EmbeddedBackend, open_index
 from playscout.search.embedded.columns import Vocab
 from playscout.search.embedded.integrity import FILES_KEY, record_files, seal
@@ -115,11 +116,16 @@ def build_index(
     overwrite: bool = False,
     lock: OutputLock | None = None,
     ann: AnnOptions | None = None,
+    units: DocUnits | None = None,
+    identities: Mapping[str, dict[str, Any]] | None = None,
     workers: int | None = None,
 ) -> BuildSummary:
     """`lock`: the output's lock from claim_output, when the caller took it earlier. `ann`:
-    how each vector channel chooses and measures its search setting (recall.py). `workers`:
-    processes that handle clip records (None: by the cores and where the embedders run)."""
+    how each vector channel chooses and measures its search setting (recall.py). `units`:
+    the text units ranked and embedded (search/core/units.py); `identities`: what made each
+    channel's vectors when the caller knows better than the source (the release layout).
+    `workers`: processes that handle clip records (None: by the cores and where the
+    embedders run)."""
     out_dir = Path(out_dir)
     with contextlib.ExitStack() as stack:
         if lock is None:
@@ -139,6 +145,8 @@ def build_index(
             progress,
             overwrite,
             ann,
+            units,
+            identities,
             workers,
         )
     summary.swept = swept
@@ -154,13 +162,24 @@ def _build_locked(
     progress: Progress | None,
     overwrite: bool,
     ann: AnnOptions | None,
+    units: DocUnits | None = None,
+    identities: Mapping[str, dict[str, Any]] | None = None,
     workers: int | None = None,
 ) -> BuildSummary:
     started = time.perf_counter()
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.{STAGING}-", dir=out_dir.parent))
     try:
         sports = _build_into(
-            tmp, sources, doc_embedder, caption_embedder, visual_vectors, progress, ann, workers
+            tmp,
+            sources,
+            doc_embedder,
+            caption_embedder,
+            visual_vectors,
+            progress,
+            ann,
+            units,
+            identities or {},
+            workers,
         )
         seconds = time.perf_counter() - started
         manifest = {
@@ -237,14 +256,21 @@ def _build_into(
     visual: VisualVectorSource | None,
     progress: Progress | None,
     ann_options: AnnOptions | None,
+    units: DocUnits | None = None,
+    identities: Mapping[str, dict[str, Any]] | None = None,
     workers: int | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Each sport in turn. `workers`: processes that handle clip records (pipeline.py; None:
     one per core but one unless an embedder computes on this CPU). Where the embedders do not
     compute on this CPU, a sport's IVF training and recall tuning run in the background while
-    the next sport is read and embedded."""
+    the next sport is read and embedded. Records are handled in this process where clips
+    embed other text than their caption (`units`: the reference's or the release's)."""
+    style = units.style if units is not None else "playscout"
+    known = dict(identities or {})
     out: dict[str, dict[str, Any]] = {}
     processes = record_workers(workers, doc_embedder, caption_embedder)
+    if style != "playscout":
+        processes = 0
     background = not any(on_cpu(e) for e in (doc_embedder, caption_embedder) if e is not None)
     with contextlib.ExitStack() as stack:
         defer = None
@@ -269,6 +295,7 @@ def _build_into(
                 progress,
                 ann_options,
                 source.documents_total,
+                units,
                 clock,
             )
             with _closing(dw):
@@ -286,6 +313,7 @@ def _build_into(
                 progress,
                 ann_options,
                 source.clips_total,
+                units,
                 clock,
                 defer=defer,
             )
@@ -311,16 +339,18 @@ def _build_into(
             channels: dict[str, Any] = {}
             if doc_embedder is not None:
                 ann = docs_info.pop("dense_ann", None)
-                channels["documents"] = channel_entry(doc_embedder, doc_embedder.dim, ann=ann)
+                channels["documents"] = channel_entry(
+                    doc_embedder, doc_embedder.dim, known.get("documents"), style, ann=ann
+                )
             if caption_embedder is not None:
                 ann = clips_info.pop("caption_ann", None)
                 channels["caption"] = channel_entry(
-                    caption_embedder, caption_embedder.dim, ann=None
+                    caption_embedder, caption_embedder.dim, known.get("caption"), style, ann=None
                 )
                 deferred.append((sport, "caption", ann))
             if visual is not None:
                 dim = int(np.load(sroot / "clips/visual/dense/vectors.npy", mmap_mode="r").shape[1])
-                channels["visual"] = channel_entry(visual, dim, ann=None)
+                channels["visual"] = channel_entry(visual, dim, known.get("visual"), None, ann=None)
                 deferred.append((sport, "visual", clips_info.pop("visual_ann", None)))
             clip_games = set(cw.games.items)
             out[sport] = {

@@ -58,6 +58,7 @@ class HandledClips:
     players: list[list[str]] = field(default_factory=list)
     records: list[bytes] = field(default_factory=list)
     captions: list[str] = field(default_factory=list)
+    embed_texts: list[str] | None = None  # what is embedded of each clip, where not its caption
     observed: int = 0  # clips with transcript or audio-event text
     seconds: float = 0.0  # spent handling them
 
@@ -65,10 +66,15 @@ class HandledClips:
         return len(self.clip_ids)
 
 
-def handle_clips(sport: str, clips: Iterable[ClipRecord]) -> HandledClips:
-    """The per-record work of a clip build, for any run of clips."""
+def handle_clips(
+    sport: str,
+    clips: Iterable[ClipRecord],
+    caption_text: Callable[[ClipRecord], str] | None = None,
+) -> HandledClips:
+    """The per-record work of a clip build, for any run of clips; `caption_text`: what is
+    embedded of a clip where it is not its caption (search/core/units.py)."""
     started = time.perf_counter()
-    out = HandledClips()
+    out = HandledClips(embed_texts=None if caption_text is None else [])
     for clip in clips:
         check_record_sport("clip", clip.clip_id, clip.sport, sport)
         out.clip_ids.append(clip.clip_id)
@@ -82,6 +88,8 @@ def handle_clips(sport: str, clips: Iterable[ClipRecord]) -> HandledClips:
         out.players.append(clip.players)
         out.records.append(orjson.dumps(clip.model_dump(mode="json", exclude={"caption"})))
         out.captions.append(clip.caption)
+        if out.embed_texts is not None and caption_text is not None:
+            out.embed_texts.append(caption_text(clip))
         out.observed += bool(clip.observed_text())
     out.seconds = time.perf_counter() - started
     return out

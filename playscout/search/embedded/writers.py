@@ -25,8 +25,8 @@ from playscout.search.core.build import (
     duplicate_doc,
     no_visual_vectors,
 )
-from playscout.search.core.passages import split_passages
 from playscout.search.core.spec import DocumentEmbedder
+from playscout.search.core.units import DocUnits, PlayscoutUnits, Unit, unit_vectors
 from playscout.search.embedded.blobs import BlobReader, BlobWriter, reorder_blob
 from playscout.search.embedded.columns import (
     CsrBuilder,
@@ -116,13 +116,16 @@ class DocWriter:
         progress: Progress | None,
         ann: AnnOptions | None = None,
         total: int | None = None,
+        units: DocUnits | None = None,
         clock: StageClock | None = None,
     ) -> None:
         """`total`: the documents expected, when the source knows (progress shows it);
-        `clock`: where the stages' seconds go (the sport's)."""
+        `units`: how documents are cut and what is embedded (search/core/units.py); `clock`:
+        where the stages' seconds go (the sport's)."""
         self.root, self.sport, self.teams, self.players = root, sport, teams, players
         self.embedder, self.progress, self.ann = embedder, progress, ann
         self.total = total
+        self.units: DocUnits = units or PlayscoutUnits()
         root.mkdir(parents=True)
         self.records = BlobWriter(root, "records.tmp")
         self.doc_ids: dict[str, int] = {}
@@ -137,7 +140,7 @@ class DocWriter:
         self.team_csr, self.player_csr = CsrBuilder(), CsrBuilder()
         self.pass_count, self.pass_span = array("q"), array("q")
         self.dense = _VectorChannel(root / "dense.tmp.npy", embedder.dim) if embedder else None
-        self._pending: list[str] = []
+        self._pending: list[Unit] = []
         self.clock = clock or StageClock()
         self.pipe = EmbedPipe(self.clock) if embedder is not None else None
         self.call = embed_call_size(embedder)
@@ -157,11 +160,11 @@ class DocWriter:
         self.date.append(date_to_int(doc.date))
         self.team_csr.append(self.teams.add(t) for t in doc.teams)
         self.player_csr.append(self.players.add(p) for p in doc.players)
-        spans = split_passages(doc.text)
-        self.pass_count.append(len(spans))
-        for s, e in spans:
-            self.pass_span.extend((s, e))
-            self._pending.append(doc.text[s:e])
+        units = self.units.units(doc)
+        self.pass_count.append(len(units))
+        for unit in units:
+            self.pass_span.extend((unit.start, unit.end))
+        self._pending += units
         if len(self._pending) >= self.call:
             self._flush()
 
@@ -169,11 +172,11 @@ class DocWriter:
         """Queue the pending passages' embedding; `final`: the last flush, which waits for
         every vector (the stage's count is then its total: it shows as finished)."""
         done = len(self.keys)
-        embedder, texts = self.embedder, self._pending
-        if self.pipe is not None and embedder is not None and texts:
+        embedder, pending = self.embedder, self._pending
+        if self.pipe is not None and embedder is not None and pending:
             self.pipe.submit(
-                len(texts),
-                lambda: embed_distinct(embedder, texts),
+                len(pending),
+                lambda: self._vectors(embedder, pending),
                 lambda vectors: self._embedded(vectors, done),
             )
         elif self.progress and not final:
@@ -183,6 +186,17 @@ class DocWriter:
             self.pipe.drain()
         if self.progress and final:
             self.progress(f"{self.sport} documents", done, done)
+
+    def _vectors(self, embedder: DocumentEmbedder, pending: list[Unit]) -> np.ndarray:
+        """The release's own vectors of these units, else embedded here."""
+        assert self.dense is not None
+        given = unit_vectors(pending)
+        if given is not None and given.shape[1] != self.dense.dim:
+            raise ValueError(
+                f"the release's document vectors are {given.shape[1]}-d but the query "
+                f"model gives {self.dense.dim}-d: pass the model that made them"
+            )
+        return given if given is not None else embed_distinct(embedder, [u.embed for u in pending])
 
     def _embedded(self, vectors: np.ndarray, done: int) -> None:
         assert self.dense is not None
@@ -259,14 +273,17 @@ class ClipWriter:
         progress: Progress | None,
         ann: AnnOptions | None = None,
         total: int | None = None,
+        units: DocUnits | None = None,
         clock: StageClock | None = None,
         defer: Defer | None = None,
     ) -> None:
-        """`total`: the clips expected, when the source knows (progress shows it); `clock`:
-        where the stages' seconds go (the sport's); `defer`: runs each vector channel's ANN
-        measurement (at once by default; the build may run it in the background), so
-        `finish` returns the channels' entries as futures."""
+        """`total`: the clips expected, when the source knows (progress shows it); `units`:
+        what text of a clip is embedded (search/core/units.py); `clock`: where the stages'
+        seconds go (the sport's); `defer`: runs each vector channel's ANN measurement (at
+        once by default; the build may run it in the background), so `finish` returns the
+        channels' entries as futures."""
         self.defer: Defer = defer or _at_once
+        self.units: DocUnits = units or PlayscoutUnits()
         self.root, self.sport, self.teams, self.players = root, sport, teams, players
         self.caption_embedder, self.visual, self.progress = caption_embedder, visual, progress
         self.ann, self.total = ann, total
@@ -308,7 +325,8 @@ class ClipWriter:
         """Handle the clips added but not yet handled."""
         batch, self._batch = self._batch, []
         if batch:
-            self.add_handled(handle_clips(self.sport, batch))
+            caption_text = None if self.units.style == "playscout" else self.units.caption_text
+            self.add_handled(handle_clips(self.sport, batch, caption_text))
 
     def add_handled(self, h: HandledClips) -> None:
         """Clips handled by `handle_clips` (here or in a worker process), in source order."""
@@ -337,7 +355,7 @@ class ClipWriter:
         if self.pipe is not None:
             ids, texts = self._captions
             ids.extend(h.clip_ids)
-            texts.extend(h.captions)
+            texts.extend(h.captions if h.embed_texts is None else h.embed_texts)
             while len(texts) >= self.call:
                 self._submit()
                 ids, texts = self._captions
