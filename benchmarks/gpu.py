@@ -445,14 +445,14 @@ def bench_search(p: Profile, work: Path, device: str) -> None:
         f"search per query, batches of {len(batch)} (ms)", t_batch / len(batch) * 1e3, cpu_p50, "ms"
     )
     row(
-        "vector core vs bare torch, single (ms)",
+        "core vs bare torch, single (ms)",
         dev_p50,
         bare_single,
         "ms",
         "bare: one product + topk on the card, ids and scores to the host",
     )
     row(
-        f"vector core vs bare torch, batch of {len(batch)} (ms/q)",
+        f"core vs bare torch, batch {len(batch)} (ms/q)",
         t_batch / len(batch) * 1e3,
         bare_batch,
         "ms",

@@ -36,7 +36,7 @@ def test_gpu_benchmark_smoke_profile_runs_on_the_cpu(
         "captions/s, build calls",
         "frames/s, frames in memory",
         "search p50, single query",
-        "vector core vs bare torch, single",
+        "core vs bare torch, single",
         "projected for 1,760,230 clips x 8 frames",
         *(video if pyav else ("the MP4 part skipped",)),
     ):
