@@ -254,6 +254,8 @@ def niced(step: int) -> Iterator[None]:
 
 def run_one(args: argparse.Namespace) -> dict[str, Any]:
     name, clips = args.one, args.clips
+    if args.exact_max_rows is not None:
+        vec.EXACT_MAX_ROWS = args.exact_max_rows  # read at build (recall.py) and at search
     minilm = None
     real = None
     if name.startswith("minilm"):
@@ -296,7 +298,7 @@ def run_one(args: argparse.Namespace) -> dict[str, Any]:
             result |= build(base, vectors, clips, minilm, ann)
     result["load_after_build"] = load()
     gc.collect()
-    result["query_sets"] = measure_sets(base, sets)
+    result["query_sets"] = measure_sets(base, sets, shares=args.filter_shares, ann=result["ann"])
     gc.collect()
     if not args.sets_only:
         result |= measure(base, vectors, queries, clips, lean=args.lean)
@@ -310,11 +312,77 @@ def run_one(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
-def measure_sets(base: Path, sets: dict[str, np.ndarray], k: int = 100) -> dict[str, Any]:
+def exact_kth(matrix: np.ndarray, rows: np.ndarray, queries: np.ndarray, k: int) -> np.ndarray:
+    """Each query's k-th best exact score among `rows` (sorted), by blocks of rows (one BLAS
+    product per block for every query at once: the ground truth of the filtered sets)."""
+    best = np.full((k, len(queries)), -np.inf, dtype=np.float32)
+    for start in range(0, len(rows), 65_536):
+        block = np.asarray(matrix[rows[start : start + 65_536]]) @ queries.T
+        both = np.concatenate([best, block])
+        best = -np.partition(-both, min(k, len(both)) - 1, axis=0)[:k]
+    return best.min(axis=0)
+
+
+def filter_subsets(n: int, shares: Sequence[float]) -> dict[float, np.ndarray]:
+    """Per share, a random row subset of that share: a filter independent of the query, drawn
+    with the benchmark's own seed (the build draws its tuning subsets with another)."""
+    rng = np.random.default_rng(2024)
+    return {s: np.sort(rng.choice(n, size=int(s * n), replace=False)) for s in shares}
+
+
+def build_estimate(ann: dict[str, Any], share: float) -> float | None:
+    """The recall the build recorded for filters keeping `share` of the rows: the measured
+    share's, else the nearest measured share above (what the search takes its factor from);
+    1.0 where that share is searched exactly."""
+    measured = sorted(ann.get("filtered", []), key=lambda f: f["share"])
+    if share * ann.get("rows", 1) <= vec.EXACT_MAX_ROWS:
+        return 1.0
+    for f in measured:
+        if f["share"] >= share * (1 - vec.SAME_SHARE):
+            return 1.0 if not f["budget_factor"] else f["recall"]
+    return measured[-1]["recall"] if measured and measured[-1]["budget_factor"] else None
+
+
+def measure_filtered(
+    store: Any, ann: dict[str, Any], sets: dict[str, np.ndarray], shares: Sequence[float], k: int
+) -> dict[str, Any]:
+    """Per filter share (a random row subset) and query set, on the vector core: the served
+    path's recall@k mean and p5 against the exact top k among the subset, p50 ms, and the
+    path it took, with the build's recorded estimate for that share."""
+    out: dict[str, Any] = {}
+    for share, subset in filter_subsets(store.n, shares).items():
+        row: dict[str, Any] = {"rows": len(subset), "build_estimate": build_estimate(ann, share)}
+        for name, queries in sets.items():
+            kth = exact_kth(store.matrix, subset, queries, k)
+            times, per_query, paths = [], [], set()
+            for q, cut in zip(queries, kth, strict=True):
+                t = time.perf_counter()
+                _, scores = store.search(q, k, subset)
+                times.append(time.perf_counter() - t)
+                paths.add(store.last_path)
+                per_query.append(np.count_nonzero(scores >= cut - TIE_EPS) / k)
+            row[name] = {
+                "recall": round(float(np.mean(per_query)), 4),
+                "recall_p5": round(float(np.percentile(per_query, 5)), 4),
+                "p50": pct(times, 50),
+                "path": "/".join(sorted(paths)),
+            }
+        out[f"{share:.3f}"] = row
+    return out
+
+
+def measure_sets(
+    base: Path,
+    sets: dict[str, np.ndarray],
+    k: int = 100,
+    shares: Sequence[float] = (),
+    ann: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Per query set, on the vector core: recall@k (ties at the k-th exact score count) mean
     and p5, p50/p99 ms and median lists probed on the served path, the same with the fixed
     probe count, and an exact scan's p50. The three run in turn for each query, so a shared
-    machine's changing load falls on all of them alike."""
+    machine's changing load falls on all of them alike. Then, per share in `shares`, the same
+    sets under a random filter of that share (measure_filtered)."""
     from playscout.search.embedded.vectors import VectorStore
 
     store = VectorStore.open(base / SPORT / "clips" / "visual" / "dense")
@@ -352,6 +420,8 @@ def measure_sets(base: Path, sets: dict[str, np.ndarray], k: int = 100) -> dict[
                 "probes_median": int(np.median(probes[label])),
             }
         out[name] = row
+    if shares:
+        out["filtered"] = measure_filtered(store, ann or {}, sets, shares, k)
     out["load_after"] = load()
     return out
 
@@ -554,14 +624,17 @@ def print_dist(r: dict[str, Any]) -> None:
         )
     qsets = r.get("query_sets", {})
     if qsets:
-        print(f"query sets (vector core; load {qsets['load']} -> {qsets['load_after']}):")
+        print(
+            f"query sets (vector core; load {qsets['load']} -> {qsets['load_after']}; the "
+            f"build's recorded estimate: recall {ann.get('recall')}):"
+        )
         print(
             "| query set | path | recall@100 mean | p5 | share >= 0.95 | p50 ms | p99 ms "
             "| lists probed (median) | exact p50 ms |"
         )
         print("|---|---|---|---|---|---|---|---|---|")
         for name, row in qsets.items():
-            if not isinstance(row, dict):
+            if not isinstance(row, dict) or name == "filtered":
                 continue
             for label in ("served", "fixed"):
                 if label in row:
@@ -571,6 +644,7 @@ def print_dist(r: dict[str, Any]) -> None:
                         f"{x['at_target']} | {x['p50']} | {x['p99']} | {x['probes_median']} "
                         f"| {row['exact_p50']} |"
                     )
+    print_filtered(qsets.get("filtered", {}))
     if "table" not in r:  # --sets-only
         return
     for f in ann.get("filtered", []):
@@ -610,6 +684,27 @@ def print_dist(r: dict[str, Any]) -> None:
             f"cold cache ({label}, {x['queries']} queries, vectors resident after evict <= "
             f"{x['resident_after_evict']:.1%}): search p50 {x['search_p50']} / p99 "
             f"{x['search_p99']} ms; vector core p50 {x['core_p50']} / p99 {x['core_p99']} ms"
+        )
+
+
+def print_filtered(filtered: dict[str, Any]) -> None:
+    """Per random filter share and query set: served recall mean / p5 (path), p50 ms, beside
+    the build's recorded estimate for that share."""
+    if not filtered:
+        return
+    names = [n for n in next(iter(filtered.values())) if n not in ("rows", "build_estimate")]
+    print("query sets under random filters (vector core; recall@100 mean / p5, p50 ms, path):")
+    print("| rows kept | build estimate | " + " | ".join(names) + " |")
+    print("|---|---|" + "---|" * len(names))
+    for share, row in filtered.items():
+        cells = [
+            f"{row[n]['recall']} / {row[n]['recall_p5']}, {row[n]['p50']} ms, {row[n]['path']}"
+            for n in names
+        ]
+        print(
+            f"| {float(share):.1%} ({row['rows']}) | {row['build_estimate']} | "
+            + " | ".join(cells)
+            + " |"
         )
 
 
@@ -670,6 +765,20 @@ def main() -> None:
         "--lean",
         action="store_true",
         help="skip the vector core rerun, the cold-cache and the cold-open parts",
+    )
+    ap.add_argument(
+        "--filter-shares",
+        type=lambda v: [float(x) for x in v.split(",") if x],
+        default=[0.023, 0.05, 0.1, 0.3],
+        help="shares of the rows kept by the random filters under which every query set is "
+        "measured too ('' for none)",
+    )
+    ap.add_argument(
+        "--exact-max-rows",
+        type=int,
+        help="filters keeping up to this many rows are searched exactly (default: the "
+        "product's 40,000); 4545 at 200,000 clips puts the same shares on the IVF path as "
+        "40,000 does at 1,760,230, to iterate on filtered recall at the small size",
     )
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--json", type=Path, help="also write every result here")
