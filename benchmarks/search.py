@@ -335,7 +335,7 @@ def build_estimate(ann: dict[str, Any], share: float) -> float | None:
     share's, else the nearest measured share above (what the search takes its factor from);
     1.0 where that share is searched exactly."""
     measured = sorted(ann.get("filtered", []), key=lambda f: f["share"])
-    if share * ann.get("rows", 1) <= vec.EXACT_MAX_ROWS:
+    if ann.get("kind") == "exact" or share * ann.get("rows", 1) <= vec.EXACT_MAX_ROWS:
         return 1.0
     for f in measured:
         if f["share"] >= share * (1 - vec.SAME_SHARE):

@@ -241,7 +241,10 @@ def _index_with_one_ivf_channel(root: Path, opts: AnnOptions) -> Path:
 
 
 def test_tune_on_a_log_of_far_off_queries_raises_the_probe_count(tmp_path: Path) -> None:
-    opts = AnnOptions(target_recall=0.9, min_rows=1000, queries=60, k=K, compare_exact=False)
+    # built on rows alone, so the log's queries are what the build did not tune for
+    opts = AnnOptions(
+        target_recall=0.9, min_rows=1000, queries=60, k=K, compare_exact=False, far_queries=False
+    )
     root = _index_with_one_ivf_channel(tmp_path / "index", opts)
     before = json.loads((root / MANIFEST).read_text())["sports"][SPORT]["channels"][CHANNEL]
     qlog = QueryLog(tmp_path / "q.jsonl")

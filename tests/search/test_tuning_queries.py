@@ -56,6 +56,7 @@ def _recall(store: VectorStore, x: np.ndarray, queries: np.ndarray, **kw: Any) -
 
 
 OPTS = AnnOptions(target_recall=0.9, min_rows=1000, queries=60, k=K, compare_exact=False)
+ROWS_ONLY = AnnOptions(**{**OPTS.__dict__, "far_queries": False})
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +67,7 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, np.ndarray]:
 
 def test_rows_are_the_fallback_and_the_record_says_so(data: Any) -> None:
     d, _ = data
-    setting = build_ann(d, OPTS)
+    setting = build_ann(d, ROWS_ONLY)
     assert setting["queries"] == {"data": 60}
     assert setting["query_sources"] == {"data": "60 sampled rows, each excluding its own row"}
     assert setting["limited_by"] == "data"
@@ -74,22 +75,24 @@ def test_rows_are_the_fallback_and_the_record_says_so(data: Any) -> None:
 
 def test_a_query_file_is_tuned_on_and_reaches_queries_like_it(data: Any, tmp_path: Path) -> None:
     d, x = data
-    rows_only = build_ann(d, OPTS)
+    # at 0.95: at 0.9 the per-query rule alone carries these queries on a row-tuned count
+    strict = {**OPTS.__dict__, "target_recall": 0.95}
+    rows_only = build_ann(d, AnnOptions(**{**strict, "far_queries": False}))
     fresh = _between(60, 3)
     rows_store = VectorStore.open(d)
     path = tmp_path / "mine.npy"
     np.save(path, _between(200, 2))
-    setting = build_ann(d, AnnOptions(**{**OPTS.__dict__, "tune_queries": path}))
+    setting = build_ann(d, AnnOptions(**{**strict, "tune_queries": path}))
     assert setting["queries"] == {"data": 60, "file": 60}  # drawn down to `queries`
     assert setting["query_sources"]["file"] == "mine.npy: 60 of 200 query vectors"
     assert setting["limited_by"] == "file" and setting["nprobe"] > rows_only["nprobe"]
     recorded = json.loads((d / vec.META_FILE).read_text())
     assert recorded["query_sources"] == setting["query_sources"]
     assert "60 data + 60 file queries, limited by file" in describe_setting(setting)
-    # queries like the file's but not in it: the row-tuned setting misses the target, the
-    # file-tuned one reaches it
-    assert _recall(rows_store, x, fresh, probe=rows_only["nprobe"]) < 0.9
-    assert _recall(VectorStore.open(d), x, fresh) >= 0.9
+    # queries like the file's but not in it: the row-tuned setting misses the target on the
+    # path that serves them, the file-tuned one reaches it
+    assert _recall(rows_store, x, fresh) < 0.95
+    assert _recall(VectorStore.open(d), x, fresh) >= 0.95
 
 
 class _Words:

@@ -45,6 +45,8 @@ from playscout.search.core.build import Progress
 from playscout.search.core.spec import QueryEmbedder
 from playscout.search.embedded import vectors
 from playscout.search.embedded.ann import ADAPTIVE_RULE, ANN_FILE, AdaptiveRule, IvfIndex
+from playscout.search.embedded.far_queries import FAR_NAME, far_queries
+from playscout.search.embedded.far_queries import describe as describe_far
 from playscout.search.embedded.vectors import (
     META_FILE,
     OVERSAMPLE,
@@ -58,11 +60,7 @@ TIE_EPS = 1e-5  # scores within float rounding of the k-th exact score count as 
 TIMED_QUERIES = 15
 MARGIN_STDERR = 2.0  # standard errors of the measured mean a setting must clear the target by
 GROUND_TRUTH_BLOCK = 65_536
-LADDERS = (
-    "ladder",
-    "filtered_ladders",
-    "adaptive_ladder",
-)  # kept in ann.json, left out of the manifest
+LADDERS = ("ladder", "filtered_ladders")  # kept in ann.json, left out of the manifest
 FILTER_SHARES = (0.05, 0.1, 0.3)  # a team, a season, three seasons of a sport
 # Filtered budget factors are measured in steps of 1/BUDGET_STEPS from the least: at 1.76M
 # real MiniLM rows factor 1 kept recall 0.998 for a 10% filter while probing 2,400 of 4,096
@@ -92,6 +90,8 @@ class AnnOptions:
     # The least probe count the ladder starts from (`index tune`: the build's count, where the
     # build measured query sets a tune cannot measure again).
     min_nprobe: int = 1
+    # Without a query file, tune on queries made off the rows' manifold too (far_queries.py).
+    far_queries: bool = True
 
     @classmethod
     def from_settings(cls, s: SearchSettings) -> AnnOptions:
@@ -193,6 +193,11 @@ def _query_sets(
         user = user_queries(opts.tune_queries, dim, embedder, opts.queries, rng)
         if user is not None:
             sets.append(user)
+    elif opts.far_queries:
+        far_rng = np.random.default_rng(opts.seed + 4)
+        rows = np.sort(far_rng.choice(n, size=min(n, opts.queries), replace=False))
+        vectors = far_queries(matrix.rows[rows], far_rng)
+        sets.append(QuerySet(FAR_NAME, vectors, None, describe_far(len(rows))))
     return sets
 
 
@@ -308,6 +313,8 @@ def _recall(
             probes.extend(probed.tolist())
     elif filtered is None:
         found = ivf.batch_candidates(qs.vectors, want, nprobe)
+        if probes is not None:
+            probes.extend([nprobe] * len(qs.vectors))
     else:
         sel, factor = filtered
         found = ivf.filtered_candidates(qs.vectors, want, nprobe, sel.counts, sel.selector, factor)
@@ -379,17 +386,33 @@ def choose_nprobe(
     return high, ""
 
 
+def _timed_set(sets: list[QuerySet]) -> QuerySet:
+    """The queries a setting is timed on (and compared with an exact scan by): what users
+    send where the build has a sample of it (their file, rows' text windows), else rows. Not
+    the queries made off the rows: they stand in for users' queries' recall, and the rule
+    probes up to ADAPTIVE_MOST times the lists for them, so timing on them alone would choose
+    an exact scan for every query where only the farthest pay that much."""
+    by_name = {qs.name: qs for qs in sets}
+    return next(by_name[n] for n in ("file", "text", "data") if n in by_name)
+
+
 def _choose(
     store: VectorStore, ivf: IvfIndex, sets: list[QuerySet], opts: AnnOptions
 ) -> dict[str, Any]:
+    """The least fixed probe count at which every query set reaches the target on the path
+    that serves it: the fixed lists, widened per query by the rule (adaptive_rule) set for
+    that count, so queries far from every centroid are carried by the rule where it reaches
+    them and raise the count for everyone only where it does not."""
     k, target = opts.k, opts.target_recall
-    timed = sets[-1].vectors  # text queries when there are some: what users send
+    timed = _timed_set(sets).vectors
+    data = next(qs for qs in sets if qs.name == "data")
     exact_ms = _median_ms(lambda q: store.search(q, k, exact=True), timed)
     ladder: list[Step] = []
 
     def measure(nprobe: int) -> Step:
-        step = _step(store, ivf, sets, opts, {"nprobe": nprobe}, nprobe)
-        step["ms"] = _median_ms(lambda q: store.search(q, k, probe=nprobe), timed)
+        rule = adaptive_rule(ivf, data.vectors, nprobe)
+        step = _step(store, ivf, sets, opts, {"nprobe": nprobe, "depth": rule[0]}, nprobe, rule)
+        step["ms"] = _served_ms(store, ivf, step, timed, k)
         ladder.append(step)
         return step
 
@@ -412,9 +435,9 @@ def _choose(
     if chosen is None:
         return exact_setting(ivf.rows, f"exact search: {why} for recall {target}", **measured)
     latency["ann"] = chosen["ms"]
-    adaptive, measured["adaptive_ladder"] = _choose_adaptive(store, ivf, sets, opts, chosen)
-    if adaptive["chosen"]:
-        latency["ann"] = adaptive["ms"]
+    far = next((qs for qs in sets if qs.name == FAR_NAME), None)
+    if far is not None:  # for the record: what the farthest queries pay on the served path
+        latency[FAR_NAME] = _served_ms(store, ivf, chosen, far.vectors, k)
     started = time.perf_counter()
     filtered, filtered_ladders = _choose_filtered(store, ivf, sets, opts, chosen["nprobe"])
     measured["filtered_seconds"] = round(time.perf_counter() - started, 3)
@@ -422,17 +445,34 @@ def _choose(
         "kind": "faiss-ivf-sq8",
         "rows": ivf.rows,
         "nprobe": chosen["nprobe"],
-        "recall": min(chosen[qs.name] for qs in sets),
+        # the estimate for queries the build did not see: each query set's mean on the
+        # served path less its sampling error, the least over the sets (a kind of query
+        # the rows flatter cannot lift it)
+        "recall": min(chosen[f"{qs.name}_low"] for qs in sets),
         "recall_by_queries": {qs.name: chosen[qs.name] for qs in sets},
+        "recall_p5": {qs.name: chosen[f"{qs.name}_p5"] for qs in sets},
         "recall_lower_bound": min(chosen[f"{qs.name}_low"] for qs in sets),
         # the query set that set the probe count: the one with the lowest lower bound
         "limited_by": min(sets, key=lambda qs: chosen[f"{qs.name}_low"]).name,
         "resident_bytes": ivf.resident_bytes(),
-        "adaptive": adaptive,
+        "adaptive": _adaptive_entry(ivf, sets, chosen),
         "filtered": filtered,
         **measured,
         "filtered_ladders": filtered_ladders,
     }
+
+
+def _served_ms(store: VectorStore, ivf: IvfIndex, step: Step, queries: np.ndarray, k: int) -> float:
+    """Median ms of unfiltered searches on the path a ladder step serves (its fixed count,
+    widened by its rule where the rule has a depth)."""
+    nprobe, depth = int(step["nprobe"]), int(step["depth"])
+    rule = (depth, nprobe, _most(ivf, nprobe), False) if depth else None
+    saved = store.nprobe, store.adaptive
+    store.nprobe, store.adaptive = nprobe, rule
+    try:
+        return _median_ms(lambda q: store.search(q, k), queries)
+    finally:
+        store.nprobe, store.adaptive = saved
 
 
 ADAPTIVE_DEPTHS = 4000  # depth: thousandths of similarity below s1 (2000: every list)
@@ -455,43 +495,29 @@ def adaptive_depth(ivf: IvfIndex, queries: np.ndarray, nprobe: int, most: int) -
     return low
 
 
-def _choose_adaptive(
-    store: VectorStore,
-    ivf: IvfIndex,
-    sets: list[QuerySet],
-    opts: AnnOptions,
-    fixed: Step,
-) -> tuple[dict[str, Any], list[Step]]:
-    """The per-query probe rule (ann.IvfIndex.adaptive_probes) on top of the fixed count:
-    every query probes at least the fixed `nprobe` lists, and those far from every centroid
-    more, up to ADAPTIVE_MOST times as many. Its depth is set by the data rows' centroid
-    similarities alone (adaptive_depth), so it needs no target of its own: it extends the
-    fixed setting to queries the build did not see. Its recall and probe counts on every
-    query set are measured for the record."""
-    k, nprobe = opts.k, fixed["nprobe"]
-    most = min(ivf.nlist, ADAPTIVE_MOST * nprobe)
-    data = next(qs for qs in sets if qs.name == "data")
-    depth = adaptive_depth(ivf, data.vectors, nprobe, most)
-    rule = (depth, nprobe, most, False)
-    step: Step = {"depth": depth}
-    for qs in sets:
-        probes: list[int] = []
-        per_query = _recall(store, ivf, qs, nprobe, k, adaptive=rule, probes=probes)
-        step[qs.name] = round(float(np.mean(per_query)), 4)
-        step[f"{qs.name}_low"] = round(lower_bound(per_query), 4)
-        step[f"{qs.name}_p5"] = round(float(np.percentile(per_query, 5)), 4)
-        step[f"{qs.name}_probes"] = int(np.median(probes))
-        step[f"{qs.name}_probes_p90"] = int(np.quantile(probes, 0.9))
-    saved, store.adaptive = store.adaptive, rule
-    try:
-        step["ms"] = _median_ms(lambda q: store.search(q, k), sets[-1].vectors)
-    finally:
-        store.adaptive = saved
+def adaptive_rule(ivf: IvfIndex, data: np.ndarray, nprobe: int) -> AdaptiveRule:
+    """The per-query probe rule (ann.IvfIndex.adaptive_probes) served on top of the fixed
+    count `nprobe`: every query probes at least the fixed lists, and those far from every
+    centroid more, up to ADAPTIVE_MOST times as many. Its depth is set by the data rows'
+    centroid similarities alone (adaptive_depth), so queries like the data search exactly as
+    before; depth 0 (no depth leaves them there) serves the fixed lists to every query."""
+    most = _most(ivf, nprobe)
+    return (adaptive_depth(ivf, data, nprobe, most), nprobe, most, False)
+
+
+def _most(ivf: IvfIndex, nprobe: int) -> int:
+    return min(ivf.nlist, ADAPTIVE_MOST * nprobe)
+
+
+def _adaptive_entry(ivf: IvfIndex, sets: list[QuerySet], step: Step) -> dict[str, Any]:
+    """The record of the rule served with the chosen count: its recall, p5 and lists probed
+    on every query set, as the chosen step measured them."""
+    depth, nprobe = int(step["depth"]), int(step["nprobe"])
     entry: dict[str, Any] = {
         "rule": ADAPTIVE_RULE,
         "depth": depth,
         "least": nprobe,
-        "most": most,
+        "most": _most(ivf, nprobe),
         "recall_by_queries": {qs.name: step[qs.name] for qs in sets},
         "recall_p5": {qs.name: step[f"{qs.name}_p5"] for qs in sets},
         "recall_lower_bound": min(step[f"{qs.name}_low"] for qs in sets),
@@ -503,7 +529,7 @@ def _choose_adaptive(
     }
     if not depth:
         entry["reason"] = "no depth leaves the data rows at the fixed count"
-    return entry, [step]
+    return entry
 
 
 def filter_shares(rows: int, shares: Sequence[float]) -> list[float]:
@@ -523,14 +549,22 @@ def _step(
     opts: AnnOptions,
     step: Step,
     nprobe: int,
+    adaptive: AdaptiveRule | None = None,
     filtered: tuple[Selection, float] | None = None,
 ) -> Step:
-    """Fill one ladder step with each query set's mean recall and its lower bound, and
-    whether every set clears the target."""
+    """Fill one ladder step with each query set's mean recall, its lower bound and p5 (and,
+    unfiltered, the lists its queries probed), and whether every set clears the target.
+    `adaptive` (a rule of depth > 0) serves the unfiltered queries through the rule."""
+    rule = adaptive if adaptive is not None and adaptive[0] > 0 else None
     for qs in sets:
-        per_query = _recall(store, ivf, qs, nprobe, opts.k, filtered)
+        probes: list[int] = []
+        per_query = _recall(store, ivf, qs, nprobe, opts.k, filtered, rule, probes)
         step[qs.name] = round(float(np.mean(per_query)), 4)
         step[f"{qs.name}_low"] = round(lower_bound(per_query), 4)
+        step[f"{qs.name}_p5"] = round(float(np.percentile(per_query, 5)), 4)
+        if probes:
+            step[f"{qs.name}_probes"] = int(np.median(probes))
+            step[f"{qs.name}_probes_p90"] = int(np.quantile(probes, 0.9))
     step["ok"] = all(step[f"{qs.name}_low"] >= opts.target_recall for qs in sets)
     return step
 
@@ -565,13 +599,15 @@ def _choose_budget(
     sel = Selection(ivf, subset, ivf.rows)
     for qs in sets:
         qs.kth_filtered = _kth_exact(store.matrix, qs, k, subset)
-    timed = sets[-1].vectors
+    timed = _timed_set(sets).vectors
     exact_ms = _median_ms(lambda q: store.search(q, k, subset, exact=True), timed)
     ladder: list[Step] = []
 
     def measure(steps: int) -> Step:
         factor = steps / BUDGET_STEPS
-        step = _step(store, ivf, sets, opts, {"budget_factor": factor}, nprobe, (sel, factor))
+        step = _step(
+            store, ivf, sets, opts, {"budget_factor": factor}, nprobe, filtered=(sel, factor)
+        )
         step["ms"] = _median_ms(
             lambda q: store.search(q, k, subset, probe=nprobe, budget_factor=factor), timed
         )
@@ -588,7 +624,8 @@ def _choose_budget(
     else:
         entry.update(
             budget_factor=step["budget_factor"],
-            recall=min(step[qs.name] for qs in sets),
+            recall=min(step[f"{qs.name}_low"] for qs in sets),  # as unfiltered (_choose)
+            recall_by_queries={qs.name: step[qs.name] for qs in sets},
             recall_lower_bound=min(step[f"{qs.name}_low"] for qs in sets),
             ms=step["ms"],
         )
@@ -605,8 +642,7 @@ def describe_setting(setting: dict[str, Any] | None) -> str:
     latency = setting["latency_ms"]
     return (
         f"IVF{setting['nlist']}-SQ8 nprobe {setting['nprobe']}: recall@{setting['k']} "
-        f"{setting['recall']:.3f}, lower bound {setting.get('recall_lower_bound', '?')} "
-        f"(target {setting['target_recall']}; {queries} queries"
+        f"{setting['recall']:.3f} (target {setting['target_recall']}; {queries} queries"
         f"{', limited by ' + setting['limited_by'] if 'limited_by' in setting else ''}); "
         f"{latency['ann']} ms vs exact {latency['exact']} ms at build"
         f"{_describe_adaptive(setting)}{_describe_filters(setting)}"
