@@ -19,7 +19,7 @@ import pytest
 
 from playscout.search.embedded import vectors as vec
 from playscout.search.embedded.far_queries import FAR_COSINE, FAR_GAPS, far_queries
-from playscout.search.embedded.recall import AnnOptions, build_ann
+from playscout.search.embedded.recall import AnnOptions, build_ann, lower_bound
 from playscout.search.embedded.vectors import VectorStore, VectorWriter
 
 DIM, CENTRES, NOISE, ROWS, K = 64, 128, 1.3, 16_384, 20
@@ -80,7 +80,8 @@ def test_far_queries_keep_part_of_their_row_and_sit_far_from_every_centre(
     mixture: np.ndarray,
 ) -> None:
     rows = mixture[:300]
-    far = far_queries(rows, np.random.default_rng(3))
+    far, gaps = far_queries(rows, np.random.default_rng(3))
+    assert gaps.tolist() == [i % FAR_GAPS for i in range(300)]
     assert far.dtype == np.float32 and np.allclose(np.linalg.norm(far, axis=1), 1, atol=1e-5)
     cos = np.sum(far * rows, axis=1)
     assert (cos >= FAR_COSINE[0] - 1e-5).all() and (cos <= FAR_COSINE[1] + 1e-5).all()
@@ -138,3 +139,15 @@ def test_the_recorded_estimate_does_not_exceed_what_far_queries_get(
     for estimate, got in after:
         assert estimate <= got + SAMPLING
         assert got >= 0.95 - SAMPLING
+
+
+def test_the_lower_bound_allows_for_the_spread_between_gaps() -> None:
+    """How hard a gap is depends on its direction: where the far queries' groups differ more
+    than their sampling error explains, the bound is what a gap not drawn will get."""
+    rng = np.random.default_rng(0)
+    groups = np.arange(200) % 8
+    alike = 0.96 + rng.normal(0, 0.03, 200)
+    spread = alike + np.array([-0.02, 0.02] * 4)[groups]
+    assert lower_bound(alike) - 0.01 <= lower_bound(alike, groups) <= lower_bound(alike)
+    assert lower_bound(spread, groups) < lower_bound(spread) - 0.025
+    assert lower_bound(spread, groups) == pytest.approx(0.96 - 2 * 0.02, abs=0.01)

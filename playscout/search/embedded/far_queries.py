@@ -16,8 +16,10 @@ of its own (a query is not a copy of a row). Both are random: the build does not
 of the queries to come, and a random direction in hundreds of dimensions is nearly orthogonal
 to the data, i.e. off its manifold. How hard a gap is depends on its direction (on a small
 mixture, sets of 100 such queries along one direction each ranged 0.943-0.971 in recall on
-the same index), so the queries are spread over FAR_GAPS shared directions rather than one,
-and the build's estimate averages over gaps instead of drawing one. The range of cosines
+the same index), so the queries are spread over FAR_GAPS shared directions rather than one:
+the build's estimate averages over gaps instead of drawing one, and its lower bound allows
+for the spread between them (recall.lower_bound), i.e. for a gap it did not draw. The range
+of cosines
 spans queries a little off the data to queries that keep under half of a row's direction, so
 the setting is chosen for a spread of distances, not for one.
 """
@@ -27,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 FAR_COSINE = (0.45, 0.75)  # the cosine between a query and the row it was made from
-FAR_GAPS = 4  # shared directions, each taken by every FAR_GAPS-th query
+FAR_GAPS = 8  # shared directions, each taken by every FAR_GAPS-th query
 FAR_NAME = "far"
 
 
@@ -36,19 +38,21 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return (x / np.maximum(norms, 1e-12)).astype(np.float32)
 
 
-def far_queries(rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One query off the manifold per row of `rows` (sampled rows, unit or not): a float32
-    unit vector whose cosine with its row is drawn from FAR_COSINE."""
+def far_queries(rows: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """One query off the manifold per row of `rows` (sampled rows, unit or not): float32 unit
+    vectors whose cosine with their row is drawn from FAR_COSINE, and each one's gap (the
+    shared direction it took, 0..FAR_GAPS-1)."""
     x = _unit(np.asarray(rows, dtype=np.float32))
     n, dim = x.shape
-    shared = _unit(rng.standard_normal((FAR_GAPS, dim)))[np.arange(n) % FAR_GAPS]
+    gaps = np.arange(n) % FAR_GAPS
+    shared = _unit(rng.standard_normal((FAR_GAPS, dim)))[gaps]
     own = _unit(rng.standard_normal((n, dim)))
     mix = rng.uniform(0.0, 1.0, (n, 1))
     away = mix * shared + (1.0 - mix) * own
     away -= np.sum(away * x, axis=1, keepdims=True) * x  # the part orthogonal to the row
     away = _unit(away)
     cos = rng.uniform(*FAR_COSINE, (n, 1))
-    return _unit(cos * x + np.sqrt(1.0 - cos**2) * away)
+    return _unit(cos * x + np.sqrt(1.0 - cos**2) * away), gaps
 
 
 def describe(count: int) -> str:

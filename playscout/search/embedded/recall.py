@@ -121,6 +121,9 @@ class QuerySet:
     source: str = ""  # what the queries are, for the record ("query_sources")
     kth: np.ndarray | None = None
     kth_filtered: np.ndarray | None = None  # the same among the rows of the filter measured
+    # each query's group where the queries share something whose effect on recall varies
+    # from group to group (the far queries' gap directions): lower_bound allows for it
+    groups: np.ndarray | None = None
 
 
 def exact_setting(rows: int, reason: str, **measured: Any) -> dict[str, Any]:
@@ -207,8 +210,8 @@ def _query_sets(
     elif opts.far_queries:
         far_rng = np.random.default_rng(opts.seed + 4)
         rows = np.sort(far_rng.choice(n, size=min(n, opts.queries), replace=False))
-        vectors = far_queries(matrix.rows[rows], far_rng)
-        sets.append(QuerySet(FAR_NAME, vectors, None, describe_far(len(rows))))
+        vectors, groups = far_queries(matrix.rows[rows], far_rng)
+        sets.append(QuerySet(FAR_NAME, vectors, None, describe_far(len(rows)), groups=groups))
     return sets
 
 
@@ -337,12 +340,24 @@ def _recall(
     return np.asarray(hits, dtype=np.float64) / k
 
 
-def lower_bound(per_query: np.ndarray) -> float:
-    """The mean recall less MARGIN_STDERR standard errors: what fresh queries will reach."""
+def lower_bound(per_query: np.ndarray, groups: np.ndarray | None = None) -> float:
+    """The mean recall less MARGIN_STDERR standard errors: what fresh queries will reach.
+    With `groups`, what fresh queries of one group not seen (a gap direction) will reach:
+    the mean less MARGIN_STDERR times the spread of a group's mean about it, the between-group
+    variance (of the group means, less what their own sampling error explains) added to the
+    mean's. On far queries at 600K near-duplicate rows under a 5% filter, 16 directions' means
+    spread by 0.008 where sampling error alone explained 0.0057."""
     mean = float(np.mean(per_query))
     if len(per_query) < 2:
         return mean
-    return mean - MARGIN_STDERR * float(np.std(per_query, ddof=1)) / math.sqrt(len(per_query))
+    var = float(np.var(per_query, ddof=1)) / len(per_query)
+    if groups is not None:
+        labels, sizes = np.unique(groups, return_counts=True)
+        if len(labels) > 1 and sizes.min() > 1:
+            means = np.array([per_query[groups == g].mean() for g in labels])
+            within = np.mean([np.var(per_query[groups == g], ddof=1) for g in labels])
+            var += max(0.0, float(np.var(means, ddof=1)) - within / float(np.mean(sizes)))
+    return mean - MARGIN_STDERR * math.sqrt(var)
 
 
 def _median_ms(search: Callable[[np.ndarray], object], queries: np.ndarray) -> float:
@@ -575,20 +590,20 @@ def _step(
         probes: list[int] = []
         per_query = _recall(store, ivf, qs, nprobe, opts.k, filtered, rule, probes)
         step[qs.name] = round(float(np.mean(per_query)), 4)
-        step[f"{qs.name}_low"] = round(lower_bound(per_query), 4)
+        step[f"{qs.name}_low"] = round(lower_bound(per_query, qs.groups), 4)
         step[f"{qs.name}_p5"] = round(float(np.percentile(per_query, 5)), 4)
         if probes:
             step[f"{qs.name}_probes"] = int(np.median(probes))
             step[f"{qs.name}_probes_p90"] = int(np.quantile(probes, 0.9))
-        step["ok"] = step["ok"] and reaches(per_query, opts.target_recall)
+        step["ok"] = step["ok"] and reaches(per_query, opts.target_recall, qs.groups)
     return step
 
 
-def reaches(per_query: np.ndarray, target: float) -> bool:
+def reaches(per_query: np.ndarray, target: float, groups: np.ndarray | None = None) -> bool:
     """Whether a query set's recalls reach the target: their lower bound does, and their
     5th percentile is at most P5_BELOW_TARGET under it."""
     tail = float(np.percentile(per_query, 5))
-    return lower_bound(per_query) >= target and tail >= target - P5_BELOW_TARGET
+    return lower_bound(per_query, groups) >= target and tail >= target - P5_BELOW_TARGET
 
 
 def _choose_filtered(
