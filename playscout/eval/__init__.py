@@ -3,9 +3,9 @@ reports and plots. Public entry points are re-exported here."""
 
 from playscout.config import EvalSettings
 from playscout.eval.errors import RunError
-from playscout.eval.records import Outcome, ResultRow
-from playscout.eval.runner import RunSummary, run_eval, run_eval_async
-from playscout.eval.spec import RunSpec
+from playscout.eval.running.runner import RunSummary, run_eval, run_eval_async
+from playscout.eval.running.spec import RunSpec
+from playscout.eval.storage.records import Outcome, ResultRow
 
 __all__ = [
     "EvalSettings",

@@ -20,11 +20,11 @@ from playscout.corpus import Corpus
 from playscout.corpus.sports import sport as sport_record
 from playscout.corpus.sports import sport_names
 from playscout.eval.errors import RunError
-from playscout.eval.preflight import run_needs
-from playscout.eval.registry import get, task_names
-from playscout.eval.runner import eval_runtime, planned_stamp
-from playscout.eval.spec import RunSpec, default_run_dir, model_label
-from playscout.eval.stamp import COMPARABLE
+from playscout.eval.running.preflight import run_needs
+from playscout.eval.running.runner import eval_runtime, planned_stamp
+from playscout.eval.running.spec import RunSpec, default_run_dir, model_label
+from playscout.eval.running.stamp import COMPARABLE
+from playscout.eval.tasks.registry import get, task_names
 from playscout.runtime import Runtime
 from playscout.runtime.preflight import PreflightError, check_run, require
 from playscout.search.backend_api import SearchBackend
@@ -238,7 +238,7 @@ def _skipped(corpus: Corpus, sports: Sequence[str]) -> str:
 
 def _require_comparable(spec: RunSpec, runtime: Runtime) -> None:
     """`strict`: a run that could not be comparable to the paper stops here, naming every
-    reason (the stamp, eval/stamp.py, decides); the one place a run is held to it."""
+    reason (the stamp, eval/running/stamp.py, decides); the one place a run is held to it."""
     verdict = planned_stamp(spec, runtime)
     if not verdict.comparable:
         n = len(verdict.reasons)

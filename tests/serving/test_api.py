@@ -143,7 +143,7 @@ def test_runs_use_a_service(app_factory, tmp_path):
     from fastapi.testclient import TestClient
 
     from playscout.eval.errors import RunConflict
-    from playscout.eval.status import RunStatus, write_status
+    from playscout.eval.storage.status import RunStatus, write_status
     from playscout.usecases import RunRequest
 
     class RecordingRunService:

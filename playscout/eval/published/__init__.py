@@ -1,7 +1,7 @@
 """Every task on its published data (`eval run --task T --data FILE|DIR`): the released file
 formats (formats.py), where their videos are (media.py), and each task's protocol on them
 (clip_tasks, game_tasks, external_tasks, which declare each task with its formats:
-eval/registry.py). docs/published-data.md says what each reads."""
+eval/tasks/registry.py). docs/published-data.md says what each reads."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def published_task(
     `data` None (scoring stored rows): the route of the format named `format_name` (what the run
     recorded), else of the task's first format."""
     from playscout.eval.errors import RunError
-    from playscout.eval.registry import get
+    from playscout.eval.tasks.registry import get
 
     if data is not None:
         return data.format.route(data)

@@ -9,16 +9,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from playscout.eval.metrics import accuracy, grouped_accuracy, mean
-from playscout.eval.published import svi
+from playscout.eval.judging.metrics import accuracy, grouped_accuracy, mean
 from playscout.eval.published.formats import SVI, Format
 from playscout.eval.published.routes import ask_video_files, first_letter, require_vlm
 from playscout.eval.published.task import Needs, PublishedTask
-from playscout.eval.records import Outcome, ResultRow
-from playscout.eval.registry import declare
+from playscout.eval.storage.records import Outcome, ResultRow
+from playscout.eval.tasks import svi
 from playscout.eval.tasks.clips import AXES, T1Task, T2Task, T3Task, rubric_scores
 from playscout.eval.tasks.games import T5Task
 from playscout.eval.tasks.generation import T8Task
+from playscout.eval.tasks.registry import declare
 from playscout.eval.tasks.synthetic import pick_option
 from playscout.eval.tasks.task import Instance, TaskEnv
 

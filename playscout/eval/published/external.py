@@ -20,7 +20,7 @@ from playscout.eval.published.models import (
     LcricQuery,
     StarbenchItem,
 )
-from playscout.eval.published.reading import read_csv, read_json, records, unique_ids, validate
+from playscout.eval.tasks.reading import read_csv, read_json, records, unique_ids, validate
 from playscout.eval.tasks.task import Instance
 
 SEED = 13  # the reference's default shuffle seed

@@ -8,13 +8,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from playscout.eval.metrics import grouped_accuracy
+from playscout.eval.judging.metrics import grouped_accuracy
 from playscout.eval.published import external
 from playscout.eval.published.formats import Format
 from playscout.eval.published.routes import ask_video_files, first_letter, require_vlm
 from playscout.eval.published.task import Needs, PublishedTask
-from playscout.eval.records import Outcome, ResultRow
-from playscout.eval.registry import declare
+from playscout.eval.storage.records import Outcome, ResultRow
 from playscout.eval.tasks.external import (
     GameplayQATask,
     LCricTask,
@@ -23,6 +22,7 @@ from playscout.eval.tasks.external import (
     rubric_summary,
     rubric_turns,
 )
+from playscout.eval.tasks.registry import declare
 from playscout.eval.tasks.task import Instance, TaskEnv
 
 

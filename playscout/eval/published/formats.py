@@ -1,4 +1,4 @@
-"""What a published format is (each task declares its own: eval/registry.py), and `read_data`,
+"""What a published format is (each task declares its own: eval/tasks/registry.py), and `read_data`,
 which picks the format of a `--data` path and parses it whole, or fails with one line: the
 field that is wrong, or, for a file of another task, which task it belongs to."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from playscout.eval.errors import DataFormatError
-from playscout.eval.published.reading import NotRunnable
+from playscout.eval.tasks.reading import NotRunnable
 from playscout.eval.tasks.task import Instance
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ SVI = "Texaser/SVI-Bench svi_bench/tasks"
 
 @dataclass(frozen=True)
 class Format:
-    """One published format of a task, declared with it (eval/registry.py, `declare`): how the
+    """One published format of a task, declared with it (eval/tasks/registry.py, `declare`): how the
     data looks, where that is written down, its loader (`parse`) and its route (the
     PublishedTask class that asks and scores its items)."""
 
@@ -59,7 +59,7 @@ def read_data(task: str, path: Path) -> PublishedData:
     path = Path(path)
     if not path.exists():
         raise DataFormatError(f"{path}: data file not found")
-    from playscout.eval.registry import get
+    from playscout.eval.tasks.registry import get
 
     own = list(get(task).published)  # an unknown task: one line naming the known ones
     if not own:
@@ -92,7 +92,7 @@ def _expected(formats: list[Format]) -> str:
 
 def _other_task(task: str, path: Path) -> Format | None:
     """The format of another task this data parses as, if any (one wrong --task is common)."""
-    from playscout.eval.registry import all_formats
+    from playscout.eval.tasks.registry import all_formats
 
     for fmt in all_formats():
         if fmt.task == task or not fmt.fits(path):

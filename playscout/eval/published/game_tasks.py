@@ -13,20 +13,20 @@ from pathlib import Path
 from typing import Any
 
 from playscout.eval.errors import RunError
-from playscout.eval.guard import BackendView
-from playscout.eval.judges.criteria import CriteriaJudge
-from playscout.eval.judges.rubric import ANSWER_PROMPT
-from playscout.eval.metrics import mean, mean_video_miou, video_miou
-from playscout.eval.published import svi
+from playscout.eval.judging.criteria import CriteriaJudge
+from playscout.eval.judging.metrics import mean, mean_video_miou, video_miou
+from playscout.eval.judging.rubric import ANSWER_PROMPT
 from playscout.eval.published.formats import SVI, Format
-from playscout.eval.published.media import find, media_root
 from playscout.eval.published.routes import ask_video_files, require_vlm
-from playscout.eval.published.svi import tracks
 from playscout.eval.published.task import Needs, PublishedTask
-from playscout.eval.records import Outcome, ResultRow
-from playscout.eval.registry import declare
+from playscout.eval.storage.records import Outcome, ResultRow
+from playscout.eval.tasks import svi
 from playscout.eval.tasks.games import T4Task, T6Task, best_of_k_answers, t4_scores
 from playscout.eval.tasks.generation import T7Task, linear_prediction
+from playscout.eval.tasks.guard import BackendView
+from playscout.eval.tasks.media import find, media_root
+from playscout.eval.tasks.registry import declare
+from playscout.eval.tasks.svi import tracks
 from playscout.eval.tasks.t9 import T9Task
 from playscout.eval.tasks.task import Instance, TaskEnv, run_agent, tool_subset
 

@@ -11,9 +11,9 @@ from pathlib import Path
 from playscout.agent.tooling import recorded_step
 from playscout.agent.trajectory import TrajectoryWriter
 from playscout.eval.errors import RunError
-from playscout.eval.records import Outcome
+from playscout.eval.storage.records import Outcome
 from playscout.eval.tasks.task import Instance, TaskEnv, record_direct
-from playscout.eval.video_files import TOOL, VideoFile, video_files_qa
+from playscout.eval.tasks.video_files import TOOL, VideoFile, video_files_qa
 from playscout.tools.tool import ToolResult
 
 

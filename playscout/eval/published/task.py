@@ -13,8 +13,8 @@ from typing import Any
 from playscout.config import Settings
 from playscout.eval.errors import RunError
 from playscout.eval.published.formats import PublishedData
-from playscout.eval.published.media import resolve_media
-from playscout.eval.records import Outcome, ResultRow
+from playscout.eval.storage.records import Outcome, ResultRow
+from playscout.eval.tasks.media import resolve_media
 from playscout.eval.tasks.task import Instance, TaskEnv
 
 

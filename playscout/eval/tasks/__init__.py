@@ -1,5 +1,5 @@
 """The tasks over questions generated from the synthetic corpus: name -> task object (loader +
-route + metric). Each is declared with its published formats (eval/registry.py); these are the
+route + metric). Each is declared with its published formats (eval/tasks/registry.py); these are the
 lookups the runner, preflight and report use."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from playscout.eval.tasks.task import Instance, Task, TaskEnv
 
 
 def task_names() -> list[str]:
-    from playscout.eval.registry import task_names as declared
+    from playscout.eval.tasks.registry import task_names as declared
 
     return declared()
 
@@ -16,7 +16,7 @@ def task_names() -> list[str]:
 def get_task(name: str) -> Task:
     """The task over generated questions; an unknown task, or one that only reads published
     data, is one line."""
-    from playscout.eval.registry import get
+    from playscout.eval.tasks.registry import get
 
     return get(name).task()
 

@@ -13,15 +13,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from playscout.eval.judges.text import normalise
-from playscout.eval.metrics import (
+from playscout.eval.judging.metrics import (
     accuracy,
     grouped_accuracy,
     mean,
     retrieval_metrics,
     zero_based_rank,
 )
-from playscout.eval.records import Outcome, ResultRow
+from playscout.eval.judging.text import normalise
+from playscout.eval.storage.records import Outcome, ResultRow
 from playscout.eval.tasks.synthetic import (
     clip_facts,
     options_for,

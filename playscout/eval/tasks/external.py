@@ -13,9 +13,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from playscout.eval.judges.criteria import CriteriaJudge
-from playscout.eval.judges.text import numbers
-from playscout.eval.metrics import (
+from playscout.eval.judging.criteria import CriteriaJudge
+from playscout.eval.judging.metrics import (
     RubricItem,
     accuracy,
     grouped_accuracy,
@@ -23,7 +22,8 @@ from playscout.eval.metrics import (
     mean,
     mean_abs_error,
 )
-from playscout.eval.records import Outcome, ResultRow
+from playscout.eval.judging.text import numbers
+from playscout.eval.storage.records import Outcome, ResultRow
 from playscout.eval.tasks.gamefacts import games
 from playscout.eval.tasks.synthetic import (
     clip_facts,

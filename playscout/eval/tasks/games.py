@@ -19,8 +19,8 @@ from typing import Any
 
 from playscout.clients.chat import ChatParams
 from playscout.corpus.sports import sport as sport_record
-from playscout.eval.guard import BackendView
-from playscout.eval.judges.rubric import (
+from playscout.eval.judging.metrics import accuracy, calibration_error, chosen_option_probs, mean
+from playscout.eval.judging.rubric import (
     ANSWER_PROMPT,
     FallbackScoreJudge,
     LLMScoreJudge,
@@ -28,10 +28,10 @@ from playscout.eval.judges.rubric import (
     best_of_k,
     parse_answers,
 )
-from playscout.eval.judges.text import normalise
-from playscout.eval.metrics import accuracy, calibration_error, chosen_option_probs, mean
-from playscout.eval.records import Outcome, ResultRow
+from playscout.eval.judging.text import normalise
+from playscout.eval.storage.records import Outcome, ResultRow
 from playscout.eval.tasks.gamefacts import GameFacts, games, load_game
+from playscout.eval.tasks.guard import BackendView
 from playscout.eval.tasks.synthetic import pick_option, render_options
 from playscout.eval.tasks.task import AGENT_CALLS, Instance, TaskEnv, run_agent
 

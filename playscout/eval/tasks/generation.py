@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from playscout.eval.metrics import accuracy, mean_video_miou, video_miou
-from playscout.eval.metrics.boxes import Box
-from playscout.eval.records import Outcome, ResultRow
+from playscout.eval.judging.metrics import accuracy, mean_video_miou, video_miou
+from playscout.eval.judging.metrics.boxes import Box
+from playscout.eval.storage.records import Outcome, ResultRow
 from playscout.eval.tasks.synthetic import (
     clip_facts,
     options_for,

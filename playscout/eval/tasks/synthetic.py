@@ -87,7 +87,7 @@ def pick_option(answer: str | None, options: list[str]) -> int | None:
     m = _LETTER.search(answer.strip())
     if m and LETTERS.index(m.group(1).upper()) < len(options):
         return LETTERS.index(m.group(1).upper())
-    from playscout.eval.judges.text import normalise
+    from playscout.eval.judging.text import normalise
 
     text = f" {normalise(answer)} "
     found = [i for i, o in enumerate(options) if f" {normalise(o)} " in text]

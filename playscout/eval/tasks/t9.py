@@ -11,13 +11,13 @@ from typing import Any
 from playscout.corpus import Corpus
 from playscout.corpus.models import GoldEvidence
 from playscout.eval.errors import RunError
-from playscout.eval.records import Outcome, ResultRow
+from playscout.eval.storage.records import Outcome, ResultRow
 from playscout.eval.tasks.task import AGENT_CALLS, Instance, TaskEnv, run_agent
 
 
 def _gold_ids(gold: GoldEvidence | None) -> dict[str, list[str]]:
     """A generated question's gold documents and clips, for the report's evidence counts
-    (eval/gold_evidence.py); the released questions have none."""
+    (eval/results/gold_evidence.py); the released questions have none."""
     if gold is None:
         return {}
     return {"gold_doc_ids": list(gold.doc_ids), "gold_clip_ids": list(gold.clip_ids)}

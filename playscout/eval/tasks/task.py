@@ -1,7 +1,7 @@
 """What a task is: a loader (instances), a route through the same agent and tools (a prompt
 template with a tool subset, or one direct tool call), and a metric over the stored records.
 
-Routes return an `Outcome` (eval/records.py) that becomes the question's result row, so every
+Routes return an `Outcome` (eval/storage/records.py) that becomes the question's result row, so every
 task shares the runner's resume, trajectory and report machinery, and `score` reads the rows
 back typed."""
 
@@ -30,8 +30,8 @@ from playscout.config import EvalSettings, Mode, Policy, Settings, package_versi
 from playscout.config.presets import Preset
 from playscout.corpus import Corpus
 from playscout.eval.errors import RunError
-from playscout.eval.guard import BackendView
-from playscout.eval.records import Outcome, ResultRow
+from playscout.eval.storage.records import Outcome, ResultRow
+from playscout.eval.tasks.guard import BackendView
 from playscout.runtime import Runtime
 from playscout.search.backend_api import SearchBackend
 from playscout.tools.tool import ModelSet, Tool, ToolContext, ToolResult
