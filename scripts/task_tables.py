@@ -1,6 +1,6 @@
 """Rewrite the generated task and format tables of docs/published-data.md from the task
-declarations (playscout/eval/tasks/listing.py); tests/eval/test_registry.py fails until this is run
-after a task is added or changed. Run from the repository root."""
+declarations (playscout/eval/tasks/listing.py); tests/eval/tasks/test_registry.py fails until
+this is run after a task is added or changed. Run from the repository root."""
 
 from __future__ import annotations
 

@@ -201,7 +201,6 @@ def test_the_task_table_lists_every_declared_task() -> None:
     from playscout.eval.tasks.registry import TASKS
 
     _import_all("playscout.eval.tasks")
-    _import_all("playscout.eval.published")
     assert TASKS.names() == tuple(TASKS.builtins)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Self
+from typing import Self
 
 from pydantic import Field, field_validator, model_validator
 
@@ -24,7 +24,8 @@ from playscout.eval.running.preflight import run_needs
 from playscout.eval.running.runner import eval_runtime, planned_stamp
 from playscout.eval.running.spec import RunSpec, default_run_dir, model_label
 from playscout.eval.running.stamp import COMPARABLE
-from playscout.eval.tasks.registry import get, task_names
+from playscout.eval.tasks.registry import get, open_task, task_names
+from playscout.eval.tasks.task import Task
 from playscout.runtime import Runtime
 from playscout.runtime.preflight import PreflightError, check_run, require
 from playscout.search.backend_api import SearchBackend
@@ -174,21 +175,16 @@ def new_run_dir(settings: Settings, task: str, mode: Mode, policy: Policy) -> Pa
     return default_run_dir(settings.eval.runs_dir, task, mode, model_label(policy, settings))
 
 
-def _task(req: LocalRun, settings: Settings) -> tuple[Any, bool, tuple[str, ...]]:
-    """The task object, whether it searches the index, and (with data) the data's sports."""
-    declared = get(req.task)
-    if req.data is None:
-        task = declared.task()  # a task over published data only: one line saying --data
-        return task, task.needs_index, ()
-    from playscout.eval.published import published_task, read_data
-
-    published = published_task(req.task, read_data(req.task, req.data))
-    sports = tuple(published.data.sports) if published.data is not None else ()
-    return published, published.index_needed(settings), sports
+def _task(req: LocalRun, settings: Settings) -> tuple[Task, bool, tuple[str, ...]]:
+    """The task object, whether it searches the index, and (with data) the data's sports. A
+    task over published data only, asked without data, is one line saying --data."""
+    task = open_task(req.task, req.data)
+    sports = tuple(task.data.sports) if task.data is not None else ()
+    return task, task.index_needed(settings), sports
 
 
 def _sports(
-    req: LocalRun, settings: Settings, runtime: Runtime, task: Any
+    req: LocalRun, settings: Settings, runtime: Runtime, task: Task
 ) -> tuple[tuple[str, ...], list[str]]:
     """The sports the run asks, and what was said about choosing them: the request's, else
     (without data) `serving.sport`, else every sport the corpus has that the index holds,

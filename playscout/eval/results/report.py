@@ -22,7 +22,7 @@ from playscout.eval.running.stamp import run_stamp, stamp_line
 from playscout.eval.storage.human import human_counts, human_verdicts
 from playscout.eval.storage.records import ResultRow
 from playscout.eval.storage.store import RUN_JSON, load_results, require_run_dir, write_json_atomic
-from playscout.eval.tasks import get_task
+from playscout.eval.tasks.registry import get_task
 
 TOOLS = ("search_documents", "search_videos", "document_qa", "video_qa")
 SAME_COLUMN = {"video_qa_oracle": "video_qa"}  # Table 39: "video_qa maps to video_qa_oracle"
@@ -31,7 +31,7 @@ SAME_COLUMN = {"video_qa_oracle": "video_qa"}  # Table 39: "video_qa maps to vid
 def _task(meta: dict[str, Any]) -> Any:
     """The task that scored the run: over its published data file, or over the corpus."""
     if meta.get("data"):
-        from playscout.eval.published import published_task
+        from playscout.eval.tasks.registry import published_task
 
         return published_task(meta["task"], format_name=meta.get("format"))
     return get_task(meta["task"])

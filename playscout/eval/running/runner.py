@@ -36,7 +36,7 @@ from playscout.eval.running.tracing import traced_question
 from playscout.eval.storage.records import Outcome, QuestionFields, ResultRow
 from playscout.eval.storage.status import StatusTracker, run_lock
 from playscout.eval.storage.store import RUN_JSON, TRAJECTORIES, results_store, write_json_atomic
-from playscout.eval.tasks import get_task
+from playscout.eval.tasks.registry import open_task
 from playscout.eval.tasks.task import Instance, Task, TaskEnv
 from playscout.search.backend_api import SearchBackend
 from playscout.storage import OutputLock
@@ -345,27 +345,20 @@ async def _run(
     on_result: OnResult | None = None,
 ) -> RunSummary:
     out_dir = Path(spec.out_dir)
-    t: Task
-    published = None
-    if spec.data is not None:  # the data file first: a wrong one fails before anything opens
-        from playscout.eval.published import published_task, read_data
-
-        published = published_task(spec.task, read_data(spec.task, spec.data))
-        t, needs_index = published, published.index_needed(settings)
-    else:
-        t = get_task(spec.task)
-        needs_index = t.needs_index
+    t = open_task(
+        spec.task, spec.data
+    )  # a data file first: a wrong one fails before anything opens
     if runtime is None:
+        needs_index = t.index_needed(settings)
         runtime = eval_runtime(
             spec, settings, needs_index=needs_index, client=client, backend=backend
         )
     env = build_env(spec, runtime, cache)
-    if published is not None:
-        published.check(env)
+    t.check(env)
     instances = t.load(env, list(spec.sports), spec.limit)
     manifest = run_manifest(spec, env.settings, env)  # as run: the preset applied
-    if published is not None and published.data is not None:
-        manifest["format"] = published.data.format.name
+    if t.data is not None:
+        manifest["format"] = t.data.format.name
     _open_run(out_dir, manifest)
     store = results_store(out_dir)
     previous = store.latest()

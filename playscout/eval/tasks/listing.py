@@ -1,6 +1,6 @@
 """What `playscout eval tasks` prints and the tables of docs/published-data.md, both written
 from the task declarations (eval/tasks/registry.py), so neither can miss a task or go stale
-(scripts/task_tables.py writes them into the docs; tests/eval/test_registry.py fails when the
+(scripts/task_tables.py writes them into the docs; tests/eval/tasks/test_registry.py fails when the
 docs differ)."""
 
 from __future__ import annotations

@@ -8,15 +8,32 @@ tried."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from playscout.eval.published.models import ProjectFile
-from playscout.eval.tasks.task import Instance
+
+class Item(Protocol):
+    """What resolving reads and sets of an item (a task's Instance)."""
+
+    meta: dict[str, Any]
+    missing: str | None
+
+
+class ProjectInstance(BaseModel):
+    id: str
+    videos: list[str]
+
+
+class ProjectFile(BaseModel):
+    """The GameplayQA question generator's project file: which videos (in order) each
+    instance has."""
+
+    instances: list[ProjectInstance]
 
 
 def media_root(data: Path, media: Path | None) -> Path:
@@ -38,7 +55,7 @@ def find(ref: str, root: Path) -> Path | None:
     return next((p for p in candidates(ref, root) if p.is_file()), None)
 
 
-def resolve_media(items: list[Instance], data: Path, media: Path | None) -> None:
+def resolve_media(items: Sequence[Item], data: Path, media: Path | None) -> None:
     """Sets `meta["videos"]` (files) on each item with `video_refs`, or `missing` when one of
     its videos is not there."""
     root = media_root(data, media)

@@ -1,21 +1,50 @@
 """Reading a published data file, one line per failure: JSON (truncated or not JSON at all),
-CSV, and records validated one by one into their format's model, so an error names the file,
-the item and the field ("qa.json: item 3: field 'question_type': Field required"). Nothing is
-read lazily: a run starts only on a file that parsed whole."""
+CSV, text, and records validated one by one into their format's model, so an error names the
+file, the item and the field ("qa.json: item 3: field 'question_type': Field required").
+Nothing is read lazily: a run starts only on a file that parsed whole.
+
+Each format's record model (its task module writes it) derives from `Record`: the fields its
+protocol needs are required, anything else an item carries is kept (extra="allow") and lands
+in the item's `meta`."""
 
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import orjson
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from playscout.errors import one_line
 from playscout.eval.errors import DataFormatError
 
 M = TypeVar("M", bound=BaseModel)
+LETTERS = "ABCDEFGHIJ"  # an answer letter of a published multiple-choice item
+
+
+def _text(v: Any) -> Any:
+    """Ids are numbers in some files and strings in others: both read as text."""
+    return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+
+Text = Annotated[str, BeforeValidator(_text)]
+NonEmpty = Annotated[str, Field(min_length=1)]
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    def extra(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+def option_letter(v: str) -> str:
+    m = re.match(r"\s*\(?([A-J])\b", v)
+    if not m:
+        raise ValueError(f"answer {v!r} is not an option letter A-J")
+    return m.group(1)
 
 
 class NotRunnable(DataFormatError):
@@ -32,6 +61,13 @@ def read_bytes(path: Path) -> bytes:
         raise DataFormatError(f"{path}: is a folder; this format is one file") from None
     except OSError as e:
         raise DataFormatError(f"{path}: cannot read ({one_line(e, 200)})") from None
+
+
+def read_text(path: Path) -> str:
+    try:
+        return read_bytes(path).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise DataFormatError(f"{path.name}: not UTF-8 text ({e.reason})") from None
 
 
 def read_json(path: Path) -> Any:

@@ -1,7 +1,11 @@
-"""One question about one or more video files a benchmark item names (published T1/T2/T5/T8
-clips, GameplayQA, STARBench, LCric): eval's own use of the VLM, never an agent tool. The
-paths come from a data file the operator passed (`eval run --data`), not from a model, so
-this lives in eval and only borrows the QA tools' shared steps (tools/qa/fanout.py)."""
+"""How a published item is asked when its answer is in video files (T1/T2/T5/T8 clips,
+GameplayQA, STARBench, LCric, and T4/T6 games missing from the corpus): one recorded question
+to the VLM with every video of the item, the benchmark's own prompt, the reply as written.
+
+That question is eval's own use of the VLM, never an agent tool: the paths come from a data
+file the operator passed (`eval run --data`), not from a model, so it lives here and only
+borrows the QA tools' shared steps (tools/qa/fanout.py). `FileTask` and `FileMCQ` are the
+published routes built on it."""
 
 from __future__ import annotations
 
@@ -10,9 +14,18 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from playscout.agent.tooling import recorded_step
+from playscout.agent.trajectory import TrajectoryWriter
 from playscout.clients.chat import ChatClient, ChatMessage, ImagePart, TextPart, Usage
 from playscout.config import QASettings
+from playscout.eval.errors import RunError
+from playscout.eval.judging.metrics import accuracy, grouped_accuracy
+from playscout.eval.storage.records import Outcome, ResultRow
+from playscout.eval.tasks.options import first_letter, pick_option
+from playscout.eval.tasks.routes import record_direct
+from playscout.eval.tasks.task import Instance, Needs, Task, TaskEnv
 from playscout.tools.qa.fanout import ask, data_uri
 from playscout.tools.qa.results import QAItem, QAResult, render_qa
 from playscout.tools.tool import ToolResult
@@ -74,3 +87,107 @@ async def video_files_qa(
         usage=item.usage or Usage(),
     )
     return ToolResult(tool=TOOL, observation=render_qa(result), data=result, error=item.error)
+
+
+def require_vlm(env: TaskEnv, task: str, why: str) -> None:
+    """Before anything is written: a route that sends frames needs a VLM, and oracle mode
+    (captions instead of frames) needs captions, which video files do not come with."""
+    if env.mode == "oracle":
+        raise RunError(
+            f"{task} on published data {why}: oracle mode answers from ground-truth captions, "
+            "which these files do not carry; run --mode default"
+        )
+    if env.models.vlm is None:
+        raise RunError(
+            f"{task} on published data {why}, which needs a VLM: pass --vlm-url and --vlm-model "
+            "(or set qa.vlm)"
+        )
+
+
+def item_videos(inst: Instance) -> list[VideoFile]:
+    windows = inst.meta.get("windows") or [None] * len(inst.meta["videos"])
+    box = inst.meta.get("box")
+    return [
+        VideoFile(Path(p), tuple(w) if w else None, tuple(box) if box and i == 0 else None)
+        for i, (p, w) in enumerate(zip(inst.meta["videos"], windows, strict=True))
+    ]
+
+
+async def ask_video_files(
+    env: TaskEnv, inst: Instance, prompt: str, trajectory: Path, frames: int | None = None
+) -> Outcome:
+    """The item's videos and `prompt` to the VLM, recorded as a one-step trajectory; `frames`
+    per video when given (T4's full games), else qa.frames_per_clip."""
+    client = env.models.vlm
+    if client is None:  # require_vlm ran before the run started
+        raise RunError("no VLM configured")
+    videos = item_videos(inst)
+    args = {"videos": [str(v.path) for v in videos], "query": prompt}
+    qa = env.settings.qa
+    if frames is not None:
+        qa = qa.model_copy(update={"frames_per_clip": frames})
+
+    async def run() -> tuple[ToolResult, float]:
+        t0 = time.perf_counter()
+        result = await video_files_qa(client, qa, videos, prompt)
+        return result, time.perf_counter() - t0
+
+    async def call(writer: TrajectoryWriter) -> ToolResult:
+        return (await recorded_step(writer, 1, TOOL, args, run)).result
+
+    result, rec = await record_direct(trajectory, prompt, inst.sport, env.mode, TOOL, call)
+    items = getattr(result.data, "items", None) or []
+    item = items[0] if items else None
+    answer = item.answer if item is not None and not result.error else None
+    usage = item.usage if item is not None else None
+    return rec.updated(
+        answer=answer or None,
+        raw_answer=answer,
+        status="error" if result.error else "answered" if answer else "no_answer",
+        prompt_tokens=usage.prompt_tokens if usage else 0,
+        completion_tokens=usage.completion_tokens if usage else 0,
+        route="video files",
+    )
+
+
+class FileTask(Task):
+    """A published item asked about its video files: it needs them and a VLM."""
+
+    needs = Needs(videos="required", vlm=True)
+
+    def check(self, env: TaskEnv) -> None:
+        require_vlm(env, self.name, "asks a VLM about each item's videos")
+
+
+FILE_QA = Needs(videos="required", vlm=True, judge="the option letter the reply names")
+
+
+class FileMCQ(Task):
+    """A multiple-choice question about the item's video files (published T2, T5, T8)."""
+
+    needs = FILE_QA
+    pick_rule = "letter"  # "letter": first standalone letter; "option": letter or option text
+
+    def check(self, env: TaskEnv) -> None:
+        require_vlm(env, self.name, "asks a VLM about each item's video")
+
+    def prompt(self, inst: Instance) -> str:
+        return inst.prompt
+
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
+        rec = await ask_video_files(env, inst, self.prompt(inst), trajectory)
+        options = inst.meta["options"]
+        if self.pick_rule == "option":
+            choice = pick_option(rec.answer, options)
+        else:
+            choice = first_letter(rec.answer, len(options))
+        return rec.updated(choice=choice, correct=choice == inst.gold)
+
+    def score(self, records: list[ResultRow]) -> dict[str, Any]:
+        return {
+            "accuracy": accuracy([bool(r.correct) for r in records]),
+            "per_question_type": grouped_accuracy(
+                [(r.meta.get("question_type", "unknown"), bool(r.correct)) for r in records]
+            ),
+            "no_choice": sum(r.choice is None for r in records),
+        }

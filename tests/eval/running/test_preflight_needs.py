@@ -7,8 +7,7 @@ import pytest
 from playscout.config.presets import DEFAULT_EVAL_PRESET, load_preset
 from playscout.eval.running.preflight import run_needs
 from playscout.eval.running.spec import RunSpec
-from playscout.eval.tasks import get_task
-from playscout.eval.tasks.registry import task_names
+from playscout.eval.tasks.registry import get_task, task_names
 from playscout.eval.tasks.task import AGENT
 from playscout.runtime.preflight import Needs
 from playscout.tools.registry import ALL_TOOLS

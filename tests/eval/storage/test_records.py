@@ -19,7 +19,7 @@ from playscout.eval.judging import EquivalenceJudge
 from playscout.eval.results.report import write_report
 from playscout.eval.running.judge import judge_run
 from playscout.eval.storage.store import load_results, results_store
-from playscout.eval.tasks import get_task
+from playscout.eval.tasks.registry import get_task
 
 SPORTS = ("basketball",)  # the shared synthetic index's sport
 

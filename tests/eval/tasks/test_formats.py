@@ -16,12 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from playscout.eval.errors import DataFormatError
-from playscout.eval.published import read_data
-from playscout.eval.published.routes import first_letter
-from playscout.eval.tasks.options import options_in
+from playscout.eval.tasks.options import first_letter, options_in
 from playscout.eval.tasks.reading import NotRunnable
-from playscout.eval.tasks.registry import all_formats
-from playscout.eval.tasks.svi import tracks
+from playscout.eval.tasks.registry import all_formats, read_data
+from playscout.eval.tasks.t7 import tracks
 
 P = Path(__file__).parents[1] / "published"
 W = P / "written"

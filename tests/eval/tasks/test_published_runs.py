@@ -273,7 +273,7 @@ def test_t4_corpus_route_by_question_type(
 
 def test_games_view_shows_one_game_without_its_report() -> None:
     from playscout.corpus.models import ClipRecord, DocumentRecord
-    from playscout.eval.published.game_tasks import games_view
+    from playscout.eval.tasks.games import games_view
 
     view = games_view({"202344"})
 

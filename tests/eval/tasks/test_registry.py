@@ -16,19 +16,18 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import playscout.eval.published as published_pkg
+import playscout.eval.tasks as tasks_pkg
 from playscout.cli.main import app
 from playscout.config import EvalSettings, Settings
 from playscout.eval import RunSpec, run_eval
 from playscout.eval.errors import RunError
-from playscout.eval.published import PublishedTask
-from playscout.eval.published.formats import Format
 from playscout.eval.results.report import summarise_run
 from playscout.eval.storage.store import load_results
 from playscout.eval.tasks import registry
 from playscout.eval.tasks.listing import with_tables
 from playscout.eval.tasks.registry import TaskDeclarationError, all_tasks, declare
 from playscout.eval.tasks.t9 import T9Task
+from playscout.eval.tasks.task import Format, Task
 from playscout.registry import Registry, RegistryError
 
 ROOT = Path(__file__).parents[3]
@@ -46,14 +45,16 @@ def test_every_task_is_whole_and_listed() -> None:
         assert t.generated is not None or t.published, f"{t.name}: no source"
         if t.generated is not None:
             task = t.task()
+            assert isinstance(task, Task), t.name
             assert task.name == t.name and task.description.strip(), t.name
-            assert callable(task.load) and callable(task.route) and callable(task.score)
+            for part in ("questions", "route", "score"):
+                assert getattr(type(task), part) is not getattr(Task, part), (t.name, part)
         for fmt in t.published:
             assert fmt.task == t.name and callable(fmt.parse), (t.name, fmt.name)
             route = fmt.route
-            assert issubclass(route, PublishedTask) and route.name == t.name, (t.name, fmt.name)
-            assert route.route is not PublishedTask.route, (t.name, fmt.name)
-            assert route.score is not PublishedTask.score, (t.name, fmt.name)
+            assert issubclass(route, Task) and route.name == t.name, (t.name, fmt.name)
+            assert route.route is not Task.route, (t.name, fmt.name)
+            assert route.score is not Task.score, (t.name, fmt.name)
             assert f"    {fmt.name} (" in listed.output, (t.name, fmt.name)
 
 
@@ -64,8 +65,7 @@ def test_help_imports_no_task_module() -> None:
         "from typer.testing import CliRunner\n"
         "from playscout.cli.main import app\n"
         "assert CliRunner().invoke(app, ['--help']).exit_code == 0\n"
-        "print([m for m in sys.modules if m.startswith(('playscout.eval.published', "
-        "'playscout.eval.tasks', 'playscout.eval.tasks.registry'))])\n"
+        "print([m for m in sys.modules if m.startswith('playscout.eval.tasks')])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -93,7 +93,7 @@ def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> Registry[Any]:
     return copy
 
 
-class _Route(PublishedTask):
+class _Route(Task):
     async def route(self, inst: Any, env: Any, trajectory: Path) -> Any:
         raise NotImplementedError
 
@@ -101,15 +101,15 @@ class _Route(PublishedTask):
         return {}
 
 
-class _NoScore(PublishedTask):
+class _NoScore(Task):
     async def route(self, inst: Any, env: Any, trajectory: Path) -> Any:
         raise NotImplementedError
 
 
-class _Generated:
-    description, needs_index, judged, calls = "a task", False, False, frozenset[str]()
+class _Generated(Task):
+    description, needs_index = "a task", False
 
-    def load(self, *a: Any) -> list[Any]:
+    def questions(self, *a: Any) -> list[Any]:
         return []
 
     async def route(self, *a: Any) -> Any: ...
@@ -118,9 +118,28 @@ class _Generated:
         return {}
 
 
-class _NoLoad:
+class _NoQuestions(Task):
     name = "broken"
+    description, needs_index = "a task", False
+
+    async def route(self, *a: Any) -> Any: ...
+
+    def score(self, records: list[Any]) -> dict[str, Any]:
+        return {}
+
+
+class _NotATask:
+    """A class with every part, but not a Task."""
+
     description, needs_index, judged, calls = "a task", False, False, frozenset[str]()
+
+    def questions(self, *a: Any) -> list[Any]:
+        return []
+
+    async def route(self, *a: Any) -> Any: ...
+
+    def score(self, records: list[Any]) -> dict[str, Any]:
+        return {}
 
 
 def _fmt(**change: Any) -> Format:
@@ -141,7 +160,8 @@ def _fmt(**change: Any) -> Format:
     [
         ("broken", {"metric": "", "generated": _Generated}, "no metric"),
         ("broken", {"metric": "m"}, "no source"),
-        ("broken", {"metric": "m", "generated": _NoLoad}, "lacks load"),
+        ("broken", {"metric": "m", "generated": _NoQuestions}, "lacks questions"),
+        ("broken", {"metric": "m", "generated": _NotATask}, "is not a Task class"),
         ("broken", {"metric": "m", "published": (_fmt(parse=None),)}, "no loader"),
         ("broken", {"metric": "m", "published": (_fmt(route=None),)}, "no route"),
         ("broken", {"metric": "m", "published": (_fmt(route=_NoScore),)}, "lacks score"),
@@ -169,7 +189,7 @@ def test_a_declaration_missing_a_part_fails_in_one_line(
 def test_a_task_of_no_source_kind_is_refused_where_it_is_asked_for(
     fresh_registry: Registry[Any],
 ) -> None:
-    from playscout.eval.tasks import get_task
+    from playscout.eval.tasks.registry import get_task
 
     declare("files_only", metric="m", published=(_fmt(),))
     with pytest.raises(RunError, match="task files_only has no generated questions: run it on"):
@@ -186,20 +206,16 @@ TOY = '''
 import json
 from collections import Counter
 
-from playscout.eval.published.formats import Format
-from playscout.eval.published.task import PublishedTask
 from playscout.eval.storage.records import Outcome
 from playscout.eval.tasks.registry import declare
-from playscout.eval.tasks.task import Instance
+from playscout.eval.tasks.task import Format, Instance, Task
 
 
-class ToyTask:
+class ToyTask(Task):
     description = "Echo each question's number, from nothing."
     needs_index = False
-    judged = False
-    calls = frozenset()
 
-    def load(self, env, sports, limit):
+    def questions(self, env, sports, limit):
         return [Instance(f"toy_{i}", s, f"say {i}", str(i)) for s in sports for i in range(limit or 2)]
 
     async def route(self, inst, env, trajectory):
@@ -214,7 +230,7 @@ def toy_items(path):
     return [Instance(e["id"], "basketball", f"say {e['n']}", str(e["n"])) for e in json.loads(path.read_text())]
 
 
-class ToyPublished(PublishedTask):
+class ToyPublished(Task):
     description = "Echo each listed number."
 
     async def route(self, inst, env, trajectory):
@@ -235,14 +251,14 @@ TOY = declare(
 
 @pytest.fixture
 def toy_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """`toy_task.py`, a module of playscout.eval.published (in a folder of the package's path),
+    """`toy_task.py`, a module of playscout.eval.tasks (in a folder of the package's path),
     named by one more line of the table, in a copy of the registry."""
     folder = tmp_path / "pkg"
     folder.mkdir()
     (folder / "toy_task.py").write_text(textwrap.dedent(TOY))
-    module = "playscout.eval.published.toy_task"
+    module = "playscout.eval.tasks.toy_task"
     monkeypatch.setattr(registry, "TASKS", _tasks({"toy": f"{module}:TOY"}))
-    monkeypatch.setattr(published_pkg, "__path__", [*published_pkg.__path__, str(folder)])
+    monkeypatch.setattr(tasks_pkg, "__path__", [*tasks_pkg.__path__, str(folder)])
     yield module
     sys.modules.pop(module, None)
 

@@ -10,9 +10,8 @@ import pytest
 
 from playscout.eval import RunSpec, run_eval
 from playscout.eval.storage.store import load_results
-from playscout.eval.tasks import get_task
 from playscout.eval.tasks.guard import BackendView
-from playscout.eval.tasks.registry import task_names
+from playscout.eval.tasks.registry import get_task, task_names
 
 SPORTS = ("basketball",)  # the shared synthetic index's sport
 

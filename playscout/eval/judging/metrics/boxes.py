@@ -6,7 +6,7 @@ ground-truth box adds its area to the union, and so does a predicted box with no
 (a false-positive track lowers the score). Boxes are (x1, y1, x2, y2), normalised to [0, 1] as
 in the MOT-style release files; frames are 0-based.
 
-docs/metrics.md works the reference's edge cases by hand; tests/eval/test_metrics.py checks
+docs/metrics.md works the reference's edge cases by hand; tests/eval/judging/test_metrics.py checks
 each of them.
 """
 
