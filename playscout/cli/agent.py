@@ -54,7 +54,11 @@ def ask(
         ),
     ] = None,
     trajectory: Annotated[
-        Path | None, typer.Option(help="Write the trajectory here.", show_default="not written")
+        Path | None,
+        typer.Option(
+            help="Also write the trajectory here (every ask is recorded where `serve` finds it).",
+            show_default="only agent.trajectory_dir/ID.jsonl",
+        ),
     ] = None,
     json_out: JsonOpt = False,
     *,
@@ -65,6 +69,7 @@ def ask(
     Exit 0: answered; 1: the run ended without an answer (the reason is printed); 2: it could
     not start (preflight: model server, sport, what the index holds for the mode)."""
     from playscout.agent import summarise
+    from playscout.agent.trajectory import JsonlRecorder
     from playscout.usecases.ask import AskRequest, prepare_ask
 
     request = AskRequest.of(question=question, sport=sport, mode=mode, policy=policy)
@@ -73,7 +78,9 @@ def ask(
     with preflight_hints():  # the same checks and defaults as the API's asks
         prepared = prepare_ask(request, settings)
     warnings = warn_all(prepared.warnings)
-    result = prepared.agent().run_sync(question, trajectory=trajectory)
+    run_id, recorded = record_path(settings.agent.trajectory_dir)
+    copy = [JsonlRecorder(trajectory)] if trajectory else []
+    result = prepared.agent().run_sync(question, trajectory=recorded, run_id=run_id, recorders=copy)
     summary = summarise(result.events)
     reason = None
     if result.status != "answered":  # the run's own one-line error when it failed
@@ -89,14 +96,26 @@ def ask(
                 "note": result.note,
                 "evidence": result.evidence,
                 "warnings": warnings,
-                "trajectory": str(trajectory) if trajectory else None,
+                "id": run_id,
+                "trajectory": str(recorded),
+                "copy": str(trajectory) if trajectory else None,
                 "summary": summary.model_dump(mode="json"),
             }
         )
     else:
-        _print_answer(result, summary, trajectory)
+        _print_answer(result, summary, run_id, recorded, trajectory)
     if reason is not None:
         raise failed(f"no answer ({result.status}): {reason}")
+
+
+def record_path(directory: Path) -> tuple[str, Path]:
+    """A new ask's id and its file among the API's asks (`agent.trajectory_dir`), so `serve`
+    lists it, `/v1/trajectories/{id}` reads it and the run browser shows it (an ask written only
+    to `--trajectory FILE`, or not at all, was invisible to both)."""
+    from playscout.agent.ids import new_id
+
+    run_id = new_id(random_hex=12)  # the API's ask ids have the same shape
+    return run_id, directory / f"{run_id}.jsonl"
 
 
 def why_no_answer(events: list[Any], status: str) -> str:
@@ -109,7 +128,9 @@ def why_no_answer(events: list[Any], status: str) -> str:
     }.get(status, status)
 
 
-def _print_answer(result: Any, summary: Any, trajectory: Path | None) -> None:
+def _print_answer(
+    result: Any, summary: Any, run_id: str, recorded: Path, copy: Path | None
+) -> None:
     if result.note:
         out.print(f"[yellow]{result.note}[/yellow]")
     out.print(f"[bold]answer:[/bold] {result.answer if result.answer is not None else '-'}")
@@ -128,7 +149,8 @@ def _print_answer(result: Any, summary: Any, trajectory: Path | None) -> None:
             "errors": summary.errors,
             "tokens (prompt/completion)": f"{summary.prompt_tokens}/{summary.completion_tokens}",
             "wall_seconds": result.wall_s,
-            "trajectory": str(trajectory) if trajectory else "-",
+            "trajectory": str(recorded) + (f" (copy: {copy})" if copy else ""),
+            "in the run browser": f"/viewer#/asks/{run_id} (playscout serve)",
         },
         title="run",
     )

@@ -19,7 +19,7 @@ from playscout.cli.common import (
     settings,
     split_list,
 )
-from playscout.cli.errors import user_errors
+from playscout.cli.errors import fail, user_errors
 from playscout.embed.factory import embedder_choices
 from playscout.search.kinds import AUTO, KINDS
 
@@ -129,22 +129,27 @@ def index_build(
         except ValueError as e:
             raise SearchError(str(e)) from None
         ann = dataclasses.replace(ann, tune_queries=tune_queries)
-    with progress_bar() as update:
-        summary = build_from_corpus(
-            corpus,
-            out_dir,
-            sports=split_list(sports) or None,
-            doc_embedder=doc_embedder,
-            caption_embedder=caption_embedder,
-            video_vectors=video_vectors,
-            caption_vectors=caption_vectors,
-            overwrite=overwrite,
-            progress=update,
-            index_options=index_options,
-            ann=ann,
-            backend=kind.name,
-            device=embed_device(device),
-        )
+    from playscout.search.core.build import IndexExistsError
+
+    try:  # an existing index names this command's flag, not the library's argument
+        with progress_bar() as update:
+            summary = build_from_corpus(
+                corpus,
+                out_dir,
+                sports=split_list(sports) or None,
+                doc_embedder=doc_embedder,
+                caption_embedder=caption_embedder,
+                video_vectors=video_vectors,
+                caption_vectors=caption_vectors,
+                overwrite=overwrite,
+                progress=update,
+                index_options=index_options,
+                ann=ann,
+                backend=kind.name,
+                device=embed_device(device),
+            )
+    except IndexExistsError as e:
+        raise fail(e.saying("--overwrite")) from None
     swept = getattr(summary, "swept", None)
     if swept is not None and swept.folders:
         console.print(f"{swept} (left by killed builds)", highlight=False)

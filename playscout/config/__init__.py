@@ -214,7 +214,12 @@ class AgentSettings(BaseModel):
         None,
         description="The served model's tokenizer.json for exact context counts; None = MiniLM's.",
     )
-    trajectory_dir: Path = Field(Path("var/trajectories"), description="Where runs write JSONL.")
+    trajectory_dir: Path = Field(
+        Path("var/trajectories"),
+        description="Where every ask is recorded, one `{id}.jsonl` each: `playscout ask` and the "
+        "API's asks write there, and `serve` lists them (the run browser's ad-hoc asks). "
+        "Relative to the working directory, so `ask` and `serve` started in one folder agree.",
+    )
     session_db: Path = Field(Path("var/sessions.sqlite"), description="Multi-turn checkpoints.")
     llm: ModelEndpoint = Field(default_factory=ModelEndpoint)
 
