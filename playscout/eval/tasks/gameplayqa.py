@@ -25,8 +25,8 @@ from playscout.eval.storage.records import Outcome, ResultRow
 from playscout.eval.tasks.options import first_letter, pick_option, render_options
 from playscout.eval.tasks.reading import NonEmpty, Record, read_csv, read_json, unique_ids, validate
 from playscout.eval.tasks.registry import declare
-from playscout.eval.tasks.routes import direct_call
-from playscout.eval.tasks.synthetic import clip_facts, qa_answer, rng_for
+from playscout.eval.tasks.routes import ask_video_qa
+from playscout.eval.tasks.synthetic import clip_facts, rng_for
 from playscout.eval.tasks.task import Format, Instance, Needs, Task, TaskEnv
 from playscout.eval.tasks.video_files import FileTask, ask_video_files
 
@@ -34,9 +34,7 @@ from playscout.eval.tasks.video_files import FileTask, ask_video_files
 class GameplayQATask(Task):
     name = "gameplayqa"
     description = "GameplayQA-style MCQ with typed distractors, single and multi-video."
-    needs_index = True
     calls = frozenset({"video_qa"})
-    judged = False
 
     def questions(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
         out: list[Instance] = []
@@ -82,9 +80,7 @@ class GameplayQATask(Task):
         return out
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
-        args = {"video_ids": inst.meta["videos"][:1], "query": inst.prompt}
-        result, rec = await direct_call(env, env.ctx(inst.sport), "video_qa", args, trajectory)
-        answer, _ = qa_answer(result)
+        answer, rec = await ask_video_qa(env, inst, trajectory, inst.meta["videos"][:1])
         choice = pick_option(answer, inst.meta["options"])
         chosen = inst.meta["option_kinds"][choice] if choice is not None else "no_choice"
         return rec.updated(

@@ -98,9 +98,7 @@ class LCricTask(Task):
     description = (
         "LCric-style count queries over play-by-play: binary, multiple choice, regression."
     )
-    needs_index = True
     calls = AGENT_CALLS
-    judged = False
 
     def questions(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
         out: list[Instance] = []

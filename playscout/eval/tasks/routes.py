@@ -24,7 +24,7 @@ from playscout.agent.trajectory import (
 )
 from playscout.config import package_versions
 from playscout.eval.storage.records import Outcome
-from playscout.eval.tasks.task import TaskEnv
+from playscout.eval.tasks.task import Instance, TaskEnv
 from playscout.tools.tool import Tool, ToolContext, ToolResult
 
 
@@ -134,3 +134,23 @@ async def record_direct(
         observation_errors=[result.error] if result.error else [],
         wall_s=round(wall, 4),
     )
+
+
+async def ask_video_qa(
+    env: TaskEnv, inst: Instance, trajectory: Path, video_ids: list[str]
+) -> tuple[str | None, Outcome]:
+    """The item's prompt to video_qa about `video_ids`, one direct call -> (the answer, the
+    row's common fields)."""
+    args = {"video_ids": video_ids, "query": inst.prompt}
+    result, rec = await direct_call(env, env.ctx(inst.sport), "video_qa", args, trajectory)
+    answer, _ = qa_answer(result)
+    return answer, rec
+
+
+def qa_answer(result: Any) -> tuple[str | None, float | None]:
+    """First item's answer and confidence of a video_qa/document_qa ToolResult."""
+    items = getattr(result.data, "items", None) or []
+    for item in items:
+        if item.answer:
+            return item.answer, item.confidence
+    return None, None

@@ -152,9 +152,7 @@ class STARBenchTask(Task):
     description = (
         "STARBench-style rubric scoring with penalties; multi-turn with the ideal history."
     )
-    needs_index = True
     calls = AGENT_CALLS
-    judged = False
 
     def questions(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
         out: list[Instance] = []

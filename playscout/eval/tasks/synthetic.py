@@ -60,12 +60,3 @@ def clip_facts(corpus: Corpus, sport: str, max_games: int = 3) -> list[ClipFacts
                     ClipFacts(cid, game_id, sport, window.period, evs, teams, pbp.get("date"))
                 )
     return out
-
-
-def qa_answer(result: Any) -> tuple[str | None, float | None]:
-    """First item's answer and confidence of a video_qa/document_qa ToolResult."""
-    items = getattr(result.data, "items", None) or []
-    for item in items:
-        if item.answer:
-            return item.answer, item.confidence
-    return None, None

@@ -19,9 +19,9 @@ from playscout.eval.judging.text import normalise
 from playscout.eval.storage.records import Outcome, ResultRow
 from playscout.eval.tasks.reading import NonEmpty, Record, Text, read_json, records
 from playscout.eval.tasks.registry import declare
-from playscout.eval.tasks.routes import direct_call
+from playscout.eval.tasks.routes import ask_video_qa
 from playscout.eval.tasks.svi import SVI, sport_of
-from playscout.eval.tasks.synthetic import clip_facts, qa_answer
+from playscout.eval.tasks.synthetic import clip_facts
 from playscout.eval.tasks.task import Format, Instance, Needs, Task, TaskEnv
 from playscout.eval.tasks.video_files import ask_video_files, require_vlm
 
@@ -67,9 +67,7 @@ def rubric_scores(prediction: str | None, facts: dict[str, list[str]]) -> dict[s
 class T1Task(Task):
     name = "t1"
     description = "Structured play description of a clip, 0-5 on six axes."
-    needs_index = True
     calls = frozenset({"video_qa"})
-    judged = False
 
     def questions(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
         out: list[Instance] = []
@@ -87,9 +85,7 @@ class T1Task(Task):
         return out
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
-        args = {"video_ids": [inst.meta["clip_id"]], "query": inst.prompt}
-        result, rec = await direct_call(env, env.ctx(inst.sport), "video_qa", args, trajectory)
-        answer, _ = qa_answer(result)
+        answer, rec = await ask_video_qa(env, inst, trajectory, [inst.meta["clip_id"]])
         scores = rubric_scores(answer, inst.gold)
         return rec.updated(answer=answer, scores=scores, score=mean(list(scores.values())))
 

@@ -27,9 +27,9 @@ from playscout.eval.tasks.reading import (
     unique_ids,
 )
 from playscout.eval.tasks.registry import declare
-from playscout.eval.tasks.routes import direct_call
+from playscout.eval.tasks.routes import ask_video_qa
 from playscout.eval.tasks.svi import MCQ_SUFFIX, SVI, sport_of
-from playscout.eval.tasks.synthetic import clip_facts, qa_answer, rng_for
+from playscout.eval.tasks.synthetic import clip_facts, rng_for
 from playscout.eval.tasks.task import Format, Instance, Task, TaskEnv
 from playscout.eval.tasks.video_files import FileMCQ
 
@@ -39,9 +39,7 @@ _ATTRS = ("shot_type", "zone", "play_type", "pass_type", "type")
 class T2Task(Task):
     name = "t2"
     description = "Fine-grained action MCQ about a clip (5 options), answered via video_qa."
-    needs_index = True
     calls = frozenset({"video_qa"})
-    judged = False
 
     def questions(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
         out: list[Instance] = []
@@ -84,9 +82,7 @@ class T2Task(Task):
         return out
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
-        args = {"video_ids": [inst.meta["clip_id"]], "query": inst.prompt}
-        result, rec = await direct_call(env, env.ctx(inst.sport), "video_qa", args, trajectory)
-        answer, _ = qa_answer(result)
+        answer, rec = await ask_video_qa(env, inst, trajectory, [inst.meta["clip_id"]])
         choice = pick_option(answer, inst.meta["options"])
         return rec.updated(answer=answer, choice=choice, correct=choice == inst.gold)
 

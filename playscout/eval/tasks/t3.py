@@ -26,9 +26,7 @@ from playscout.eval.tasks.task import Format, Instance, Needs, Task, TaskEnv
 class T3Task(Task):
     name = "t3"
     description = "Compositional clip retrieval: R@K over a candidate pool, via search_videos."
-    needs_index = True
     calls = frozenset({"search_videos"})
-    judged = False
 
     def questions(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
         out: list[Instance] = []

@@ -41,9 +41,7 @@ from playscout.eval.tasks.video_files import ask_video_files
 class T4Task(Task):
     name = "t4"
     description = "Open game-level QA, 0-5, best of k; the target game's report is hidden."
-    needs_index = True
     calls = AGENT_CALLS
-    judged = False
 
     def questions(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
         out: list[Instance] = []

@@ -61,9 +61,7 @@ class T5Task(Task):
     description = (
         "Outcome forecasting MCQ with calibration error; nothing after the cutoff is visible."
     )
-    needs_index = True
     calls = AGENT_CALLS
-    judged = False
 
     def questions(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
         out: list[Instance] = []

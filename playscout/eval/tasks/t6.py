@@ -82,9 +82,7 @@ class T6Task(Task):
     description = (
         "Game report writing: factual accuracy, saliency coverage, style 1-5; target report hidden."
     )
-    needs_index = True
     calls = AGENT_CALLS
-    judged = False
     target_words = 200
 
     def questions(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:

@@ -62,7 +62,6 @@ class T7Task(Task):
     description = "Motion-conditioned generation metric: video mIoU of box tracks (synthetic)."
     needs_index = False
     calls: frozenset[str] = frozenset()
-    judged = False
 
     def questions(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
         out: list[Instance] = []

@@ -19,9 +19,9 @@ from playscout.eval.storage.records import Outcome, ResultRow
 from playscout.eval.tasks.options import options_for, pick_option, render_options
 from playscout.eval.tasks.reading import NotRunnable, Text, read_json, records, unique_ids, validate
 from playscout.eval.tasks.registry import declare
-from playscout.eval.tasks.routes import direct_call
+from playscout.eval.tasks.routes import ask_video_qa
 from playscout.eval.tasks.svi import SVI, Conversation, mcq, strip_media_tag
-from playscout.eval.tasks.synthetic import SYNTHETIC, clip_facts, qa_answer, rng_for
+from playscout.eval.tasks.synthetic import SYNTHETIC, clip_facts, rng_for
 from playscout.eval.tasks.task import Format, Instance, Task, TaskEnv
 from playscout.eval.tasks.video_files import FileMCQ
 
@@ -32,9 +32,7 @@ class T8Task(Task):
     description = (
         "Goal accuracy: the T8 evaluator's MCQ via video_qa on the clip (real clip as stand-in)."
     )
-    needs_index = True
     calls = frozenset({"video_qa"})
-    judged = False
 
     def questions(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
         out: list[Instance] = []
@@ -56,9 +54,7 @@ class T8Task(Task):
         return out
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
-        args = {"video_ids": [inst.meta["clip_id"]], "query": inst.prompt}
-        result, rec = await direct_call(env, env.ctx(inst.sport), "video_qa", args, trajectory)
-        answer, _ = qa_answer(result)
+        answer, rec = await ask_video_qa(env, inst, trajectory, [inst.meta["clip_id"]])
         choice = pick_option(answer, inst.meta["options"])
         return rec.updated(
             answer=answer, choice=choice, correct=choice == inst.gold, note=SYNTHETIC

@@ -32,7 +32,6 @@ def _gold_ids(gold: GoldEvidence | None) -> dict[str, list[str]]:
 class T9Task(Task):
     name = "t9"
     description = "Cross-corpus agentic QA (SVI-Bench T9): documents + videos, judged answers."
-    needs_index = True
     calls = AGENT_CALLS
     judged = True
 

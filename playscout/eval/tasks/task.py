@@ -193,8 +193,9 @@ class Task:
         return items
 
     def questions(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
-        """The questions generated from the corpus, at most `limit` per sport."""
-        raise RunError(f"task {self.name} generates no questions: run it on its published data")
+        """The questions generated from the corpus, at most `limit` per sport (a task declared
+        without `generated=` has none: `BenchmarkTask.task` says so before it gets here)."""
+        raise NotImplementedError
 
     def resolve(self, items: list[Instance], env: TaskEnv) -> None:
         """Published items: task-specific checks against the run's inputs (T4: is the game
