@@ -1,5 +1,7 @@
 """Evaluation: batch runs of benchmark tasks through the agent (resumable), pluggable judges,
-reports and plots. Public entry points are re-exported here."""
+reports and plots. Five layers, top first (docs/architecture.md, "Inside eval"): `results`
+(reading runs), `running` (a run), `tasks` (one module per task), `judging` (scoring an
+answer), `storage` (the run directory). Public entry points are re-exported here."""
 
 from playscout.config import EvalSettings
 from playscout.eval.errors import RunError
