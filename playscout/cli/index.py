@@ -61,13 +61,35 @@ def index_build(
     caption_embedder: Annotated[str, typer.Option(help="Embedder of oracle captions.")] = "minilm",
     video_vectors: Annotated[
         Path | None,
-        typer.Option(help="Precomputed clip vectors (embeds/videos).", show_default="none"),
+        typer.Option(
+            help="Precomputed clip vectors (the release's embeds/videos, flat or bucketed); "
+            "queries need the video query tower (--video-query-url) at search time.",
+            show_default="none",
+        ),
     ] = None,
     caption_vectors: Annotated[
         Path | None,
         typer.Option(
-            help="Caption vectors written by `playscout index embed`.",
+            help="Caption vectors: the release's embeds/captions (its BGE-M3 vectors; "
+            "--caption-embedder then embeds queries) or the output of `playscout index embed`.",
             show_default="embedded by --caption-embedder",
+        ),
+    ] = None,
+    doc_vectors: Annotated[
+        Path | None,
+        typer.Option(
+            help="The release's embeds/documents: its sentence units and BGE-M3 vectors, read "
+            "as they are (--doc-embedder then embeds queries).",
+            show_default="embedded by --doc-embedder",
+        ),
+    ] = None,
+    units: Annotated[
+        str | None,
+        typer.Option(
+            help="What is ranked and embedded: playscout (64-word passages, bare captions) | "
+            "reference (the reference's sentence units and captions, each with its metadata "
+            "lines: what the paper embedded).",
+            show_default="release with --doc-vectors, else playscout",
         ),
     ] = None,
     backend: Annotated[
@@ -141,6 +163,8 @@ def index_build(
                 caption_embedder=caption_embedder,
                 video_vectors=video_vectors,
                 caption_vectors=caption_vectors,
+                doc_vectors=doc_vectors,
+                units=units,
                 overwrite=overwrite,
                 progress=update,
                 index_options=index_options,
@@ -181,7 +205,9 @@ def _channel(entry: dict[str, Any]) -> str:
     from playscout.search.embedded.recall import describe_setting
 
     search = describe_setting(entry["ann"]) if "ann" in entry else "exact search"
-    return ", ".join(p for p in (model, f"{entry.get('dim')}-d", search) if p)
+    ident = entry.get("identity") or {}
+    made = f"made by {ident.get('model') or 'unknown'} ({ident.get('how')})" if ident else ""
+    return ", ".join(p for p in (model, f"{entry.get('dim')}-d", made, search) if p)
 
 
 @index_app.command("tune")

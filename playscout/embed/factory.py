@@ -24,6 +24,7 @@ EMBEDDERS: Registry[Callable[..., Embedder]] = Registry(
         "minilm": "playscout.embed.minilm:MiniLMEmbedder",
         "bge-m3": "playscout.embed.bge_m3:BGEM3Embedder",
         "openai": "playscout.embed.openai_compat:OpenAIEmbedder",
+        "text-tower": "playscout.embed.text_tower:TextTowerEmbedder",
         "precomputed": "playscout.embed.precomputed:PrecomputedVectors",
         "open_clip": "playscout.embed.open_clip:OpenClipEmbedder",
     },

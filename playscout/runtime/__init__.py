@@ -20,6 +20,7 @@ from playscout.config import (
     AgentSettings,
     Mode,
     Policy,
+    QueryTowerEndpoint,
     SearchSettings,
     Settings,
 )
@@ -67,16 +68,23 @@ def open_index(
     backend: str = "auto",
     device: str = "cpu",
     embed_device: str | None = None,
+    video_query: QueryTowerEndpoint | None = None,
 ) -> SearchBackend:
     """The index named by `target` (a directory, an Elasticsearch URL, another registered
     kind's target), or a one-line error saying how to build one. `ann_probe`:
     SearchSettings.ann_probe (see open_backend); `backend`: Settings.backend; `device`:
-    SearchSettings.device; `embed_device`: EmbedSettings.device, where query embedders run."""
+    SearchSettings.device; `embed_device`: EmbedSettings.device, where query embedders run;
+    `video_query`: QASettings.video_query, the text tower of the video vectors (when
+    configured it embeds the visual channel's queries; nothing is asked of it until then)."""
     kind = kind_for(target, backend)
     if not kind.present(str(target)):
         raise SetupError(f"no index at {target}: build one with `playscout index build`")
+    towers = (
+        {"visual": video_query.embedder_spec()} if video_query and video_query.configured else {}
+    )
     return open_backend(
         target,
+        towers,
         ann_probe=ann_probe,
         backend=kind.name,
         device=device,
@@ -132,6 +140,7 @@ class Runtime:
                 settings.backend,
                 settings.search.device,
                 settings.embed.device,
+                settings.qa.video_query,
             )
         if llm is None and need_llm and settings.agent.llm.configured:
             llm = chat_client(settings.agent.llm)

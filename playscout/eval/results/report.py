@@ -17,7 +17,7 @@ import orjson
 from playscout.config.presets import preset_label
 from playscout.eval.judging.metrics import cohen_kappa, mean
 from playscout.eval.results.gold_evidence import STEPS, gold_evidence
-from playscout.eval.results.verdicts import judgements, pick_judge
+from playscout.eval.results.verdicts import judge_models, judgements, pick_judge
 from playscout.eval.running.stamp import run_stamp, stamp_line
 from playscout.eval.storage.human import human_counts, human_verdicts
 from playscout.eval.storage.records import ResultRow
@@ -64,6 +64,7 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
     verdicts = {j: {q: r.get("verdict") for q, r in by_q.items()} for j, by_q in found.items()}
     chosen = pick_judge(found, judge)
     v = verdicts.get(chosen or "", {})
+    judged_by = judge_models(found.get(chosen or "", {}))  # who gave the verdicts, not settings
     by_sport: dict[str, dict[str, Any]] = {}
     for sport in [*sorted({r.sport for r in rows}), "overall"]:
         rs = [r for r in rows if sport == "overall" or r.sport == sport]
@@ -109,8 +110,9 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
         "protocol": (meta.get("settings") or {}).get("agent", {}).get("tool_protocol")
         if meta.get("policy") == "llm"
         else None,
-        "models": meta.get("models", {}),
+        "models": {**meta.get("models", {}), "judge": ", ".join(judged_by) or None},
         "judge": chosen,
+        "judge_models": judged_by,
         "accuracy": by_sport,
         "human": human,
         "tool_calls_per_question": tools,
@@ -234,6 +236,12 @@ def _fmt(x: Any, pct: bool = False) -> str:
     return str(x)
 
 
+def _judge_words(s: dict[str, Any]) -> str:
+    """The judge as the verdicts say: its kind and the models that gave them."""
+    models = s.get("judge_models") or []
+    return (s["judge"] or "none") + (f" ({', '.join(models)})" if models else "")
+
+
 def _short_stamp(record: dict[str, Any]) -> str:
     """A table column's stamp: the verdict with its one reason, or how many there are; every
     reason is on the run's line above the tables (a heading holding seven is unreadable)."""
@@ -275,7 +283,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
             lines.append(f"- data ({head}): {s['data']}")
     for head, s in zip(heads, summaries, strict=True):
         lines.append(
-            f"- {head}: `{s['run_dir']}`, judge: {s['judge'] or 'none'}, models: "
+            f"- {head}: `{s['run_dir']}`, judge: {_judge_words(s)}, models: "
             + (", ".join(f"{k}={v}" for k, v in s["models"].items() if v) or "none (offline)")
             + (f"; {stamp_line(s['stamp'])}" if s.get("stamp") else "")
         )

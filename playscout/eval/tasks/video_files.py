@@ -18,7 +18,15 @@ from typing import Any
 
 from playscout.agent.tooling import recorded_step
 from playscout.agent.trajectory import TrajectoryWriter
-from playscout.clients.chat import ChatClient, ChatMessage, ImagePart, TextPart, Usage
+from playscout.clients.chat import (
+    ChatClient,
+    ChatMessage,
+    ImagePart,
+    Part,
+    TextPart,
+    Usage,
+    VideoPart,
+)
 from playscout.config import QASettings
 from playscout.eval.errors import RunError
 from playscout.eval.judging.metrics import accuracy, grouped_accuracy
@@ -44,6 +52,14 @@ class VideoFile:
     box: tuple[float, float, float, float] | None = None
 
 
+def _video_uri(frames: list[bytes]) -> str:
+    import base64
+
+    from playscout.media.encode import frames_to_mp4
+
+    return "data:video/mp4;base64," + base64.b64encode(frames_to_mp4(frames)).decode()
+
+
 def _file_frames(video: VideoFile, qa: QASettings) -> list[bytes]:
     from playscout.media import draw_box, sample_frames
 
@@ -56,16 +72,24 @@ def _file_frames(video: VideoFile, qa: QASettings) -> list[bytes]:
 
 
 async def video_files_qa(
-    client: ChatClient, qa: QASettings, videos: Sequence[VideoFile], prompt: str
+    client: ChatClient,
+    qa: QASettings,
+    videos: Sequence[VideoFile],
+    prompt: str,
+    *,
+    as_video: bool = False,
 ) -> ToolResult:
     """One question about one or more video files, all in one request (GameplayQA asks about
     up to five videos at once: every video goes, each after a "Video i:" label). The prompt is
-    the benchmark's own and its reply is taken as written."""
+    the benchmark's own and its reply is taken as written. `as_video`: each video's frames go
+    as one native video input before the question (T4's full games, as the reference passes
+    them to Qwen3-VL-32B and Molmo2), not as image parts after it; the generation settings
+    are `qa.vlm`'s."""
     from playscout.media import MediaError
 
     t0 = time.perf_counter()
     item = QAItem(id=",".join(v.path.name for v in videos))
-    parts: list[TextPart | ImagePart] = [TextPart(text=prompt)]
+    parts: list[Part] = [] if as_video else [TextPart(text=prompt)]
     for i, video in enumerate(videos, 1):
         try:
             frames = await asyncio.to_thread(_file_frames, video, qa)
@@ -73,15 +97,21 @@ async def video_files_qa(
             return ToolResult.failure(TOOL, f"cannot read {video.path.name}: {e}")
         if len(videos) > 1:
             parts.append(TextPart(text=f"Video {i}:"))
-        parts += [ImagePart(url=data_uri(f)) for f in frames]
+        if as_video:
+            parts.append(VideoPart(url=await asyncio.to_thread(_video_uri, frames)))
+        else:
+            parts += [ImagePart(url=data_uri(f)) for f in frames]
         if len(frames) < qa.frames_per_clip:
             item.notes.append(f"only {len(frames)} frames could be read from {video.path.name}")
+    if as_video:
+        parts.append(TextPart(text=prompt))
     await ask(client, [ChatMessage(role="user", content=parts)], qa.vlm, item, parse=False)
+    shape = "frames as one video" if as_video else "frames per video"
     result = QAResult(
         tool=TOOL,
         query=prompt,
         mode="default",
-        source=f"model {client.model} ({qa.frames_per_clip} frames per video)",
+        source=f"model {client.model} ({qa.frames_per_clip} {shape})",
         items=[item],
         latency_s=round(time.perf_counter() - t0, 4),
         usage=item.usage or Usage(),
@@ -117,19 +147,32 @@ async def ask_video_files(
     env: TaskEnv, inst: Instance, prompt: str, trajectory: Path, frames: int | None = None
 ) -> Outcome:
     """The item's videos and `prompt` to the VLM, recorded as a one-step trajectory; `frames`
-    per video when given (T4's full games), else qa.frames_per_clip."""
+    per video when given (T4's full games: then also the game answerer's settings,
+    eval.game_temperature, game_max_tokens and game_video_input), else qa.frames_per_clip."""
     client = env.models.vlm
     if client is None:  # require_vlm ran before the run started
         raise RunError("no VLM configured")
     videos = item_videos(inst)
     args = {"videos": [str(v.path) for v in videos], "query": prompt}
-    qa = env.settings.qa
+    qa, ev = env.settings.qa, env.settings.eval
+    as_video = False
     if frames is not None:
-        qa = qa.model_copy(update={"frames_per_clip": frames})
+        vlm = qa.vlm.model_copy(
+            update={
+                k: v
+                for k, v in (
+                    ("temperature", ev.game_temperature),
+                    ("max_tokens", ev.game_max_tokens),
+                )
+                if v is not None
+            }
+        )
+        qa = qa.model_copy(update={"frames_per_clip": frames, "vlm": vlm})
+        as_video = ev.game_video_input
 
     async def run() -> tuple[ToolResult, float]:
         t0 = time.perf_counter()
-        result = await video_files_qa(client, qa, videos, prompt)
+        result = await video_files_qa(client, qa, videos, prompt, as_video=as_video)
         return result, time.perf_counter() - t0
 
     async def call(writer: TrajectoryWriter) -> ToolResult:

@@ -20,7 +20,7 @@ import shutil
 import tempfile
 import time
 import traceback
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +37,7 @@ from playscout.search.core.build import (
     check_new_sport,
 )
 from playscout.search.core.spec import DocumentEmbedder
+from playscout.search.core.units import DocUnits
 from playscout.search.embedded.backend import EmbeddedBackend, open_index
 from playscout.search.embedded.columns import Vocab
 from playscout.search.embedded.integrity import FILES_KEY, record_files, seal
@@ -107,9 +108,13 @@ def build_index(
     overwrite: bool = False,
     lock: OutputLock | None = None,
     ann: AnnOptions | None = None,
+    units: DocUnits | None = None,
+    identities: Mapping[str, dict[str, Any]] | None = None,
 ) -> BuildSummary:
     """`lock`: the output's lock from claim_output, when the caller took it earlier. `ann`:
-    how each vector channel chooses and measures its search setting (recall.py)."""
+    how each vector channel chooses and measures its search setting (recall.py). `units`:
+    the text units ranked and embedded (search/core/units.py); `identities`: what made each
+    channel's vectors when the caller knows better than the source (the release layout)."""
     out_dir = Path(out_dir)
     with contextlib.ExitStack() as stack:
         if lock is None:
@@ -129,6 +134,8 @@ def build_index(
             progress,
             overwrite,
             ann,
+            units,
+            identities,
         )
     summary.swept = swept
     return summary
@@ -143,12 +150,22 @@ def _build_locked(
     progress: Progress | None,
     overwrite: bool,
     ann: AnnOptions | None,
+    units: DocUnits | None = None,
+    identities: Mapping[str, dict[str, Any]] | None = None,
 ) -> BuildSummary:
     started = time.perf_counter()
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.{STAGING}-", dir=out_dir.parent))
     try:
         sports = _build_into(
-            tmp, sources, doc_embedder, caption_embedder, visual_vectors, progress, ann
+            tmp,
+            sources,
+            doc_embedder,
+            caption_embedder,
+            visual_vectors,
+            progress,
+            ann,
+            units,
+            identities or {},
         )
         seconds = time.perf_counter() - started
         manifest = {
@@ -225,7 +242,11 @@ def _build_into(
     visual: VisualVectorSource | None,
     progress: Progress | None,
     ann_options: AnnOptions | None,
+    units: DocUnits | None = None,
+    identities: Mapping[str, dict[str, Any]] | None = None,
 ) -> dict[str, dict[str, Any]]:
+    style = units.style if units is not None else "playscout"
+    known = dict(identities or {})
     out: dict[str, dict[str, Any]] = {}
     for source in sources:
         sport = source.sport
@@ -242,6 +263,7 @@ def _build_into(
             progress,
             ann_options,
             source.documents_total,
+            units,
         )
         for doc in source.documents:
             dw.add(doc)
@@ -256,6 +278,7 @@ def _build_into(
             progress,
             ann_options,
             source.clips_total,
+            units,
         )
         for clip in source.clips:
             cw.add(clip)
@@ -264,13 +287,18 @@ def _build_into(
         channels: dict[str, Any] = {}
         if doc_embedder is not None:
             ann = docs_info.pop("dense_ann", None)
-            channels["documents"] = channel_entry(doc_embedder, doc_embedder.dim, ann=ann)
+            channels["documents"] = channel_entry(
+                doc_embedder, doc_embedder.dim, known.get("documents"), style, ann=ann
+            )
         if caption_embedder is not None:
             ann = clips_info.pop("caption_ann", None)
-            channels["caption"] = channel_entry(caption_embedder, caption_embedder.dim, ann=ann)
+            channels["caption"] = channel_entry(
+                caption_embedder, caption_embedder.dim, known.get("caption"), style, ann=ann
+            )
         if visual is not None:
             dim = int(np.load(sroot / "clips/visual/dense/vectors.npy", mmap_mode="r").shape[1])
-            channels["visual"] = channel_entry(visual, dim, ann=clips_info.pop("visual_ann", None))
+            ann = clips_info.pop("visual_ann", None)
+            channels["visual"] = channel_entry(visual, dim, known.get("visual"), None, ann=ann)
         clip_games = set(cw.games.items)
         out[sport] = {
             **docs_info,

@@ -24,8 +24,8 @@ from playscout.search.core.build import (
     duplicate_doc,
     no_visual_vectors,
 )
-from playscout.search.core.passages import split_passages
 from playscout.search.core.spec import DocumentEmbedder
+from playscout.search.core.units import DocUnits, PlayscoutUnits, Unit, unit_vectors
 from playscout.search.embedded.blobs import BlobReader, BlobWriter, reorder_blob
 from playscout.search.embedded.columns import (
     CsrBuilder,
@@ -108,11 +108,14 @@ class DocWriter:
         progress: Progress | None,
         ann: AnnOptions | None = None,
         total: int | None = None,
+        units: DocUnits | None = None,
     ) -> None:
-        """`total`: the documents expected, when the source knows (progress shows it)."""
+        """`total`: the documents expected, when the source knows (progress shows it);
+        `units`: how documents are cut and what is embedded (search/core/units.py)."""
         self.root, self.sport, self.teams, self.players = root, sport, teams, players
         self.embedder, self.progress, self.ann = embedder, progress, ann
         self.total = total
+        self.units: DocUnits = units or PlayscoutUnits()
         root.mkdir(parents=True)
         self.records = BlobWriter(root, "records.tmp")
         self.doc_ids: dict[str, int] = {}
@@ -127,7 +130,7 @@ class DocWriter:
         self.team_csr, self.player_csr = CsrBuilder(), CsrBuilder()
         self.pass_count, self.pass_span = array("q"), array("q")
         self.dense = _VectorChannel(root / "dense.tmp.npy", embedder.dim) if embedder else None
-        self._pending: list[str] = []
+        self._pending: list[Unit] = []
         if progress:  # the stage's clock starts with its work, not with its first result
             progress(f"{sport} documents", 0, total)
 
@@ -144,11 +147,11 @@ class DocWriter:
         self.date.append(date_to_int(doc.date))
         self.team_csr.append(self.teams.add(t) for t in doc.teams)
         self.player_csr.append(self.players.add(p) for p in doc.players)
-        spans = split_passages(doc.text)
-        self.pass_count.append(len(spans))
-        for s, e in spans:
-            self.pass_span.extend((s, e))
-            self._pending.append(doc.text[s:e])
+        units = self.units.units(doc)
+        self.pass_count.append(len(units))
+        for unit in units:
+            self.pass_span.extend((unit.start, unit.end))
+        self._pending += units
         if len(self._pending) >= BATCH:
             self._flush()
 
@@ -156,7 +159,14 @@ class DocWriter:
         """`final`: the last flush, whose count is the stage's total (it shows as finished)."""
         if self.dense is not None and self._pending:
             assert self.embedder is not None
-            self.dense.append(embed_distinct(self.embedder, self._pending))
+            given = unit_vectors(self._pending)  # the release's own, else embedded here
+            if given is not None and given.shape[1] != self.dense.dim:
+                raise ValueError(
+                    f"the release's document vectors are {given.shape[1]}-d but the query "
+                    f"model gives {self.dense.dim}-d: pass the model that made them"
+                )
+            texts = [u.embed for u in self._pending]
+            self.dense.append(given if given is not None else embed_distinct(self.embedder, texts))
         self._pending = []
         if self.progress:
             done = len(self.keys)
@@ -221,11 +231,14 @@ class ClipWriter:
         progress: Progress | None,
         ann: AnnOptions | None = None,
         total: int | None = None,
+        units: DocUnits | None = None,
     ) -> None:
-        """`total`: the clips expected, when the source knows (progress shows it)."""
+        """`total`: the clips expected, when the source knows (progress shows it); `units`:
+        what text of a clip is embedded (search/core/units.py)."""
         self.root, self.sport, self.teams, self.players = root, sport, teams, players
         self.caption_embedder, self.visual, self.progress = caption_embedder, visual, progress
         self.ann, self.total = ann, total
+        self.units: DocUnits = units or PlayscoutUnits()
         root.mkdir(parents=True)
         self.records = BlobWriter(root, "records.tmp")
         self.captions = BlobWriter(root, "captions.tmp")
@@ -271,7 +284,7 @@ class ClipWriter:
                 self.caption_embedder,
                 self.sport,
                 [c.clip_id for c in batch],
-                [c.caption for c in batch],
+                [self.units.caption_text(c) for c in batch],
             )
             if self.caption_dense is None:
                 self.caption_dense = _VectorChannel(self.root / "caption.tmp.npy", vecs.shape[1])
