@@ -1,4 +1,4 @@
-"""What ran, as run.json records it (`ran`) for the comparability stamp (eval/running/stamp.py): the
+"""What ran, as run.json records it (`ran`) for the comparability stamp (running/stamp.py): the
 clients the run's tasks call (not the settings asked for: a test or an app may hand the
 runtime its clients), every resolved setting that differs from the preset's, the questions
 asked against the release's questions files, the index's channels as its manifest records
