@@ -1,10 +1,11 @@
-"""The comparability stamp checks the content of what ran (eval/running/stamp.py, eval/running/ran.py), never
-names or the preset's own flag (issue 34, item 3). Each case of the issue is one test here,
-run through the CLI (`eval run`, then `eval judge` with the judge the run recorded) with every
-model a scripted OpenAI-compatible server (tests/eval/running/paper_runs.py), over a release-layout
-corpus and an index of the release's own vectors (tests/release_layout.py). On main every one
-of these runs was stamped comparable (or, for the release's real video vectors, refused);
-`scripts/stamp_cases.py` prints the table of both.
+"""The comparability stamp checks the content of what ran (eval/running/stamp.py,
+eval/running/ran.py), never names or the preset's own flag (issue 34, item 3). Each case of the
+issue is one test here, run through the CLI (`eval run`, then `eval judge` with the judge the
+run recorded) with every model a scripted OpenAI-compatible server
+(tests/eval/running/paper_runs.py), over a release-layout corpus and an index of the release's
+own vectors (tests/release_layout.py). On main every one of these runs was stamped comparable
+(or, for the release's real video vectors, refused); `scripts/stamp_cases.py` prints the table
+of both.
 
 The fully paper-shaped run (the shipped preset, its settings, the paper's QA models, judge and
 embedders, a whole questions file, every question judged by GPT-5.2) is the only one

@@ -1,7 +1,7 @@
-"""The task registry (playscout/eval/tasks/registry.py): every declared task is whole and listed, the
-docs tables are the generated ones, a declaration missing a part fails at registration in one
-line, and a new task is one new module plus its line in the table, listed and run through the
-same runner path."""
+"""The task registry (playscout/eval/tasks/registry.py): every declared task is whole and
+listed, the docs tables are the generated ones, a declaration missing a part fails at
+registration in one line, and a new task is one new module plus its line in the table, listed
+and run through the same runner path."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Pure metric functions: plain lists in, numbers out, each checked against hand-computed values
-in tests/eval/judging/test_metrics.py. T3, T5 and T7 follow the SVI-Bench reference's formulas and edge
-cases (docs/metrics.md)."""
+in tests/eval/judging/test_metrics.py. T3, T5 and T7 follow the SVI-Bench reference's formulas
+and edge cases (docs/metrics.md)."""
 
 from playscout.eval.judging.metrics.boxes import (
     Box,
