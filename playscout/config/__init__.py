@@ -28,7 +28,8 @@ MODES: tuple[Mode, ...] = get_args(Mode)
 
 Policy = Literal["llm", "workflow"]
 """Who drives the run. `llm`: the ReAct agent over an OpenAI-compatible model (the product).
-`workflow`: the offline retrieve-then-read baseline that needs no model (demo, tests)."""
+`workflow`: the offline baseline that needs no model (demo, tests): it routes the question to
+documents and/or clips by rule and answers with the extractive readers (docs/workflow-baseline.md)."""
 DEFAULT_POLICY: Policy = "llm"
 POLICIES: tuple[Policy, ...] = get_args(Policy)
 

@@ -53,6 +53,7 @@ def build_from_corpus(
     device: str | None = None,
     doc_vectors: Path | None = None,
     units: str | None = None,
+    workers: int | None = None,
 ) -> Any:
     """Build an index of a corpus. `out` is a directory (embedded backend) or an
     Elasticsearch target `http(s)://host:port/prefix`, or another registered kind's target
@@ -70,7 +71,9 @@ def build_from_corpus(
     `caption_embedder` then embed queries only. `units` is what is ranked and embedded
     otherwise (None: playscout's passages): playscout's passages or the reference's units (search/core/units.py). Each
     channel records what made its vectors (embed/release.py: the release layout, never a
-    folder's name)."""
+    folder's name).
+    `workers`: processes that read and handle clip records (None: one per core but one, unless
+    an embedder computes on this CPU, whose cores it then keeps; 0 or 1: this process)."""
     kind = kind_for(out, backend)
     with contextlib.ExitStack() as stack:
         # The output's claim first (a directory's lock): a second build fails at once, before
@@ -119,6 +122,7 @@ def build_from_corpus(
                 corpus.iter_clips(s),
                 corpus.document_count(s),
                 corpus.clip_count(s),
+                corpus.clip_shards(s),
             )
             for s in chosen
         )
@@ -136,6 +140,7 @@ def build_from_corpus(
             claim=claim,
             units=doc_units(style, release_docs),
             identities=identities,
+            workers=workers,
         )
         return kind.build(str(out), sources, options)
 

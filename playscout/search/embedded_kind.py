@@ -56,6 +56,7 @@ def _build(target: str, sources: Iterable[SportSource], o: BuildOptions) -> Any:
         ann=o.ann,
         units=o.units,
         identities=o.identities,
+        workers=o.workers,
     )
 
 

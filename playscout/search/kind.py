@@ -37,6 +37,7 @@ class BuildOptions:
     claim: Any = None
     units: Any = None  # search/core/units.DocUnits; None = playscout's passages
     identities: Mapping[str, dict[str, Any]] | None = None  # channel -> what made its vectors
+    workers: int | None = None  # processes that handle records (None: the kind decides)
 
 
 def _nothing_to_claim(_target: str, _overwrite: bool) -> AbstractContextManager[Any]:

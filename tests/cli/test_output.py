@@ -34,7 +34,9 @@ def test_index_build_json_and_human_summary(tmp_path: Path) -> None:
     report = json.loads(built.stdout)  # stdout holds the JSON and nothing else
     assert report["sports"]["basketball"]["clips"] == 6
     # stderr is not a terminal here: plain progress lines, each stage ending with its time
-    assert re.search(r"^basketball documents: (\d+)/\1 done in 0:00:\d\d$", built.stderr, re.M)
+    assert re.search(
+        r"^basketball documents: (\d+)/\1 done in 0:00:\d\d(, [\d.,]+/s)?$", built.stderr, re.M
+    )
     assert "/?" not in built.stderr
     human = runner.invoke(app, [*args, "--out", str(tmp_path / "j")])
     assert human.exit_code == 0, human.output

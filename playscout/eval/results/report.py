@@ -211,7 +211,9 @@ def _notes(rows: list[ResultRow], meta: dict[str, Any]) -> list[str]:
             + (f"{frames} frames" if frames else f"{per_clip} frames (qa.frames_per_clip)")
         )
     if meta.get("policy") == "workflow":
-        notes.append("policy workflow: an offline retrieve-then-read baseline, not an LLM agent")
+        notes.append(
+            "policy workflow: an offline baseline (rule routing, extractive readers), not an LLM agent"
+        )
     return notes
 
 

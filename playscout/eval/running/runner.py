@@ -117,6 +117,7 @@ def eval_runtime(
         need_index=needs_index,
         need_llm=spec.policy == "llm",
         default_preset=DEFAULT_EVAL_PRESET,
+        warm=True,  # a run searches many times: queries embedded where the vectors were made
     )
 
 

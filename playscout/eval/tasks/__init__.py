@@ -1,5 +1,5 @@
 """Tasks: what a benchmark task is (tasks/task.py: one `Task` type, its items, its sources),
-every task in one module (t1.py ... t9.py, gameplayqa.py, starbench.py, lcric.py: its
+every task in one module (t1.py ... t9.py, gameplayqa.py, starbench.py, lcric.py, plain.py: its
 generated questions, its published formats' record models and parsers, its routes, ending in
 its `declare`), the table of them (tasks/registry.py, `TASKS`), and what the tasks share: how
 an item is asked (routes.py: the agent or one tool; video_files.py: a VLM about video files),

@@ -71,6 +71,7 @@ TASKS: Registry[BenchmarkTask] = Registry(
     {
         "gameplayqa": f"{_TASKS}.gameplayqa:GAMEPLAYQA",
         "lcric": f"{_TASKS}.lcric:LCRIC",
+        "plain": f"{_TASKS}.plain:PLAIN",
         "starbench": f"{_TASKS}.starbench:STARBENCH",
         "t1": f"{_TASKS}.t1:T1",
         "t2": f"{_TASKS}.t2:T2",

@@ -31,6 +31,9 @@ class SportSource(NamedTuple):
     clips: Iterable[ClipRecord]
     documents_total: int | None = None
     clips_total: int | None = None
+    # The same clips in runs that a worker process can read itself: picklable callables, each
+    # yielding one run (a few games), whose concatenation is `clips`; None = `clips` only.
+    clip_shards: Sequence[Callable[[], Iterable[ClipRecord]]] | None = None
 
 
 class VisualVectorSource(Protocol):
