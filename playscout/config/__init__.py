@@ -271,6 +271,11 @@ class ServingSettings(BaseModel):
         "PLAYSCOUT_API_KEY",
         description="Env var holding the bearer key; unset or empty = no auth (loopback only).",
     )
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="Host names a server without an API key answers besides IP addresses, "
+        "localhost and `host` (421 for any other Host: DNS rebinding); '*' = any Host.",
+    )
     max_body_bytes: int = Field(
         64 * 1024, ge=1024, description="Largest request body; bigger ones get 413."
     )

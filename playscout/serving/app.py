@@ -24,6 +24,7 @@ from playscout.errors import PlayscoutError
 from playscout.eval.run_service import Observable, RunService
 from playscout.runtime import Runtime
 from playscout.search.backend_api import SearchBackend
+from playscout.serving.browser_guard import BrowserGuardMiddleware
 from playscout.serving.errors import describe
 from playscout.serving.limits import AskLimiter
 from playscout.serving.metrics import HttpMetricsMiddleware, RunMetrics
@@ -147,6 +148,12 @@ def create_app(
     templates = [route for module in modules for route in module.router.routes]
     key = api_key if api_key is not None else settings.serving.api_key()
     app.add_middleware(BearerAuthMiddleware, api_key=key)
+    app.add_middleware(
+        BrowserGuardMiddleware,
+        keyless=not key,
+        bind_host=settings.serving.host,
+        allowed_hosts=settings.serving.allowed_hosts,
+    )
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.serving.max_body_bytes)
     app.add_middleware(HttpMetricsMiddleware, metrics=app.state.serving.metrics, routes=templates)
     app.add_middleware(SafeHeadersMiddleware)  # added last: outermost, every response has them
