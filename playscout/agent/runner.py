@@ -29,6 +29,7 @@ from playscout.agent.graph import (
 from playscout.agent.ids import new_id, valid_id
 from playscout.agent.policies.llm import FINAL_ANSWER_TOOL, LLMPolicy
 from playscout.agent.policies.workflow import BASELINE_NOTE, run_workflow
+from playscout.agent.question import visible_question
 from playscout.agent.trajectory import (
     CallbackRecorder,
     ErrorEvent,
@@ -147,6 +148,7 @@ class Agent:
         """`run_id`: the id the caller already handed out for this run (the API's trajectory
         id), so events, spans, file and URLs name one id; minted here when not given.
         `span_attributes`: extra attributes of the run's `invoke_agent` span (a viewer link)."""
+        visible_question(question)  # BlankQuestion: nothing to ask
         if run_id is not None and not valid_id(run_id):
             raise AgentError(f"run id {run_id!r} is not an id (letters, digits, _ and -)")
         run_id = run_id or new_id()

@@ -62,10 +62,12 @@ def ask(
     Exit 0: answered; 1: the run ended without an answer (the reason is printed); 2: it could
     not start (preflight: model server, sport, what the index holds for the mode)."""
     from playscout.agent import AgentError, summarise
+    from playscout.agent.question import visible_question
     from playscout.config.presets import DEFAULT_PRODUCT_PRESET, load_preset
     from playscout.runtime import Runtime, parse_mode, parse_policy
     from playscout.runtime.preflight import ask_needs, check_models, check_run
 
+    visible_question(question)  # before any model or index is opened
     run_mode, run_policy = parse_mode(mode), parse_policy(policy)
     settings = run_config.settings(index=index, corpus_dir=corpus)
     agent_settings = settings.agent.model_copy(deep=True)

@@ -99,8 +99,6 @@ def check_request(state: ServingState, req: AskRequest) -> None:
     limit = state.settings.serving.max_question_chars
     if len(req.question) > limit:
         raise AskRejected(f"question is {len(req.question)} characters; the limit is {limit}")
-    if not req.question.strip():
-        raise AskRejected("question is blank", "blank_question")
     require_runnable(state, Choice(req.sport, req.mode, req.policy))
 
 

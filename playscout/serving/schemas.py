@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from playscout.agent.ids import ID_PATTERN
+from playscout.agent.question import visible_question
 from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Mode, Policy
+
+Question = Annotated[
+    str,
+    Field(min_length=1, description="The question (max length: a setting)."),
+    AfterValidator(visible_question),  # zero-width spaces only are as empty as ""
+]
 
 
 class AskBody(BaseModel):
@@ -16,7 +23,7 @@ class AskBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    question: str = Field(min_length=1, description="The question (max length: a setting).")
+    question: Question
     sport: str | None = Field(
         None, description="A sport present in the index [default: the server's, `serve --sport`]."
     )
@@ -36,7 +43,7 @@ class AskRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    question: str = Field(min_length=1, description="The question (max length: a setting).")
+    question: Question
     sport: str = Field("basketball", description="A sport present in the index.")
     mode: Mode = DEFAULT_MODE
     policy: Policy = Field(

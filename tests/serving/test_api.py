@@ -46,7 +46,7 @@ def test_trajectory_fetch_has_events_in_order(client, synth_index):
         ({"sport": "basketball"}, 422, "question"),
         ({"question": ""}, 422, "question"),
         ({"question": "x" * 2001}, 400, "limit is 2000"),
-        ({"question": "   "}, 400, "blank"),
+        ({"question": "   "}, 422, "no visible characters"),
         ({"question": "who?", "sport": "curling", **ASK}, 400, "unknown sport 'curling'"),
         ({"question": "who?", "mode": "turbo"}, 422, "mode"),
         ({"question": "who?", "policy": "magic"}, 422, "policy"),
