@@ -45,7 +45,7 @@ from playscout.clients.chat import ChatClient, ModelError
 from playscout.config import DEFAULT_POLICY, AgentSettings, Policy, package_versions, redact_urls
 from playscout.config.presets import DEFAULT_PRODUCT_PRESET, Preset, load_preset
 from playscout.errors import PlayscoutError, one_line
-from playscout.storage import ProcessOwner
+from playscout.storage import ProcessOwner, storage_error_in
 from playscout.tools.tool import Tool, ToolContext
 
 AGENT_PACKAGES = ("playscout", "langgraph", "langchain-core", "pydantic", "tokenizers")
@@ -326,7 +326,8 @@ class Agent:
                 cast(Any, fresh_inputs(question)), config=cast(Any, config)
             )
         except Exception as e:  # recursion limit or a bug in a node: an error run, not a crash
-            return self._failed(run_id, question, writer, "internal", e)
+            kind = "storage" if storage_error_in(e) is not None else "internal"  # sessions' db
+            return self._failed(run_id, question, writer, kind, e)
         if run.failure is not None:  # the graph ended the run and recorded why
             return self._failed(run_id, question, writer, "model", run.failure, recorded=True)
         return AgentResult(

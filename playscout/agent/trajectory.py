@@ -8,17 +8,19 @@ are stored, never frames.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO, Annotated, Any, Literal, Protocol, runtime_checkable
+from typing import Annotated, Any, Literal, NoReturn, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from playscout.clients.calls import CallRecord
 from playscout.errors import PlayscoutError
-from playscout.storage import ProcessOwner
+from playscout.storage import ProcessOwner, user_os_error
 
 SCHEMA_VERSION = 1
 Status = Literal["answered", "no_answer", "error", "budget_exhausted"]
@@ -146,24 +148,46 @@ class MemoryRecorder:
 
 
 class JsonlRecorder:
-    """One file per run, one line per event, flushed per line so a crash loses nothing and a
-    reader can follow the file while the agent works."""
+    """One file per run, one line per event, written with one `os.write` per line (no buffer
+    left to flush later) so a crash loses nothing and a reader can follow the file while the
+    agent works. A write the disk refuses (full, read-only) is cut back to the last whole line
+    and raised as a one-line StorageError naming the file: the run stops, its file stays
+    readable, and the caller says why (HTTP 507, a result that is re-run on resume)."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh: IO[str] | None = self.path.open("a", encoding="utf-8")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as e:
+            _raise_refused(e, self.path)
 
     def record(self, event: Event) -> None:
-        if self._fh is None:
+        if self._fd is None:
             raise ValueError(f"recorder for {self.path} is closed")
-        self._fh.write(event.model_dump_json() + "\n")
-        self._fh.flush()
+        line = (event.model_dump_json() + "\n").encode("utf-8")
+        size = os.fstat(self._fd).st_size
+        try:
+            view = memoryview(line)
+            while view:
+                view = view[os.write(self._fd, view) :]
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, size)  # no torn line: the file ends at the last event
+            _raise_refused(e, self.path)
 
     def close(self) -> None:
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _raise_refused(error: OSError, path: Path) -> NoReturn:
+    """A write the user can fix as a StorageError naming `path`; any other error as it is."""
+    disk = user_os_error(error, path)
+    if disk is None:
+        raise error
+    raise disk from error
 
 
 class CallbackRecorder:

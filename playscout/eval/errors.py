@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from playscout.clients.chat import ModelError
 from playscout.errors import NotFound, PlayscoutError
+from playscout.eval.records import ErrorKind
+from playscout.storage import storage_error_in
 
 
 class RunError(PlayscoutError, ValueError):
@@ -38,3 +41,37 @@ class MissingInput(RunError):
     """One item cannot be answered as the protocol says (its video is absent, its game is not
     in the corpus): the item's row gets status `missing_input` with this reason; the run goes
     on. Never answered from another game or another video instead."""
+
+
+# What rows written before `error_kind` existed say for the same causes.
+_STORAGE_TEXT = (
+    "No space left on device",
+    "no space left on device",
+    "Disk quota exceeded",
+    "Read-only file system",
+    "database or disk is full",
+)
+_TRANSIENT_TEXT = ("ModelUnavailable:", "ModelTimeout:", "ModelBadResponse:", "ModelBusy:")
+
+
+def failure_kind(error: BaseException | None) -> ErrorKind | None:
+    """`storage` for a write the disk refused, `transient` for a model server that could not
+    answer (unreachable, timed out, overloaded, garbage), else None (records.ErrorKind)."""
+    if error is None:
+        return None
+    if storage_error_in(error) is not None:
+        return "storage"
+    if isinstance(error, ModelError) and (error.retryable or error.status == 429):
+        return "transient"
+    return None
+
+
+def failure_kind_of_text(error: str | None) -> ErrorKind | None:
+    """The same, read from an error row's text (rows recorded before the kind was)."""
+    if not error:
+        return None
+    if any(t in error for t in _STORAGE_TEXT):
+        return "storage"
+    if error.startswith(_TRANSIENT_TEXT):
+        return "transient"
+    return None

@@ -17,6 +17,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from playscout.agent.trajectory import ForcedFinal, Status
 
 RowStatus = Status | Literal["missing_input"]
+ErrorKind = Literal["storage", "transient"]
+"""Why an error row failed when the cause says nothing about the question: `storage` (a write
+the disk refused: full, read-only) or `transient` (the model server unreachable, timing out,
+overloaded, or answering garbage). A plain resume runs such a question again; any other error
+waits for `--retry-failed`."""
 """An agent run's status, or `missing_input`: the item could not be asked as its protocol says
 (absent video, game not in the corpus), so it was not asked at all (eval/errors.MissingInput)."""
 
@@ -40,6 +45,7 @@ class Outcome(BaseModel):
     errors: int = 0  # error events in the trajectory
     error: str | None = None
     traceback: str | None = None  # the route raised (status "error")
+    error_kind: ErrorKind | None = None  # an error a plain resume runs again
     evidence: dict[str, list[str]] = Field(default_factory=dict)
     note: str | None = None
     observation_errors: list[str] = Field(default_factory=list)

@@ -4,7 +4,8 @@ concurrently under a semaphore, resumable after any crash.
 Fixes of the reference (§5.1, defects 13 and 23): one process with asyncio concurrency instead
 of a SLURM array; results keyed by question id in one append-only, fsync'd JSONL, so a killed
 run resumes with every question exactly once, whatever the concurrency; errors are recorded
-(status "error") and re-run only with retry_failed; the fallback phrase is never an answer; one
+(status "error") and re-run with retry_failed, or by any resume when the disk or the model
+server caused them (`error_kind`); the fallback phrase is never an answer; one
 run directory holds everything (run.json, results, trajectories, judgements, report).
 """
 
@@ -29,7 +30,7 @@ from playscout.clients.chat import ChatClient
 from playscout.config import Mode, Settings, package_versions, redact_urls
 from playscout.config.presets import DEFAULT_EVAL_PRESET, DEFAULT_PRODUCT_PRESET
 from playscout.eval.cache import CachingChatClient, ResponseCache
-from playscout.eval.errors import MissingInput, RunError
+from playscout.eval.errors import MissingInput, RunError, failure_kind, failure_kind_of_text
 from playscout.eval.records import Outcome, QuestionFields, ResultRow
 from playscout.eval.spec import RunSpec
 from playscout.eval.stamp import Stamp, ran_facts, run_stamp, stamp
@@ -265,6 +266,15 @@ def _mixed(old: dict[str, Any], now: dict[str, Any]) -> None:
         old["stamp"] = run_stamp(old).record()
 
 
+def _run_again(prev: ResultRow, inst: Instance, retry_failed: bool) -> bool:
+    """Whether a resume runs a question with a row again: every error with `retry_failed`; an
+    error whose cause was the disk or the model server (it says nothing about the question)
+    always; a `missing_input` whose input is there now."""
+    if prev.status == "error":
+        return retry_failed or (prev.error_kind or failure_kind_of_text(prev.error)) is not None
+    return prev.status == "missing_input" and not inst.missing
+
+
 async def _one(inst: Instance, task: Task, env: TaskEnv, out_dir: Path, attempt: int) -> ResultRow:
     traj = out_dir / TRAJECTORIES / f"{inst.id}.jsonl"
     traj.unlink(missing_ok=True)  # a killed attempt's partial trajectory: start it afresh
@@ -296,6 +306,8 @@ async def _one(inst: Instance, task: Task, env: TaskEnv, out_dir: Path, attempt:
             traceback=traceback.format_exc(limit=6),
             wall_s=round(time.perf_counter() - t0, 4),
         )
+        if kind := failure_kind(e):  # the disk or the model server: run it again on resume
+            out = out.updated(error_kind=kind)
     return ResultRow.of(question, out)
 
 
@@ -374,9 +386,7 @@ async def _run(
         prev = previous.get(inst.id)
         if prev is None:
             todo.append((inst, 1))
-        elif (spec.retry_failed and prev.status == "error") or (
-            prev.status == "missing_input" and not inst.missing
-        ):
+        elif _run_again(prev, inst, spec.retry_failed):
             todo.append((inst, prev.attempt + 1))
     sem = asyncio.Semaphore(spec.concurrency)
     statuses: dict[str, int] = {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -25,7 +26,7 @@ from playscout.eval.run_service import Observable, RunService
 from playscout.runtime import Runtime
 from playscout.search.backend_api import SearchBackend
 from playscout.serving.browser_guard import BrowserGuardMiddleware
-from playscout.serving.errors import describe
+from playscout.serving.errors import STORAGE_CODES, describe
 from playscout.serving.limits import AskLimiter
 from playscout.serving.metrics import HttpMetricsMiddleware, RunMetrics
 from playscout.serving.recall import RecallCollector, attach_sampler, detach_sampler
@@ -55,17 +56,23 @@ log = logging.getLogger(__name__)
 def install_error_handlers(app: FastAPI) -> None:
     """Every exception becomes the OpenAI-shaped error body of `serving.errors.describe`."""
 
-    async def handle(_: Request, exc: Exception) -> JSONResponse:
+    async def handle(request: Request, exc: Exception) -> JSONResponse:
         error = describe(exc)
         if error.status == 500:
             log.exception("internal error", exc_info=exc)
+        elif error.code in STORAGE_CODES:  # the operator's to fix: one line, no traceback
+            log.error("%s %s: %s", request.method, request.url.path, error.message)
         return error.response()
 
+    # OSError and sqlite3.Error are handled here, not by Starlette's last-resort handler
+    # (which logs a traceback after ours): a full disk is one line in the log.
     for kind in (
         RequestValidationError,
         StarletteHTTPException,
         ValidationError,
         PlayscoutError,
+        OSError,
+        sqlite3.Error,
         Exception,
     ):
         app.add_exception_handler(kind, handle)

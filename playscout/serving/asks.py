@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -40,6 +41,7 @@ from playscout.serving.schemas import (
 )
 from playscout.serving.state import ServingState
 from playscout.serving.trajectories import CANCELLED, INTERRUPTED
+from playscout.storage import StorageError, storage_error_in
 
 log = logging.getLogger(__name__)
 EVIDENCE_LIMIT = 20
@@ -115,15 +117,21 @@ def _mark_stopped(path: Path, tracker: _Tracker, req: AskRequest, reason: str) -
     if tracker.finished:
         return
     kind = CANCELLED if reason == CLIENT_GONE else INTERRUPTED
-    writer = TrajectoryWriter(tracker.run_id or path.stem, [JsonlRecorder(path)])
-    if tracker.run_id is None:
-        writer.emit(
-            RunStart, question=req.question, sport=req.sport, mode=req.mode, policy=req.policy
-        )
-    else:
-        writer.seq = tracker.seq
-    writer.emit(ErrorEvent, kind=kind, message=f"{kind}: {reason}", fatal=True)
-    writer.close()
+    writer: TrajectoryWriter | None = None
+    try:
+        writer = TrajectoryWriter(tracker.run_id or path.stem, [JsonlRecorder(path)])
+        if tracker.run_id is None:
+            writer.emit(
+                RunStart, question=req.question, sport=req.sport, mode=req.mode, policy=req.policy
+            )
+        else:
+            writer.seq = tracker.seq
+        writer.emit(ErrorEvent, kind=kind, message=f"{kind}: {reason}", fatal=True)
+    except StorageError as e:  # a full disk: one line in the log, not a failed callback
+        log.error("ask %s %s, not recorded: %s", path.stem, kind, e)
+    finally:
+        if writer is not None:
+            writer.close()
 
 
 async def run_ask(
@@ -161,10 +169,13 @@ async def run_ask(
         state.metrics.ask_seconds.labels(req.policy, outcome).observe(elapsed)
     if result.status == "error":
         log.warning("ask %s failed: %s", trajectory_id, result.error)
+        cause = result.failure
+        if req.session_id and isinstance(cause, sqlite3.Error):  # the sessions' database
+            cause = storage_error_in(cause, state.settings.agent.session_db) or cause
         raise RunFailed(
             f"the agent run failed: {result.error} (trajectory {trajectory_id})",
             trajectory_id,
-            result.failure,
+            cause,
         )
     return to_response(state, req, trajectory_id, result)
 

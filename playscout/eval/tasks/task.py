@@ -29,7 +29,7 @@ from playscout.clients.chat import ChatClient
 from playscout.config import EvalSettings, Mode, Policy, Settings, package_versions
 from playscout.config.presets import Preset
 from playscout.corpus import Corpus
-from playscout.eval.errors import RunError
+from playscout.eval.errors import RunError, failure_kind
 from playscout.eval.guard import BackendView
 from playscout.eval.records import Outcome, ResultRow
 from playscout.runtime import Runtime
@@ -152,7 +152,7 @@ async def run_agent(
         answer, error = None, failure_reason(result.events) or "the agent run failed"
     elif answer is not None and is_fallback(answer):
         status = "no_answer"
-    return Outcome(
+    outcome = Outcome(
         answer=answer if status != "no_answer" else None,
         raw_answer=result.answer,
         status=status,
@@ -171,6 +171,8 @@ async def run_agent(
         ),
         wall_s=round(result.wall_s, 4),
     )
+    kind = failure_kind(result.failure) if status == "error" else None
+    return outcome.updated(error_kind=kind) if kind else outcome
 
 
 async def direct_call(
