@@ -215,9 +215,13 @@ def run_cmd(
 
 def _failures(errors: list[Any], total: int) -> str:
     first = f"first ({errors[0].qid}): {one_line(errors[0].error or 'no reason recorded')}"
+    if all(e.error_kind for e in errors):  # the disk or the model server: not the questions
+        again = "the same command runs them again once the cause is fixed"
+    else:
+        again = "--retry-failed runs them again"
     if len(errors) == total:
-        return f"every question failed ({total}); {first}"
-    return f"{len(errors)} of {total} questions failed; {first}; --retry-failed runs them again"
+        return f"every question failed ({total}); {first}; {again}"
+    return f"{len(errors)} of {total} questions failed; {first}; {again}"
 
 
 @eval_app.command("judge")
