@@ -99,6 +99,13 @@ def run_cmd(
     retry_failed: Annotated[
         bool, typer.Option(help="Re-run questions whose status is error.")
     ] = False,
+    rerun_changed: Annotated[
+        bool,
+        typer.Option(
+            help="Resume although questions changed since they ran: re-run the changed ones, "
+            "drop the removed ones, mark the run mixed."
+        ),
+    ] = False,
     no_cache: Annotated[bool, typer.Option(help="Do not use the response cache.")] = False,
     strict: Annotated[
         bool,
@@ -150,6 +157,7 @@ def run_cmd(
         concurrency=concurrency,
         out_dir=out_dir,
         retry_failed=retry_failed,
+        rerun_changed=rerun_changed,
     )
     if no_cache:
         settings.eval.cache_db = None

@@ -89,6 +89,7 @@ class QuestionFields(BaseModel):
     attempt: int = 1
     trajectory: str  # relative to the run directory
     judgeable: bool = True  # answers go through the judge step (T9-style tasks)
+    fingerprint: str | None = None  # of text, gold and evidence (eval/fingerprint.py)
 
 
 class ResultRow(Outcome, QuestionFields):
@@ -99,12 +100,11 @@ class ResultRow(Outcome, QuestionFields):
     @classmethod
     def of(cls, question: QuestionFields, outcome: Outcome) -> ResultRow:
         """The row for `question`: its answer stays None unless the route gave one."""
+        fields = question.model_dump(include=set(QuestionFields.model_fields))
+        if fields["fingerprint"] is None:  # rows from before fingerprints stay as they were
+            del fields["fingerprint"]
         return cls.model_validate(
-            {
-                **question.model_dump(include=set(QuestionFields.model_fields)),
-                "answer": None,
-                **outcome.model_dump(exclude_unset=True),
-            }
+            {**fields, "answer": None, **outcome.model_dump(exclude_unset=True)}
         )
 
     def to_record(self) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from playscout.config import Mode, Settings, package_versions, redact_urls
 from playscout.config.presets import DEFAULT_EVAL_PRESET, DEFAULT_PRODUCT_PRESET
 from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import MissingInput, RunError, failure_kind, failure_kind_of_text
+from playscout.eval.fingerprint import QuestionChanges, fingerprint, question_changes
 from playscout.eval.records import Outcome, QuestionFields, ResultRow
 from playscout.eval.spec import RunSpec
 from playscout.eval.stamp import Stamp, ran_facts, run_stamp, stamp
@@ -228,7 +229,11 @@ def _facts(
 _SAME = ("task", "mode", "policy", "sports", "preset", "data")
 
 
-def _open_run(out_dir: Path, manifest: dict[str, Any]) -> None:
+def _open_run(
+    out_dir: Path, manifest: dict[str, Any], changes: QuestionChanges, rerun_changed: bool
+) -> None:
+    """A new run's run.json, or a resume's checks: the same options, and the same questions
+    unless `rerun_changed` (then the run is marked mixed)."""
     path = out_dir / RUN_JSON
     if path.is_file():
         old = orjson.loads(path.read_bytes())
@@ -242,8 +247,18 @@ def _open_run(out_dir: Path, manifest: dict[str, Any]) -> None:
                     f"{out_dir} holds a run with {key}={before!r}, not {now!r}; "
                     "use another --out or the same options to resume"
                 )
+        if changes and not rerun_changed:
+            raise RunError(
+                f"{out_dir}: questions changed since this run ran them ({changes.line()}); "
+                "--rerun-changed runs the changed ones again and drops the removed ones (the "
+                "run is then marked mixed), or use another --out"
+            )
         old.setdefault("resumes", []).append(datetime.now(UTC).isoformat())
         _mixed(old, manifest)
+        if changes:
+            ran = old.setdefault("ran", {})
+            ran.setdefault("mixed_questions", []).append(changes.line(limit=50))
+            old["stamp"] = run_stamp(old).record()
         write_json_atomic(path, old)
     else:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -288,6 +303,7 @@ async def _one(inst: Instance, task: Task, env: TaskEnv, out_dir: Path, attempt:
         attempt=attempt,
         trajectory=str(traj.relative_to(out_dir)),
         judgeable=task.judged,
+        fingerprint=fingerprint(inst.prompt, inst.gold, inst.meta),
     )
     if inst.missing:  # not asked at all: nothing to route, nothing to judge, no trajectory
         unasked = question.model_copy(update={"judgeable": False, "trajectory": ""})
@@ -378,15 +394,19 @@ async def _run(
     manifest = run_manifest(spec, env.settings, env)  # as run: the preset applied
     if published is not None and published.data is not None:
         manifest["format"] = published.data.format.name
-    _open_run(out_dir, manifest)
     store = results_store(out_dir)
-    previous = store.latest()
+    previous = store.latest()  # nothing for a new run
+    every = (lambda: {i.id for i in t.load(env, list(spec.sports), None)}) if spec.limit else None
+    changes = question_changes(previous, instances, every)
+    _open_run(out_dir, manifest, changes, spec.rerun_changed)
+    if changes.removed:
+        store.remove(changes.removed, "the task no longer has this question")
     todo: list[tuple[Instance, int]] = []
     for inst in instances:
         prev = previous.get(inst.id)
         if prev is None:
             todo.append((inst, 1))
-        elif _run_again(prev, inst, spec.retry_failed):
+        elif inst.id in changes.changed or _run_again(prev, inst, spec.retry_failed):
             todo.append((inst, prev.attempt + 1))
     sem = asyncio.Semaphore(spec.concurrency)
     statuses: dict[str, int] = {}

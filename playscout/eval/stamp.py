@@ -102,7 +102,20 @@ def _made_by(spec: Mapping[str, Any], want: str) -> bool:
 
 
 def stamp(preset: Mapping[str, Any] | None, ran: Mapping[str, Any] | None) -> Stamp:
-    """The verdict for a run's preset record and `ran` facts (run.json)."""
+    """The verdict for a run's preset record and `ran` facts (run.json), whatever the preset,
+    with a resume over changed questions said apart (eval/fingerprint.py)."""
+    verdict = _protocol_stamp(preset, ran)
+    mixed = [f"mixed: resumed after the questions changed ({c})" for c in mixed_questions(ran)]
+    return Stamp(False, (*verdict.reasons, *mixed)) if mixed else verdict
+
+
+def mixed_questions(ran: Mapping[str, Any] | None) -> list[str]:
+    """What each resume that re-ran changed questions (or dropped removed ones) recorded."""
+    return [str(c) for c in (ran or {}).get("mixed_questions") or []]
+
+
+def _protocol_stamp(preset: Mapping[str, Any] | None, ran: Mapping[str, Any] | None) -> Stamp:
+    """The verdict of the preset and what ran: models, index, judge, corpus."""
     preset = preset or {"name": "extended", "paper_comparable": False}
     if not preset.get("paper_comparable"):
         return Stamp(False, (f"preset {preset.get('name')} is not the paper's protocol",))

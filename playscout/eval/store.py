@@ -28,6 +28,7 @@ from playscout.storage import user_os_error
 
 log = logging.getLogger(__name__)
 RESULTS = "results.jsonl"
+REMOVED = "removed"  # the key of a results.jsonl record that takes a question out of the run
 JUDGEMENTS = "judgements.jsonl"
 RUN_JSON = "run.json"
 TRAJECTORIES = "trajectories"
@@ -118,11 +119,20 @@ class ResultStore:
     def append(self, row: ResultRow) -> None:
         self.records.append(row.to_record())
 
+    def remove(self, qids: list[str], why: str) -> None:
+        """The questions leave the run (a record `{"qid", "removed"}` that later rows override):
+        a resume after they were deleted from the task must not score them any more."""
+        for qid in qids:
+            self.records.append({"qid": qid, REMOVED: why})
+
     def latest(self) -> dict[str, ResultRow]:
         """Question id -> its latest row, in first-seen order."""
         out: dict[str, ResultRow] = {}
         self.skipped = []
         for record in self.records.rows():
+            if REMOVED in record and "status" not in record:
+                out.pop(str(record.get("qid")), None)
+                continue
             try:
                 row = ResultRow.model_validate(record)
             except ValidationError as e:

@@ -22,7 +22,7 @@ import pytest
 from playscout.eval.store import load_results
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 
-from .conftest import Tmpfs, run_cli
+from .conftest import Tmpfs, error_line, run_cli
 from .test_full_disk_server import fill
 
 pytestmark = pytest.mark.slow
@@ -118,3 +118,54 @@ def test_a_row_of_the_wrong_shape_is_skipped_and_run_again(tmp_path: Path, synth
     assert len(after) == 3 and after[victim["qid"]].attempt == 1
     assert after[victim["qid"]].status == "answered"
     assert json.loads(results.read_text().splitlines()[-1])["qid"] == victim["qid"]
+
+
+def test_a_resume_after_the_questions_changed_is_refused_or_marked_mixed(
+    tmp_path: Path, synth_index
+) -> None:
+    """One question's text and gold edited, another's evidence, a third deleted. Before: rc 0,
+    no message, the old text and gold kept, the deleted question still scored, not mixed."""
+    from playscout.eval.report import summarise_run
+    from tests.synthdata import copy_corpus
+
+    corpus = copy_corpus(synth_index.corpus_dir, tmp_path / "corpus").root
+    out = tmp_path / "run"
+
+    def run(*extra: str):
+        return run_cli(
+            "eval", "run", "--task", "t9", "--sport", "basketball", "--mode", "oracle",
+            "--policy", "workflow", "--out", str(out), "--no-cache", "--index",
+            str(synth_index.index_dir), "--corpus", str(corpus), *extra,
+        )  # fmt: skip
+
+    assert run().returncode == 0
+    path = corpus / "questions" / "basketball.json"
+    questions = json.loads(path.read_text())
+    edited, moved, deleted = questions[0], questions[1], questions[2]
+    edited["question"] = edited["question"].replace("how many", "how many in all")
+    edited["answer"] = "7"
+    moved["gold"]["clip_ids"] = ["400000_1"]
+    path.write_text(json.dumps([edited, moved]))
+
+    refused = run()
+    assert refused.returncode == 2, (refused.stdout[-1000:], refused.stderr[-1000:])
+    line = error_line(refused)
+    assert f"{edited['id']} (text, gold)" in line and f"{moved['id']} (evidence)" in line, line
+    assert f"1 removed: {deleted['id']}" in line and "--rerun-changed" in line, line
+    assert len(rows(out)) == 3  # nothing ran, nothing was dropped
+
+    mixed = run("--rerun-changed")
+    assert mixed.returncode == 0, mixed.stderr[-2000:]
+    assert "ran 2 of 2 questions (0 already done)" in mixed.stdout
+    after = rows(out)
+    assert set(after) == {edited["id"], moved["id"]}  # the deleted one is no longer scored
+    assert after[edited["id"]].question == edited["question"] and after[edited["id"]].gold == "7"
+    assert after[moved["id"]].meta["gold_clip_ids"] == ["400000_1"]
+    stamp = json.loads((out / "run.json").read_text())["stamp"]
+    assert not stamp["comparable"]
+    assert any(r.startswith("mixed: resumed after the questions changed") for r in stamp["reasons"])
+    summary = summarise_run(out)
+    assert summary["accuracy"]["overall"]["n"] == 2
+    assert any("mixed" in r for r in summary["stamp"]["reasons"])
+    again = run()  # the same questions now: a plain resume has nothing to do
+    assert again.returncode == 0 and "ran 0 of 2" in again.stdout, again.stderr[-1000:]
