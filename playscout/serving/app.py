@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from playscout.agent.sessions import check_session_db
 from playscout.clients.chat import ChatClient
 from playscout.config import Settings
 from playscout.errors import PlayscoutError
@@ -147,6 +148,8 @@ def create_app(
     app.state.serving = _build_state(
         settings, backend, llm_client, models, tools, run_service, tracer
     )
+    if app.state.serving.llm_client is not None:  # sessions are the llm policy's
+        check_session_db(settings.agent.session_db, thorough=True)  # not at the first ask
     settings.agent.trajectory_dir.mkdir(parents=True, exist_ok=True)
     install_error_handlers(app)
     modules = (ask, chat, search, trajectories, runs, clips, health, metrics, viewer, docs)

@@ -16,6 +16,7 @@ from typing import Any
 
 from playscout.agent import Agent, AgentResult
 from playscout.agent.ids import new_id
+from playscout.agent.sessions import SessionStoreError, check_session_db
 from playscout.agent.tracing import VIEWER_URL, viewer_url
 from playscout.agent.trajectory import (
     ErrorEvent,
@@ -102,6 +103,8 @@ def check_request(state: ServingState, req: AskRequest) -> None:
     if len(req.question) > limit:
         raise AskRejected(f"question is {len(req.question)} characters; the limit is {limit}")
     require_runnable(state, Choice(req.sport, req.mode, req.policy))
+    if req.session_id is not None and state.checkpointer is not None:
+        check_session_db(state.settings.agent.session_db)  # 503 before the run, not mid-run
 
 
 def make_agent(state: ServingState, req: AskRequest) -> Agent:
@@ -171,7 +174,8 @@ async def run_ask(
         log.warning("ask %s failed: %s", trajectory_id, result.error)
         cause = result.failure
         if req.session_id and isinstance(cause, sqlite3.Error):  # the sessions' database
-            cause = storage_error_in(cause, state.settings.agent.session_db) or cause
+            db = state.settings.agent.session_db
+            cause = storage_error_in(cause, db) or SessionStoreError.of(db, cause)
         raise RunFailed(
             f"the agent run failed: {result.error} (trajectory {trajectory_id})",
             trajectory_id,

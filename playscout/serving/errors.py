@@ -202,6 +202,8 @@ def describe(exc: BaseException) -> ApiError:
     if isinstance(exc, RunFailed):
         if (disk := storage_error_in(exc.cause)) is not None:
             return storage_failure(disk)
+        if exc.cause is not None and is_user_error(exc.cause):  # a session db that broke
+            return describe(exc.cause)
         return api_error(500, str(exc), "agent_error")
     if isinstance(exc, RequestValidationError):
         return _validation(exc)
