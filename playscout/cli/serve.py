@@ -124,8 +124,7 @@ def serve(
         host=settings.serving.host,
         port=settings.serving.port,
         log_level="info",
-        timeout_graceful_shutdown=int(settings.serving.shutdown_grace_s) or None,
-        **uvicorn_options(settings.serving),
+        **uvicorn_options(settings.serving, app),  # the graceful timeout and shutdown hook
     )
 
 

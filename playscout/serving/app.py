@@ -133,7 +133,7 @@ def create_app(
             yield
             if state.recall is not None:
                 detach_sampler(state.backend, state.recall)
-            cancelled = await state.limiter.drain(settings.serving.shutdown_grace_s)
+            cancelled = await state.drained()
             if cancelled:
                 log.warning("shutdown: %d ask(s) interrupted and recorded as such", cancelled)
 
