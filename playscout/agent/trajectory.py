@@ -22,7 +22,9 @@ from playscout.clients.calls import CallRecord
 from playscout.errors import PlayscoutError
 from playscout.storage import ProcessOwner, user_os_error
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: a final_answer in a file may hold its answer as a span of the last model_call's content
+(`answer_span`); an older reader would see no answer, so it refuses the file instead."""
 Status = Literal["answered", "no_answer", "error", "budget_exhausted"]
 ForcedFinal = Literal["max_calls", "context"]
 
@@ -63,6 +65,7 @@ class ModelCall(_Event):
     context_tokens: int  # our own count of what was sent
     latency_s: float
     finish_reason: str | None = None
+    cut_from_bytes: int | None = None  # over the reply byte cap: cut, and how big it was
     content: str
     reasoning: str | None = None
     forced_final: ForcedFinal | None = None
@@ -112,6 +115,9 @@ class ContextEvent(_Event):
 class FinalAnswer(_Event):
     type: Literal["final_answer"] = "final_answer"
     answer: str | None
+    # In a file only: the answer is the last model_call's content[start:end], written there
+    # once, not twice (JsonlRecorder); read_trajectory puts it back in `answer`.
+    answer_span: tuple[int, int] | None = None
     raw: str | None = None
     status: Status
     forced_final: ForcedFinal | None = None
@@ -156,6 +162,7 @@ class JsonlRecorder:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self._last_content = ""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -165,7 +172,7 @@ class JsonlRecorder:
     def record(self, event: Event) -> None:
         if self._fd is None:
             raise ValueError(f"recorder for {self.path} is closed")
-        line = (event.model_dump_json() + "\n").encode("utf-8")
+        line = (self._once(event).model_dump_json() + "\n").encode("utf-8")
         size = os.fstat(self._fd).st_size
         try:
             view = memoryview(line)
@@ -180,6 +187,22 @@ class JsonlRecorder:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+    def _once(self, event: Event) -> Event:
+        """The event as written: an answer that is part of the last model call's content is
+        written as its span there (a 1 MB answer costs 1 MB on disk, not 2)."""
+        if isinstance(event, ModelCall):
+            self._last_content = event.content
+        elif isinstance(event, FinalAnswer) and event.answer and len(event.answer) >= SPAN_MIN:
+            start = self._last_content.find(event.answer)
+            if start != -1:
+                span = (start, start + len(event.answer))
+                return event.model_copy(update={"answer": None, "answer_span": span})
+        return event
+
+
+SPAN_MIN = 256
+"""Answers shorter than this are written as text (a span would save nothing worth reading)."""
 
 
 def _raise_refused(error: OSError, path: Path) -> NoReturn:
@@ -232,6 +255,7 @@ def read_trajectory(path: Path) -> list[Event]:
     if not path.is_file():
         raise TrajectoryError(f"{path}: no such trajectory file")
     events: list[Event] = []
+    last_content = ""
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
@@ -245,6 +269,11 @@ def read_trajectory(path: Path) -> list[Event]:
                 f"{path}:{n}: schema version {event.schema_version} is newer than this "
                 f"playscout ({SCHEMA_VERSION}); upgrade playscout"
             )
+        if isinstance(event, ModelCall):
+            last_content = event.content
+        elif isinstance(event, FinalAnswer) and event.answer_span is not None:
+            start, end = event.answer_span
+            event.answer, event.answer_span = last_content[start:end], None
         events.append(event)
     return events
 
