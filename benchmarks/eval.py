@@ -117,7 +117,14 @@ async def measure(url: str, n: int, concurrency: int, out: Path) -> float:
     settings.agent.tool_protocol = "text"
     client = OpenAIChatClient(url, "scripted", timeout_s=30)
     t0 = time.perf_counter()
-    spec = RunSpec(task="t9", mode="oracle", policy="llm", concurrency=concurrency, out_dir=out)
+    spec = RunSpec(
+        task="t9",
+        mode="oracle",
+        policy="llm",
+        sports=("basketball",),
+        concurrency=concurrency,
+        out_dir=out,
+    )
     s = await run_eval_async(spec, settings, client=client, backend=_FakeBackend())
     wall = time.perf_counter() - t0
     assert s.statuses.get("answered") == n, s.statuses

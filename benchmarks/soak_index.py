@@ -34,7 +34,7 @@ from soak import SPORT, prepare_corpus
 
 from playscout.corpus import ClipRecord, Corpus
 from playscout.embed import KeyedEmbedder, make_embedder
-from playscout.indexer.build import MINILM
+from playscout.embed.factory import MINILM
 from playscout.search.embedded.build import AnnOptions, SportSource, build_index
 
 

@@ -7,6 +7,8 @@ The entry points, imported on first use so that `import playscout` stays cheap (
 - `Runtime.from_settings(settings)`: backend, model clients and corpus; `runtime.tool_context`
   and `runtime.agent` make a run.
 - `Agent`: the LangGraph ReAct agent (`await agent.run(question)`, or `agent.run_sync`).
+- `prepare_ask(request, settings)`, `prepare_run(request, settings)`: the use cases the CLI
+  and the API share (an ask, a batch run), with the same defaults and checks.
 - `run_eval(...)`: a benchmark task through the agent, resumable.
 - `create_app(settings)`: the HTTP API.
 
@@ -33,6 +35,8 @@ _EXPORTS = {
     "Runtime": "playscout.runtime",
     "Agent": "playscout.agent",
     "run_eval": "playscout.eval",
+    "prepare_ask": "playscout.usecases.ask",
+    "prepare_run": "playscout.usecases.run",
     "create_app": "playscout.serving.app",
 }
 __all__ = sorted(_EXPORTS)

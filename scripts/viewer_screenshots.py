@@ -128,8 +128,8 @@ def start_api(settings: Any) -> tuple[Any, str]:
 
     import uvicorn
 
-    from playscout.eval.service import EvalRunService
     from playscout.serving.app import create_app
+    from playscout.serving.eval_service import EvalRunService
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -9,10 +9,16 @@ into it. A test that needs to change a corpus copies it (synthdata.copy_corpus).
 from __future__ import annotations
 
 import os
+import tempfile
 
 # No model code may reach the hub: the weights come from installed packages.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# Every `ask` is recorded in agent.trajectory_dir (var/trajectories by default): a test that
+# names no folder records into a temporary one, never into the checkout.
+os.environ.setdefault(
+    "PLAYSCOUT_AGENT__TRAJECTORY_DIR", tempfile.mkdtemp(prefix="playscout-test-asks-")
+)
 
 from collections.abc import Iterator
 from typing import TYPE_CHECKING

@@ -45,6 +45,48 @@ def test_validate_warns_of_absent_clip_files_and_strict_fails(tmp_path: Path) ->
     assert strict.exit_code == 0 and "warning" not in strict.output, strict.output
 
 
+def test_validate_of_no_corpus_is_a_user_error(tmp_path: Path) -> None:
+    """A path that is no corpus is the user's mistake (exit 2, one line), not a corpus with
+    problems (exit 1, a table): was exit 1 for a folder that does not exist."""
+    (tmp_path / "empty").mkdir()
+    for path, says in ((tmp_path / "nope", "corpus directory does not exist"),
+                       (tmp_path / "empty", "not a T9-layout corpus (no data/ folder)")):  # fmt: skip
+        for command in (["corpus", "validate", str(path)], ["corpus", "questions", str(path)]):
+            result = runner.invoke(app, command)
+            assert result.exit_code == 2, result.output
+            assert result.stdout == "" and result.stderr.splitlines() == [f"error: {path}: {says}"]
+
+
+def test_synth_refuses_zero_games_and_writes_nothing(tmp_path: Path) -> None:
+    """Was: exit 0 and a corpus that `corpus validate` rejects (no data/ folder)."""
+    for games in ("0", "-2"):
+        result = runner.invoke(
+            app, ["corpus", "synth", "--out", str(tmp_path / "c"), "--games", games]
+        )
+        assert result.exit_code == 2, result.output
+        assert result.stderr.splitlines() == [f"error: --games must be at least 1, not {games}"]
+        assert not (tmp_path / "c").exists()
+
+
+def test_questions_says_why_a_sport_got_none(tmp_path: Path) -> None:
+    """A small corpus whose soccer game has no clips (soccer gives clips to about a third of
+    its games): its 0 questions come with the reason and what to do."""
+    from playscout.synthetic import generate_corpus
+
+    root = tmp_path / "c"
+    summary = generate_corpus(root, games=6, seed=5)
+    assert summary.sports["soccer"].clip_games == 0 < summary.sports["hockey"].clip_games
+    result = runner.invoke(app, ["corpus", "questions", str(root), "--per-sport", "2"])
+    assert result.exit_code == 0, result.output
+    lines = {x.split(":")[0]: x for x in result.stdout.splitlines()}
+    assert lines["hockey"] == f"hockey: 2 questions -> {root / 'questions' / 'hockey.json'}"
+    assert lines["soccer"] == (
+        f"soccer: 0 questions -> {root / 'questions' / 'soccer.json'} (its one game has no "
+        "clips with a play-by-play, and a question asks about a play in a clip: generate more "
+        "games with `corpus synth --games N`)"
+    )
+
+
 def test_missing_corpus_is_one_line(tmp_path: Path) -> None:
     result = runner.invoke(
         app, ["index", "build", "--corpus", str(tmp_path / "nope"), "--out", str(tmp_path / "i")]
@@ -69,7 +111,7 @@ def test_bad_embedder_name_is_one_line(tmp_path: Path) -> None:
             "word2vec",
         ],
     )
-    assert result.exit_code == 2 and "embedder 'word2vec' is not one of" in result.output
+    assert result.exit_code == 2 and "unknown embedder 'word2vec'; known: minilm" in result.output
 
 
 def test_build_search_and_refuse_overwrite(tmp_path: Path) -> None:
@@ -91,7 +133,8 @@ def test_build_search_and_refuse_overwrite(tmp_path: Path) -> None:
         in built.output
     )
     again = runner.invoke(app, args)
-    assert again.exit_code == 2 and "error:" in again.output
+    assert again.exit_code == 2
+    assert f"error: {index} exists; pass --overwrite to replace it" in again.output  # the flag
     found = runner.invoke(
         app, ["search", "documents", "fourth straight win", "--index", str(index)]
     )

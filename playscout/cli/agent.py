@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,14 +16,15 @@ from playscout.cli.common import (
     PolicyOpt,
     RunConfig,
     SportOpt,
-    checked,
     configurable,
     out,
+    preflight_hints,
     print_counts,
     print_json,
+    warn_all,
 )
 from playscout.cli.errors import failed, user_errors
-from playscout.config import DEFAULT_MODE, DEFAULT_POLICY
+from playscout.config import ToolProtocol
 
 trajectory_app = typer.Typer(no_args_is_help=True, help="Read agent trajectories.")
 
@@ -40,18 +40,25 @@ def ask(
             help="Corpus root (clip media for video_qa).", show_default="settings.corpus_dir"
         ),
     ] = None,
-    sport: SportOpt = "basketball",
-    mode: ModeOpt = DEFAULT_MODE,
-    policy: PolicyOpt = DEFAULT_POLICY,
+    sport: SportOpt = None,
+    mode: ModeOpt = None,
+    policy: PolicyOpt = None,
     max_llm_calls: Annotated[
         int | None, typer.Option(help="LLM call budget.", show_default="agent.max_llm_calls")
     ] = None,
     tool_protocol: Annotated[
-        str | None,
-        typer.Option(help="native | text | structured | auto", show_default="agent.tool_protocol"),
+        ToolProtocol | None,
+        typer.Option(
+            help="How the model calls tools (auto: native when the server has it).",
+            show_default="agent.tool_protocol",
+        ),
     ] = None,
     trajectory: Annotated[
-        Path | None, typer.Option(help="Write the trajectory here.", show_default="not written")
+        Path | None,
+        typer.Option(
+            help="Also write the trajectory here (every ask is recorded where `serve` finds it).",
+            show_default="only agent.trajectory_dir/ID.jsonl",
+        ),
     ] = None,
     json_out: JsonOpt = False,
     *,
@@ -61,32 +68,19 @@ def ask(
 
     Exit 0: answered; 1: the run ended without an answer (the reason is printed); 2: it could
     not start (preflight: model server, sport, what the index holds for the mode)."""
-    from playscout.agent import AgentError, summarise
-    from playscout.agent.question import visible_question
-    from playscout.config.presets import DEFAULT_PRODUCT_PRESET, load_preset
-    from playscout.runtime import Runtime, parse_mode, parse_policy
-    from playscout.runtime.preflight import ask_needs, check_models, check_run
+    from playscout.agent import summarise
+    from playscout.agent.trajectory import JsonlRecorder
+    from playscout.usecases.ask import AskRequest, prepare_ask
 
-    visible_question(question)  # before any model or index is opened
-    run_mode, run_policy = parse_mode(mode), parse_policy(policy)
-    settings = run_config.settings(index=index, corpus_dir=corpus)
-    agent_settings = settings.agent.model_copy(deep=True)
-    if max_llm_calls:
-        agent_settings.max_llm_calls = max_llm_calls
-    if tool_protocol:
-        if tool_protocol not in ("native", "text", "structured", "auto"):
-            raise AgentError(
-                f"--tool-protocol must be native, text, structured or auto, not {tool_protocol!r}"
-            )
-        agent_settings.tool_protocol = tool_protocol  # type: ignore[assignment]  # checked above
-    preset = load_preset(settings.preset or DEFAULT_PRODUCT_PRESET)
-    needs = ask_needs(preset, sport, run_mode, run_policy)
-    # The model servers first: a dead one is known in a second, before the index is opened.
-    warnings = checked(asyncio.run(check_models(settings, needs)))
-    runtime = Runtime.from_settings(settings.model_copy(update={"agent": agent_settings}))
-    warnings += checked(check_run(runtime, needs))  # the API's asks run the same checks
-    agent = runtime.agent(runtime.tool_context(sport, run_mode), run_policy)
-    result = agent.run_sync(question, trajectory=trajectory)
+    request = AskRequest.of(question=question, sport=sport, mode=mode, policy=policy)
+    agent = {"max_llm_calls": max_llm_calls, "tool_protocol": tool_protocol}
+    settings = run_config.settings(index=index, corpus_dir=corpus, agent=agent)
+    with preflight_hints():  # the same checks and defaults as the API's asks
+        prepared = prepare_ask(request, settings)
+    warnings = warn_all(prepared.warnings)
+    run_id, recorded = record_path(settings.agent.trajectory_dir)
+    copy = [JsonlRecorder(trajectory)] if trajectory else []
+    result = prepared.agent().run_sync(question, trajectory=recorded, run_id=run_id, recorders=copy)
     summary = summarise(result.events)
     reason = None
     if result.status != "answered":  # the run's own one-line error when it failed
@@ -101,15 +95,27 @@ def ask(
                 "forced_final": result.forced_final,
                 "note": result.note,
                 "evidence": result.evidence,
-                "warnings": [w.detail for w in warnings],
-                "trajectory": str(trajectory) if trajectory else None,
+                "warnings": warnings,
+                "id": run_id,
+                "trajectory": str(recorded),
+                "copy": str(trajectory) if trajectory else None,
                 "summary": summary.model_dump(mode="json"),
             }
         )
     else:
-        _print_answer(result, summary, trajectory)
+        _print_answer(result, summary, run_id, recorded, trajectory)
     if reason is not None:
         raise failed(f"no answer ({result.status}): {reason}")
+
+
+def record_path(directory: Path) -> tuple[str, Path]:
+    """A new ask's id and its file among the API's asks (`agent.trajectory_dir`), so `serve`
+    lists it, `/v1/trajectories/{id}` reads it and the run browser shows it (an ask written only
+    to `--trajectory FILE`, or not at all, was invisible to both)."""
+    from playscout.agent.ids import new_id
+
+    run_id = new_id(random_hex=12)  # the API's ask ids have the same shape
+    return run_id, directory / f"{run_id}.jsonl"
 
 
 def why_no_answer(events: list[Any], status: str) -> str:
@@ -122,7 +128,9 @@ def why_no_answer(events: list[Any], status: str) -> str:
     }.get(status, status)
 
 
-def _print_answer(result: Any, summary: Any, trajectory: Path | None) -> None:
+def _print_answer(
+    result: Any, summary: Any, run_id: str, recorded: Path, copy: Path | None
+) -> None:
     if result.note:
         out.print(f"[yellow]{result.note}[/yellow]")
     out.print(f"[bold]answer:[/bold] {result.answer if result.answer is not None else '-'}")
@@ -141,7 +149,8 @@ def _print_answer(result: Any, summary: Any, trajectory: Path | None) -> None:
             "errors": summary.errors,
             "tokens (prompt/completion)": f"{summary.prompt_tokens}/{summary.completion_tokens}",
             "wall_seconds": result.wall_s,
-            "trajectory": str(trajectory) if trajectory else "-",
+            "trajectory": str(recorded) + (f" (copy: {copy})" if copy else ""),
+            "in the run browser": f"/viewer#/asks/{run_id} (playscout serve)",
         },
         title="run",
     )

@@ -33,6 +33,7 @@ from rich.text import Text
 from playscout.cli.errors import warn
 from playscout.cli.plain_progress import PlainProgress
 from playscout.config import ConfigError, Settings, deep_merge, dotted_overrides
+from playscout.config.presets import preset_names
 from playscout.corpus.sports import sport_names
 from playscout.errors import displayable_json
 from playscout.storage import human_bytes
@@ -192,8 +193,8 @@ def configurable(*endpoints: str) -> Callable[[F], F]:
                     str | None,
                     typer.Option(
                         "--preset",
-                        help="Protocol preset: paper (SVI-Bench as the paper ran it) | extended "
-                        "| a preset file.",
+                        help=f"Protocol preset: {' | '.join(preset_names())} "
+                        "(docs/presets.md) | a preset file.",
                         show_default="paper for eval, extended otherwise",
                         rich_help_panel=_PANEL,
                     ),
@@ -356,13 +357,25 @@ IndexOpt = Annotated[
     ),
 ]
 ModeOpt = Annotated[
-    str,
-    typer.Option(help="default (video and what it sounds like) | oracle (ground-truth captions)"),
+    str | None,
+    typer.Option(
+        help="default (video and what it sounds like) | oracle (ground-truth captions)",
+        show_default="serving.mode, else default",
+    ),
 ]
 PolicyOpt = Annotated[
-    str, typer.Option(help="llm (agent over a model) | workflow (offline baseline)")
+    str | None,
+    typer.Option(
+        help="llm (agent over a model) | workflow (offline baseline)",
+        show_default="serving.policy, else llm",
+    ),
 ]
-SportOpt = Annotated[str, typer.Option(help=" | ".join(sport_names()))]
+SportOpt = Annotated[
+    str | None,
+    typer.Option(
+        help=" | ".join(sport_names()), show_default="serving.sport, else the index's first"
+    ),
+]
 ListOpt = Annotated[list[str] | None, typer.Option()]
 JsonOpt = Annotated[
     bool,
@@ -370,20 +383,34 @@ JsonOpt = Annotated[
 ]
 
 
-def checked(checks: list[Any]) -> list[Any]:
-    """A preflight's outcome on the command line: the first failed check stops the command
-    (`error: preflight: ...`, exit 2) naming the flags that fix it; warnings go to stderr and
-    are returned (for --json)."""
-    from playscout.runtime.preflight import ROLES, PreflightError, require
+@contextmanager
+def preflight_hints() -> Iterator[None]:
+    """A preflight refusal on the command line (`error: preflight: ...`, exit 2) names the
+    flags that fix its first failed check (`--llm-url/--llm-model`)."""
+    from playscout.runtime.preflight import ROLES, PreflightError
 
-    flags = {path: name for name, (path, _) in ENDPOINTS.items()}
     try:
-        warnings = require(checks)
+        yield
     except PreflightError as e:
-        failed = next(c for c in checks if c.failed)
-        flag = flags.get(ROLES[failed.name].path) if failed.name in ROLES else None
+        flags = {path: name for name, (path, _) in ENDPOINTS.items()}
+        name = e.check.name if e.check is not None else ""
+        flag = flags.get(ROLES[name].path) if name in ROLES else None
         hint = f" (--{flag}-url/--{flag}-model)" if flag else ""
-        raise PreflightError(f"{e}{hint}") from None
-    for check in warnings:
-        warn(check.detail)
+        raise PreflightError(f"{e}{hint}", e.check) from None
+
+
+def warn_all(warnings: list[str]) -> list[str]:
+    """What would not stop the command, on stderr; returned (for --json)."""
+    for warning in warnings:
+        warn(warning)
     return warnings
+
+
+def checked(checks: list[Any]) -> list[str]:
+    """A preflight's outcome on the command line: a failed check stops the command with the
+    flags that fix it (`preflight_hints`); the warnings go to stderr and are returned."""
+    from playscout.runtime.preflight import require
+
+    with preflight_hints():
+        warnings = require(checks)
+    return warn_all([w.detail for w in warnings])

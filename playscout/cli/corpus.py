@@ -35,10 +35,12 @@ def corpus_validate(
     """Check every file of a corpus; list each problem with its file and field, and warn of
     clip files clip_paths lists but the disk lacks.
 
-    Exit 1 when there are problems (or, with --strict, warnings)."""
-    from playscout.corpus import validate_corpus
+    Exit 1 when there are problems (or, with --strict, warnings); 2 when ROOT is no corpus
+    (no such folder, or no data/ folder in it)."""
+    from playscout.corpus import Corpus, validate_corpus
     from playscout.corpus.validate import NO_VIDEO
 
+    Corpus(root)  # a path that is no corpus at all is the user's error (exit 2), not a problem
     with progress_bar() as update:
         report = validate_corpus(root, progress=update)
     if json_out:
@@ -183,8 +185,16 @@ def corpus_questions(
     seed: Annotated[int, typer.Option()] = 0,
 ) -> None:
     """Generate T9-style questions with gold evidence for a synthetic corpus."""
+    from playscout.corpus import Corpus
     from playscout.synthetic import generate_questions
+    from playscout.synthetic.questions import why_no_questions
 
+    Corpus(root)  # no such corpus: one line, exit 2 (was exit 0 with nothing written)
     counts = generate_questions(root, per_sport=per_sport, seed=seed)
     for sport, n in counts.items():
-        out.print(f"{sport}: {n} questions -> {root / 'questions' / (sport + '.json')}")
+        why = f" ({why_no_questions(root, sport)})" if n == 0 else ""
+        out.print(
+            f"{sport}: {n} questions -> {root / 'questions' / (sport + '.json')}{why}",
+            highlight=False,
+            soft_wrap=True,
+        )

@@ -10,6 +10,8 @@ among all of them, and its clips are the ones searched.
 
 from __future__ import annotations
 
+import shlex
+import sys
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -24,6 +26,13 @@ from playscout.corpus.validate import NO_VIDEO
 from playscout.indexer.build import build_from_corpus
 from playscout.runtime import Runtime
 from playscout.tools import SEARCH_TOOLS, call_tool
+
+# The clip hits above are the agent's observation, which (as the reference's) carries no
+# caption: what a clip shows reaches the model only through video_qa.
+CLIPS_UNSEEN = (
+    "(this is what the agent sees: clip hits without their captions; it reads a clip's caption "
+    "only by calling video_qa on it. `playscout search videos` shows the captions too)"
+)
 
 ProgressFactory = Callable[[], AbstractContextManager[Callable[[str, int, int | None], None]]]
 
@@ -68,12 +77,14 @@ def run_demo(
     assert corpus is not None  # corpus_dir was given
     tools = {t.name: t for t in SEARCH_TOOLS}
     table = Table("sport", "question", "gold game doc rank", "gold clip rank in game")
+    asked: Question | None = None  # the question the next steps ask
     for sport in corpus.sports():
         questions = [q for q in corpus.questions(sport) if q.gold]
         if not questions:
             continue
         q: Question = questions[0]
         assert q.gold is not None
+        asked = asked or q
         ctx = runtime.tool_context(sport, "oracle")  # a generated corpus has no video
         console.rule(f"{sport}: {q.id}")
         console.print(
@@ -86,6 +97,7 @@ def run_demo(
             tools, ctx, "search_videos", {"query": q.question, "game_ids": [q.gold.game_id]}
         )
         console.print(_head(clips.observation, 6), highlight=False, markup=False, soft_wrap=True)
+        console.print(CLIPS_UNSEEN, highlight=False, soft_wrap=True)
         clip_ids = [h.clip_id for h in clips.data.hits] if clips.data else []
         table.add_row(
             sport,
@@ -95,6 +107,46 @@ def run_demo(
         )
     console.print(table)
     console.print(f"demo finished in {time.perf_counter() - start:.1f} s (corpus: {corpus_dir})")
+    if asked is not None:
+        runs_dir = runtime.settings.eval.runs_dir
+        console.print(
+            next_steps(corpus_dir, index_dir, asked, runs_dir), highlight=False, soft_wrap=True
+        )
+
+
+def next_steps(corpus_dir: Path, index_dir: Path, question: Question, runs_dir: Path) -> str:
+    """The three commands after the demo, on its own index (README, "Quick tour"): ask one of
+    its questions (recorded where `serve` lists asks), run and judge T9 on a few questions per
+    sport (into the runs folder `serve` lists), and serve both in the run browser."""
+    exe = command_name()
+    on = (f"--index {shlex.quote(str(index_dir))} --corpus {shlex.quote(str(corpus_dir))} "
+          "--mode oracle --policy workflow")  # fmt: skip
+    run = shlex.quote(str(runs_dir / "demo-t9"))
+    return "\n".join(
+        (
+            "next, on the demo's own index (README, 'Quick tour'):",
+            "1. ask one of its questions (the answer names its evidence; the ask is recorded "
+            "for the run browser):",
+            f"   {exe} ask {shlex.quote(question.question)} --sport {question.sport} {on}",
+            "2. run T9 on 3 questions per sport, then judge the answers:",
+            f"   {exe} eval run --task t9 {on} --limit 3 --out {run} && {exe} eval judge {run}",
+            "3. serve the API and the run browser (the ask and the run are in it), then open "
+            "the /viewer address it prints:",
+            f"   {exe} serve {on}",
+        )
+    )
+
+
+def command_name() -> str:
+    """How to run playscout from here: the script beside this Python when it has one (`make
+    demo` runs `.venv/bin/python -m playscout`: `.venv/bin/playscout`), else `playscout`."""
+    script = Path(sys.executable).parent / "playscout"
+    if not script.is_file():
+        return "playscout"
+    try:
+        return str(script.relative_to(Path.cwd()))
+    except ValueError:
+        return str(script)
 
 
 def _head(text: str, lines: int) -> str:

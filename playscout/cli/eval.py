@@ -4,7 +4,6 @@ registers with `app.add_typer(eval_app, name="eval")`. User errors end in one li
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,40 +18,17 @@ from playscout.cli.common import (
     checked,
     configurable,
     out,
+    preflight_hints,
     print_json,
     progress_bar,
-    split_list,
+    warn_all,
 )
 from playscout.cli.errors import failed, user_errors, warn
-from playscout.config import DEFAULT_MODE, DEFAULT_POLICY
 from playscout.errors import one_line
 
 eval_app = typer.Typer(
     no_args_is_help=True, help="Benchmark runs: run, judge, report, compare, export."
 )
-
-
-def corpus_sports(root: Path | None) -> list[str]:
-    """`eval run`'s sports when --sport is not given: every sport the corpus has (none without
-    a corpus: the task then says it needs one)."""
-    from playscout.corpus import Corpus
-
-    return Corpus(root).sports() if root is not None else []
-
-
-def indexed(sports: tuple[str, ...], backend: Any) -> tuple[str, ...]:
-    """The default sports narrowed to those the index holds (an index built with --sports
-    covers part of its corpus), said on stderr; none in common keeps them all, so the
-    preflight names the sport the index lacks."""
-    have = set(backend.sports())
-    kept = tuple(s for s in sports if s in have)
-    if kept and kept != sports:
-        warn(
-            f"the index holds {', '.join(kept)} of the corpus' {', '.join(sports)}: running "
-            "those (--sport chooses)"
-        )
-        return kept
-    return sports
 
 
 @eval_app.command("run")
@@ -71,16 +47,26 @@ def run_cmd(
         Path | None,
         typer.Option(help="Where --data's videos are.", show_default="the data file's folder"),
     ] = None,
-    mode: Annotated[str, typer.Option(help="default | oracle")] = DEFAULT_MODE,
+    mode: Annotated[
+        str | None, typer.Option(help="default | oracle", show_default="serving.mode, else default")
+    ] = None,
     sport: Annotated[
         str | None,
         typer.Option(
             help="Comma-separated sports.",
-            show_default="every sport the corpus has; with --data: every sport in it",
+            show_default="serving.sport, else every sport the corpus has that the index holds "
+            "and has questions for; with --data: every sport in it",
         ),
     ] = None,
-    policy: Annotated[str, typer.Option(help="llm | workflow (offline baseline)")] = DEFAULT_POLICY,
-    concurrency: Annotated[int, typer.Option(min=1, help="Questions in flight.")] = 8,
+    policy: Annotated[
+        str | None,
+        typer.Option(
+            help="llm | workflow (offline baseline)", show_default="serving.policy, else llm"
+        ),
+    ] = None,
+    concurrency: Annotated[
+        int | None, typer.Option(help="Questions in flight.", show_default="eval.concurrency")
+    ] = None,
     out_dir: Annotated[
         Path | None,
         typer.Option(
@@ -124,79 +110,45 @@ def run_cmd(
     2: the run could not start (preflight: model servers, sports, what the index holds; with
     --data, the published data and what its task needs; with --strict, a run that could not
     be comparable to the paper)."""
-    from playscout.config.presets import DEFAULT_EVAL_PRESET, load_preset
-    from playscout.eval.errors import RunError
-    from playscout.eval.preflight import run_needs
-    from playscout.eval.registry import get
-    from playscout.eval.runner import eval_runtime, planned_stamp, run_eval
-    from playscout.eval.spec import RunSpec, default_run_dir, model_label
-    from playscout.eval.stamp import COMPARABLE
-    from playscout.eval.store import load_results
-    from playscout.runtime import parse_mode, parse_policy
-    from playscout.runtime.preflight import Check, PreflightError, check_models, check_run
+    from playscout.eval.runner import run_eval
+    from playscout.usecases.run import LocalRun, prepare_run
 
-    declared = get(task)  # an unknown task is one line before anything else
-    if data is not None and not data.exists():
-        raise RunError(f"{data}: data file not found")
-    if media is not None and not media.is_dir():
-        raise RunError(f"{media}: media folder not found")
-    settings = run_config.settings(index=index, corpus_dir=corpus)
-    default_sports = "" if data is not None else ",".join(corpus_sports(settings.corpus_dir))
-    run_mode, run_policy = parse_mode(mode), parse_policy(policy)
-    if out_dir is None:
-        model = model_label(run_policy, settings)
-        out_dir = default_run_dir(settings.eval.runs_dir, task, run_mode, model)
-    spec = RunSpec(
+    request = LocalRun.of(
         task=task,
+        sport=sport,
+        mode=mode,
+        policy=policy,
+        limit=limit,
+        strict=strict,
         data=data,
         media=media,
-        mode=run_mode,
-        sports=tuple(split_list(sport if sport is not None else default_sports)),
-        policy=run_policy,
-        limit=limit,
-        concurrency=concurrency,
         out_dir=out_dir,
+        concurrency=concurrency,
         retry_failed=retry_failed,
         rerun_changed=rerun_changed,
     )
+    settings = run_config.settings(index=index, corpus_dir=corpus)
     if no_cache:
         settings.eval.cache_db = None
-    # The same preflight with or without --data: the index channels for the mode, the model
-    # roles for the task; a published run also checks its data and task needs (runner).
-    if data is None:
-        the_task: Any = declared.task()
-        needs_index, data_sports = the_task.needs_index, ()
-    else:
-        from playscout.eval.published import published_task, read_data
-
-        the_task = published_task(task, read_data(task, data))
-        needs_index = the_task.index_needed(settings)
-        data_sports = tuple(the_task.data.sports) if the_task.data is not None else ()
-    needs = run_needs(the_task, spec, load_preset(settings.preset or DEFAULT_EVAL_PRESET))
-    if needs_index and not needs.sports:  # --data without --sport: every sport in the file
-        needs = replace(needs, sports=data_sports)
-    warnings: list[Check] = checked(asyncio.run(check_models(settings, needs)))
-    runtime = eval_runtime(spec, settings, needs_index=needs_index)
-    if data is None and sport is None and runtime.backend is not None:
-        # every sport the corpus has, narrowed to those the index holds (said on stderr)
-        spec = spec.model_copy(update={"sports": indexed(spec.sports, runtime.backend)})
-        needs = replace(needs, sports=spec.sports)
-    warnings += checked(check_run(runtime, needs))  # what POST /v1/runs checks too
-    if strict:
-        verdict = planned_stamp(spec, runtime)
-        if not verdict.comparable:
-            n = len(verdict.reasons)
-            raise PreflightError(
-                f"--strict: this run could not be {COMPARABLE} ({n} reason{'s' * (n > 1)}): "
-                + "; ".join(verdict.reasons)
-            )
+    with preflight_hints():  # what POST /v1/runs checks too, with the same defaults
+        prepared = prepare_run(request, settings)
+    warnings = warn_all(prepared.warnings)
+    spec = prepared.spec
     with progress_bar() as update:
         summary = run_eval(
             spec,
-            settings,
-            runtime=runtime,
+            prepared.settings,
+            runtime=prepared.runtime,
             progress=lambda done, total: update(f"{spec.task} {spec.mode}", done, total),
         )
+    _print_summary(summary, Path(spec.out_dir), warnings, json_out)
+
+
+def _print_summary(summary: Any, out_dir: Path, warnings: list[str], json_out: bool) -> None:
+    """What the run did, for people or (--json) for scripts; `failed: ...`, exit 1, when some
+    questions ended with status error."""
+    from playscout.eval.store import load_results
+
     errors = [r for r in load_results(out_dir) if r.status == "error"]
     if json_out:
         first = {"qid": errors[0].qid, "error": errors[0].error} if errors else None
@@ -205,7 +157,7 @@ def run_cmd(
                 **summary.model_dump(mode="json"),
                 "failed": len(errors),
                 "first_error": first,
-                "warnings": [w.detail for w in warnings],
+                "warnings": warnings,
             }
         )
     else:

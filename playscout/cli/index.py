@@ -19,7 +19,9 @@ from playscout.cli.common import (
     settings,
     split_list,
 )
-from playscout.cli.errors import user_errors
+from playscout.cli.errors import fail, user_errors
+from playscout.embed.factory import embedder_choices
+from playscout.search.kinds import AUTO, KINDS
 
 index_app = typer.Typer(no_args_is_help=True, help="Build search indices.")
 
@@ -54,7 +56,7 @@ def index_build(
         str, typer.Option(help="Comma-separated sports.", show_default="every sport")
     ] = "",
     doc_embedder: Annotated[
-        str, typer.Option(help="minilm | bge-m3:PATH | openai:URL#MODEL | none")
+        str, typer.Option(help=f"{embedder_choices(images=False)} | none")
     ] = "minilm",
     caption_embedder: Annotated[str, typer.Option(help="Embedder of oracle captions.")] = "minilm",
     video_vectors: Annotated[
@@ -71,7 +73,7 @@ def index_build(
     backend: Annotated[
         str | None,
         typer.Option(
-            help="auto (the kind --out names) | embedded | elasticsearch",
+            help=" | ".join([f"{AUTO} (the kind --out names)", *KINDS.names()]),
             show_default="settings.backend",
         ),
     ] = None,
@@ -127,22 +129,27 @@ def index_build(
         except ValueError as e:
             raise SearchError(str(e)) from None
         ann = dataclasses.replace(ann, tune_queries=tune_queries)
-    with progress_bar() as update:
-        summary = build_from_corpus(
-            corpus,
-            out_dir,
-            sports=split_list(sports) or None,
-            doc_embedder=doc_embedder,
-            caption_embedder=caption_embedder,
-            video_vectors=video_vectors,
-            caption_vectors=caption_vectors,
-            overwrite=overwrite,
-            progress=update,
-            index_options=index_options,
-            ann=ann,
-            backend=kind.name,
-            device=embed_device(device),
-        )
+    from playscout.search.core.build import IndexExistsError
+
+    try:  # an existing index names this command's flag, not the library's argument
+        with progress_bar() as update:
+            summary = build_from_corpus(
+                corpus,
+                out_dir,
+                sports=split_list(sports) or None,
+                doc_embedder=doc_embedder,
+                caption_embedder=caption_embedder,
+                video_vectors=video_vectors,
+                caption_vectors=caption_vectors,
+                overwrite=overwrite,
+                progress=update,
+                index_options=index_options,
+                ann=ann,
+                backend=kind.name,
+                device=embed_device(device),
+            )
+    except IndexExistsError as e:
+        raise fail(e.saying("--overwrite")) from None
     swept = getattr(summary, "swept", None)
     if swept is not None and swept.folders:
         console.print(f"{swept} (left by killed builds)", highlight=False)
@@ -294,7 +301,7 @@ def index_videos_cmd(
     pbp: Annotated[Path, typer.Option(help="Play-by-play JSON of those games.")],
     out_dir: Annotated[Path, typer.Option("--out", help="Corpus root to add the games to.")],
     visual_model: Annotated[
-        str, typer.Option(help="open_clip:ARCH@WEIGHTS for clip vectors, or none.")
+        str, typer.Option(help=f"{embedder_choices(images=True)} for clip vectors, or none.")
     ] = "none",
     speech: Annotated[bool, typer.Option(help="Transcribe commentary (faster-whisper).")] = True,
     audio_events: Annotated[
@@ -358,7 +365,9 @@ def index_embed(
     ] = "captions",
     embedder: Annotated[
         str,
-        typer.Option(help="minilm | bge-m3:DIR | openai:URL#MODEL; clips: open_clip:ARCH@WEIGHTS"),
+        typer.Option(
+            help=f"{embedder_choices(images=False)}; clips: {embedder_choices(images=True)}"
+        ),
     ] = "minilm",
     ray: Annotated[
         bool, typer.Option("--ray", help="Spread over a Ray cluster (extra `ray`).")

@@ -18,7 +18,6 @@ from playscout.cli.common import (
     settings_for,
 )
 from playscout.cli.errors import fail, user_errors
-from playscout.config import DEFAULT_MODE
 
 search_app = typer.Typer(no_args_is_help=True, help="Run the agent's search tools by hand.")
 
@@ -34,20 +33,25 @@ AnnProbeOpt = Annotated[
 ]
 
 
-def _context(index: str | None, sport: str, mode: str, ann_probe: int | None) -> Any:
+def _context(index: str | None, sport: str | None, mode: str | None, ann_probe: int | None) -> Any:
+    """The tool context of this search; a sport or mode not given: the settings' default, as
+    an ask's (usecases/defaults.py)."""
     from playscout.runtime import Runtime, parse_mode
+    from playscout.usecases.defaults import mode_of, sport_of
 
     s = settings_for(index)
     if ann_probe is not None:
         s = s.model_copy(update={"search": s.search.model_copy(update={"ann_probe": ann_probe})})
+    chosen = mode_of(parse_mode(mode) if mode is not None else None, s.serving)
     runtime = Runtime.from_settings(s)
-    return runtime.tool_context(sport, parse_mode(mode))
+    held = runtime.require_backend().sports()
+    return runtime.tool_context(sport_of(sport, s.serving, held), chosen)
 
 
 def _run_search_tool(
     index: str | None,
-    sport: str,
-    mode: str,
+    sport: str | None,
+    mode: str | None,
     name: str,
     args: dict[str, Any],
     json_out: bool,
@@ -65,11 +69,11 @@ def _run_search_tool(
     if json_out:
         data = result.data.model_dump(mode="json") if result.data is not None else None
         print_json({"tool": name, "arguments": given, "result": data, "notes": result.notes})
-    elif name == "search_videos" and result.data is not None and mode == "oracle":
+    elif name == "search_videos" and result.data is not None and ctx.mode == "oracle":
         from playscout.tools.search import render_clips
 
         listed = ctx.search.observation_clips
-        shown = render_clips(result.data, sport, listed, captions=True)
+        shown = render_clips(result.data, ctx.sport, listed, captions=True)
         out.print(shown, highlight=False, markup=False, soft_wrap=True)
     else:
         out.print(result.observation, highlight=False, markup=False, soft_wrap=True)
@@ -82,10 +86,10 @@ def _tool_command(name: str, args_model: type[Any], *, modes: bool) -> Callable[
 
     def command(
         index: str | None,
-        sport: str,
+        sport: str | None,
         json_out: bool,
         ann_probe: int | None,
-        mode: str = DEFAULT_MODE,
+        mode: str | None = None,
         **args: Any,
     ) -> None:
         _run_search_tool(index, sport, mode, name, args, json_out, ann_probe)
@@ -100,9 +104,9 @@ def _tool_command(name: str, args_model: type[Any], *, modes: bool) -> Callable[
             shown: bool | str = "none" if opt.default in (None, []) else True
             annotation = Annotated[inner | None, typer.Option(help=opt.help, show_default=shown)]
         own.append(_param(opt.name, annotation, opt.default))
-    shared = [_param("index", IndexOpt, None), _param("sport", SportOpt, "basketball")]
+    shared = [_param("index", IndexOpt, None), _param("sport", SportOpt, None)]
     if modes:
-        shared.append(_param("mode", ModeOpt, DEFAULT_MODE))
+        shared.append(_param("mode", ModeOpt, None))
     tail = [_param("json_out", JsonOpt, False), _param("ann_probe", AnnProbeOpt, None)]
     params = own[:1] + shared + own[1:] + tail
     command.__signature__ = inspect.Signature(params, return_annotation=None)  # type: ignore[attr-defined]

@@ -5,7 +5,10 @@ The lead registers `serve_app` on the main CLI; `python -m playscout.cli.serve` 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import ipaddress
+import socket
 import sys
 import time
 from pathlib import Path
@@ -17,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from playscout.cli.common import TOOL_MODELS, RunConfig, configurable
-from playscout.cli.errors import fail, user_errors, warn
+from playscout.cli.errors import fail, failed, user_errors, warn
 from playscout.config import Settings
 
 serve_app = typer.Typer(help="Run the HTTP API and the model servers.")
@@ -62,7 +65,7 @@ def serve(
         str | None,
         typer.Option(
             help="Sport of an ask that names none.",
-            show_default="serving.sport, else basketball",
+            show_default="serving.sport, else the index's first",
         ),
     ] = None,
     mode: Annotated[
@@ -103,45 +106,87 @@ def serve(
             f"refusing to bind {settings.serving.host} without an API key: set {settings.serving.api_key_env} "
             "or pass --allow-no-auth"
         )
-    if verify:
-        from playscout.cli.index import verify_or_report
+    sock = claim_port(settings.serving.host, settings.serving.port)
+    try:
+        if verify:
+            from playscout.cli.index import verify_or_report
 
-        if not verify_or_report(str(settings.index)):
-            console.print("not serving a corrupt index: rebuild it", style="red")
-            raise typer.Exit(1)
-    from playscout.eval.service import EvalRunService
+            if not verify_or_report(str(settings.index)):
+                console.print("not serving a corrupt index: rebuild it", style="red")
+                raise typer.Exit(1)
+        from playscout.serving.choices import server_default
+        from playscout.serving.eval_service import EvalRunService
 
-    app = create_app(settings, run_service=EvalRunService(settings, settings.eval))
-    for check in serve_preflight(settings, app.state.serving.runtime):
-        warn(check.detail)
-    console.print(default_ask(settings, app.state.serving), highlight=False, soft_wrap=True)
+        app = create_app(settings, run_service=EvalRunService(settings, settings.eval))
+        choice = server_default(app.state.serving)
+        for check in serve_preflight(settings, app.state.serving.runtime, choice):
+            warn(check.detail)
+        console.print(default_ask(settings, app.state.serving), highlight=False, soft_wrap=True)
+        bound = sock.getsockname()[1]  # `--port 0` takes a free one
+        console.print(where_to_go(settings, bound), highlight=False, soft_wrap=True)
+        config = uvicorn.Config(
+            app,
+            host=settings.serving.host,
+            port=bound,
+            log_level="info",
+            **uvicorn_options(settings.serving, app),  # the graceful timeout, the shutdown hook
+        )
+        server = uvicorn.Server(config)
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run(sockets=[sock])
+        if not server.started:
+            raise failed("the server did not start (its log is above)")
+    finally:
+        sock.close()
+
+
+def claim_port(host: str, port: int) -> socket.socket:
+    """The server's socket, bound before the slow part of the start: a port in use is one
+    line and exit 2, before anything says the API serves there (uvicorn found out only after
+    the app was built, and exited 3 with a dozen log lines)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise fail(
+                f"port {port} on {host} is in use (another server?): stop it or pass --port N"
+            ) from None
+        raise fail(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def where_to_go(settings: Settings, port: int) -> str:
+    """The URLs a person opens first: `/` itself only redirects to the run browser."""
+    host = settings.serving.host
+    base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
     auth = "bearer key" if settings.serving.api_key() else "no auth"
-    console.print(
-        f"playscout API on http://{settings.serving.host}:{settings.serving.port} ({auth})"
-    )
-    uvicorn.run(
-        app,
-        host=settings.serving.host,
-        port=settings.serving.port,
-        log_level="info",
-        **uvicorn_options(settings.serving, app),  # the graceful timeout and shutdown hook
+    return "\n".join(
+        (
+            f"playscout API on {base} ({auth})",
+            f"  run browser (runs, asks, trajectories): {base}/viewer",
+            f"  API docs: {base}/docs",
+            f"  OpenAI-compatible API: {base}/v1 (model playscout-agent)",
+        )
     )
 
 
-def serve_preflight(settings: Settings, runtime: Any) -> list[Any]:
-    """The checks `ask` and `eval run` stop on, as warnings: a server may start before its
-    model servers (compose, `serve models` takes minutes), so refusing to start would make the
-    start order matter; `/readyz` answers 503 until the models answer."""
-    from playscout.config import MODES
-    from playscout.runtime.preflight import Needs, as_warnings, check_index, check_models
+def serve_preflight(settings: Settings, runtime: Any, choice: Any) -> list[Any]:
+    """What an ask that names nothing uses (`choice`: the default sport, mode and policy),
+    checked as `ask` checks it, as warnings: a server may start before its model servers
+    (compose, `serve models` takes minutes), so refusing to start would make the start order
+    matter; `/readyz` answers 503 until the models answer. Only warnings: what would stop such
+    an ask is said once by `default_ask`, and other modes and policies are each ask's own
+    choice (`GET /v1/models` lists those that can run)."""
+    from playscout.runtime.preflight import as_warnings, ask_needs, check_index, check_models
 
-    sports = tuple(runtime.require_backend().sports())
-    checks = []
-    for mode in MODES:
-        tools = runtime.preset.tool_names(mode)
-        needs = Needs(sports, mode, agent=settings.agent.llm.configured, tools=tools)
-        checks += check_index(runtime, needs) + asyncio.run(check_models(settings, needs))
-    return list({c.detail: c for c in as_warnings(checks)}.values())
+    needs = ask_needs(runtime.preset, choice.sport, choice.mode, choice.policy)
+    index = [c for c in check_index(runtime, needs) if not c.failed]
+    probed = [c for c in asyncio.run(check_models(settings, needs)) if c.state != "not configured"]
+    return list({c.detail: c for c in as_warnings(index + probed)}.values())
 
 
 def default_ask(settings: Settings, state: Any) -> str:
@@ -149,9 +194,9 @@ def default_ask(settings: Settings, state: Any) -> str:
     the operator set that cannot run stop the server (one line); the built-in ones only warn,
     so a plain `serve` still serves the run browser and the asks that choose."""
     from playscout.runtime.preflight import PreflightError
-    from playscout.serving.choices import default_choice, require_runnable
+    from playscout.serving.choices import require_runnable, server_default
 
-    choice = default_choice(settings.serving)
+    choice = server_default(state)
     said = f"sport {choice.sport}, mode {choice.mode}, policy {choice.policy}"
     try:
         require_runnable(state, choice)

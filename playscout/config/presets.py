@@ -41,7 +41,7 @@ class ToolSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(description="A tool of playscout/tools/registry.py.")
+    name: str = Field(description="A tool of the registry (playscout/tools/declare.py, TOOLS).")
     description: str | None = Field(
         None,
         description="A text file under playscout/tools/descriptions/ (without .txt); "

@@ -24,9 +24,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from playscout.config import DEVICE_PATTERN
 from playscout.embed.embedder import EmbeddingError
 
-DEVICE_PATTERN = r"^(auto|cpu|cuda(:\d+)?)$"
 _DEVICE_RE = re.compile(DEVICE_PATTERN)
 HALF_DTYPES = ("float16", "bfloat16")
 CPU_PRECISIONS = ("auto", "float32", "bfloat16")

@@ -7,14 +7,15 @@ embedded the corpus; a mismatch must be an error, never a silent fallback (T9 we
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from pydantic import BaseModel, Field
 
-from playscout.errors import PlayscoutError
+from playscout.embed.errors import EmbeddingError
 
-EmbedderKind = Literal["minilm", "bge-m3", "openai", "precomputed", "open_clip"]
+EmbedderKind = str
+"""A name in the table of embedders, `playscout.embed.factory.EMBEDDERS`."""
 
 # Spec options that change how an embedder runs, not which vectors it gives: ignore them when
 # checking that a query embedder matches the one an index was built with. ("pretrained" is where
@@ -24,10 +25,6 @@ RUNTIME_OPTIONS = frozenset(
     {"batch_size", "device", "base_url", "api_key_env", "timeout_s", "max_retries"}
     | {"backoff_base_s", "backoff_max_s", "pretrained", "use_fp16", "cpu_precision"}
 )
-
-
-class EmbeddingError(PlayscoutError, RuntimeError):
-    """An embedder that cannot give correct vectors. Messages are one line and say what to do."""
 
 
 class EmbedderSpec(BaseModel):

@@ -7,14 +7,13 @@ from __future__ import annotations
 from playscout.config.presets import Preset
 from playscout.eval.spec import RunSpec
 from playscout.eval.tasks.task import AGENT, Task
-from playscout.runtime import Runtime
-from playscout.runtime.preflight import Check, Needs, check_run
+from playscout.runtime.preflight import Needs
 
 
 def run_needs(task: Task, spec: RunSpec, preset: Preset) -> Needs:
     """Agent tasks need the agent's model under the llm policy and may call any tool the run's
-    preset offers in its mode; direct tasks call their tools themselves, so a tool that cannot
-    work is an error."""
+    preset offers in its mode; direct tasks call their tools themselves. Either way the run is
+    scored, so a tool that cannot work is an error, not a warning."""
     agent = AGENT in task.calls
     tools = preset.tool_names(spec.mode) if agent else task.calls
     return Needs(
@@ -23,10 +22,5 @@ def run_needs(task: Task, spec: RunSpec, preset: Preset) -> Needs:
         agent=agent and spec.policy == "llm",
         tools=tools,
         direct=not agent,
+        scored=True,
     )
-
-
-def run_checks(task: Task, spec: RunSpec, runtime: Runtime) -> list[Check]:
-    """The checks that need no network, on the run's own Runtime: `eval run` runs them after
-    probing the models, `POST /v1/runs` before it accepts a run (the same line either way)."""
-    return check_run(runtime, run_needs(task, spec, runtime.preset))

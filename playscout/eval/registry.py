@@ -1,28 +1,24 @@
 """Benchmark tasks, each one declaration (`declare`): its name, its metric and its sources (the
 questions it generates from the synthetic corpus, and each published format with the loader
 that reads it and the route that asks its items), registered in the module that writes the
-task. No list names the tasks: the first lookup imports every module of eval/tasks and
-eval/published (`PACKAGES`), so a new task is one new module there; `import playscout` and
-`playscout --help` import none of them. A declaration missing a part, or a second task of the
-same name, fails at registration with one line."""
+task. `TASKS`'s table lists every built-in task and the module attribute its declaration is
+kept in; a task's module is imported on its first lookup, so `import playscout` and `playscout
+--help` import none of them. A declaration missing a part, or a second task of the same name,
+fails at registration with one line."""
 
 from __future__ import annotations
 
-import importlib
 import inspect
-import pkgutil
 import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from playscout.eval.errors import RunError
+from playscout.registry import Registry, natural_key
 
 if TYPE_CHECKING:
     from playscout.eval.published.formats import Format
     from playscout.eval.tasks.task import Task
-
-PACKAGES = ("playscout.eval.tasks", "playscout.eval.published")
-"""Where task declarations are looked for: every module of these packages is imported once."""
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
 # What the runner, preflight and report read of a generated task (eval/tasks/task.py, Task).
@@ -61,8 +57,27 @@ class BenchmarkTask:
         return list(dict.fromkeys(f.route for f in self.published))
 
 
-_DECLARED: dict[str, BenchmarkTask] = {}
-_discovered = False
+_PUBLISHED = "playscout.eval.published"
+TASKS: Registry[BenchmarkTask] = Registry(
+    "task",
+    {
+        "gameplayqa": f"{_PUBLISHED}.external_tasks:GAMEPLAYQA",
+        "lcric": f"{_PUBLISHED}.external_tasks:LCRIC",
+        "starbench": f"{_PUBLISHED}.external_tasks:STARBENCH",
+        "t1": f"{_PUBLISHED}.clip_tasks:T1",
+        "t2": f"{_PUBLISHED}.clip_tasks:T2",
+        "t3": f"{_PUBLISHED}.clip_tasks:T3",
+        "t4": f"{_PUBLISHED}.game_tasks:T4",
+        "t5": f"{_PUBLISHED}.clip_tasks:T5",
+        "t6": f"{_PUBLISHED}.game_tasks:T6",
+        "t7": f"{_PUBLISHED}.game_tasks:T7",
+        "t8": f"{_PUBLISHED}.clip_tasks:T8",
+        "t9": f"{_PUBLISHED}.game_tasks:T9",
+    },
+    unknown=RunError,
+)
+"""Every task by name: the built-ins (each module keeps its `declare(...)` in the attribute
+named here), then any declared elsewhere (a plugin, a test)."""
 
 
 def declare(
@@ -96,14 +111,10 @@ def declare(
     names = [f.name for f in formats]
     if len(set(names)) != len(names):
         raise TaskDeclarationError(f"{where}: two published formats share a name: {names}")
-    prior = _DECLARED.get(name)
-    if prior is not None and prior.module != module:
-        raise TaskDeclarationError(f"task {name!r} declared twice: {prior.module} and {module}")
-    for cls in [generated, *(f.route for f in formats)]:  # checked: nothing fails from here
+    decl = TASKS.add(name, BenchmarkTask(name, metric.strip(), generated, formats, module))
+    for cls in [generated, *(f.route for f in formats)]:  # registered: nothing fails from here
         if cls is not None and not getattr(cls, "name", ""):
             cls.name = name
-    decl = BenchmarkTask(name, metric.strip(), generated, formats, module)
-    _DECLARED[name] = decl
     return decl
 
 
@@ -137,38 +148,19 @@ def _checked_format(fmt: Format, name: str, where: str) -> Format:
     return replace(fmt, task=name)
 
 
-def _discover() -> None:
-    """Import every module of PACKAGES once (each declares its tasks as it is imported)."""
-    global _discovered
-    if _discovered:
-        return
-    for package in PACKAGES:
-        pkg = importlib.import_module(package)
-        for info in pkgutil.iter_modules(pkg.__path__):
-            importlib.import_module(f"{package}.{info.name}")
-    _discovered = True
-
-
-def _key(name: str) -> list[Any]:
-    """Alphabetical, numbers by value (t2 before t10)."""
-    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name)]
-
-
 def all_tasks() -> list[BenchmarkTask]:
-    _discover()
-    return [_DECLARED[n] for n in sorted(_DECLARED, key=_key)]
+    return [TASKS.get(n) for n in sorted(TASKS.names(), key=natural_key)]
 
 
 def task_names(*, generated: bool = False) -> list[str]:
     """Every task's name (`generated`: only those that make questions from the corpus)."""
-    return [t.name for t in all_tasks() if t.generated is not None or not generated]
+    if not generated:
+        return sorted(TASKS.names(), key=natural_key)
+    return [t.name for t in all_tasks() if t.generated is not None]
 
 
 def get(name: str) -> BenchmarkTask:
-    _discover()
-    if name not in _DECLARED:
-        raise RunError(f"unknown task {name!r}; one of: {', '.join(task_names())}")
-    return _DECLARED[name]
+    return TASKS.get(name)
 
 
 def all_formats() -> list[Format]:
@@ -176,6 +168,4 @@ def all_formats() -> list[Format]:
 
 
 def formats_for(task: str) -> list[Format]:
-    _discover()
-    decl = _DECLARED.get(task)
-    return list(decl.published) if decl else []
+    return list(TASKS.get(task).published) if task in TASKS else []

@@ -1,6 +1,7 @@
 """What one batch run is: the task, how to answer it, over what, with how much parallelism,
-and where it lives. The CLI and the HTTP run service each build one, so both runs agree on
-the options and their defaults; `run_eval(spec, settings)` takes it whole.
+and where it lives, every choice made: the run use case (`usecases.prepare_run`) builds it for
+the CLI and the HTTP run service alike, so both agree on the options and their defaults;
+`run_eval(spec, settings)` takes it whole.
 
 The options that must match for a run directory to be resumed (task, mode, policy, sports)
 are recorded in its run.json; the rest (concurrency, retry_failed, rerun_changed) may change between
@@ -27,7 +28,8 @@ class RunSpec(BaseModel):
     out_dir: Path = Field(description="Run directory; resumed if it exists.")
     mode: Mode = DEFAULT_MODE
     sports: tuple[str, ...] = Field(
-        ("basketball",), description="Sports to run; empty with `data`: every sport in it."
+        description="Sports to run; empty with `data`: every sport in it. Chosen by the run "
+        "use case (usecases/run.py) when a request names none."
     )
     policy: Policy = DEFAULT_POLICY
     limit: int | None = Field(None, description="Questions per sport at most (None: all).")

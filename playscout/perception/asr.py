@@ -48,8 +48,12 @@ def _whisper(model_dir: str, device: str, compute_type: str) -> Any:
         raise EngineUnavailable(ASR_MISSING) from None
     if not (Path(model_dir) / "model.bin").is_file():
         raise EngineUnavailable(f"no CTranslate2 Whisper model (model.bin) in {model_dir}")
-    dev = "cuda" if device == "auto" and _cuda() else ("cpu" if device == "auto" else device)
-    return WhisperModel(model_dir, device=dev, compute_type=compute_type)
+    if device == "auto":
+        device = "cuda" if _cuda() else "cpu"
+    kind, _, index = device.partition(":")  # CTranslate2 takes cuda:N as cuda + device_index N
+    return WhisperModel(
+        model_dir, device=kind, device_index=int(index or 0), compute_type=compute_type
+    )
 
 
 def _cuda() -> bool:

@@ -34,7 +34,7 @@ class AudioModel:
             ) from None
         if device == "auto":
             device = "cuda" if torch.cuda.is_available() else "cpu"
-        dtype = torch.bfloat16 if device == "cuda" else torch.float32
+        dtype = torch.bfloat16 if device.startswith("cuda") else torch.float32
         try:
             self.processor: Any = AutoProcessor.from_pretrained(
                 str(model_dir), local_files_only=True

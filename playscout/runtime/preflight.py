@@ -85,8 +85,11 @@ class Needs:
 
     `tools` are the tools the run calls. `direct`: a task calls them itself, so a tool that
     cannot work fails every item (error); with the agent choosing (`direct=False`) a QA tool
-    without its model is a warning, since the agent can still answer from what it finds.
-    Clip search without its channel is an error either way: the agent could never reach a clip.
+    without its model is a warning, since the agent can still answer from what it finds,
+    unless the run is `scored`: a benchmark run's answers are its result, so a tool it offers
+    that cannot work (default mode's video_qa without a VLM) is an error, as a dead model
+    server is. Clip search without its channel is an error either way: the agent could never
+    reach a clip.
     """
 
     sports: tuple[str, ...] = ()
@@ -95,6 +98,7 @@ class Needs:
     tools: frozenset[str] = field(default_factory=frozenset)
     direct: bool = False
     judge: bool = False
+    scored: bool = False
 
     def roles(self) -> list[str]:
         """The model endpoints this run calls (when configured): each tool's roles for the
@@ -177,16 +181,18 @@ def check_run(runtime: Runtime, needs: Needs) -> list[Check]:
 
 def ask_needs(
     preset: Preset,
-    sport: str,
+    sport: str | None,
     mode: Mode,
     policy: Policy,
     tools: Iterable[str] | None = None,
 ) -> Needs:
-    """What one ask needs (`playscout ask`, the API's asks and model aliases): the agent's
+    """What one ask needs (`usecases.prepare_ask`, the API's model aliases): the agent's
     model under the llm policy, and the tools the agent is offered (`tools`, when a runtime
-    was given its own, else the preset's for the mode)."""
+    was given its own, else the preset's for the mode). No sport: the model probe, which
+    runs before the index is opened."""
     offered = frozenset(tools) if tools is not None else preset.tool_names(mode)
-    return Needs(sports=(sport,), mode=mode, agent=policy == "llm", tools=offered)
+    sports = (sport,) if sport is not None else ()
+    return Needs(sports=sports, mode=mode, agent=policy == "llm", tools=offered)
 
 
 def check_index(runtime: Runtime, needs: Needs) -> list[Check]:
@@ -203,7 +209,7 @@ def check_index(runtime: Runtime, needs: Needs) -> list[Check]:
             missing = missing_clip_channel(backend, sport, needs.mode)
             if missing is not None:
                 checks.append(Check("clips", "error", missing, "missing"))
-    severity: Severity = "error" if needs.direct else "warning"
+    severity: Severity = "error" if needs.direct or needs.scored else "warning"
     for tool in REGISTRY.values():
         if tool.name not in needs.tools:
             continue
@@ -225,11 +231,11 @@ def preflight(runtime: Runtime, needs: Needs, timeout_s: float = PROBE_TIMEOUT_S
 
 
 def require(checks: list[Check]) -> list[Check]:
-    """Raises PreflightError with the first failed check; returns the warnings."""
+    """Raises PreflightError naming every failed check, in one line (the first decides the
+    API's error code); returns the warnings."""
     failed = [c for c in checks if c.failed]
     if failed:
-        more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
-        raise PreflightError(f"preflight: {failed[0].detail}{more}", failed[0])
+        raise PreflightError(f"preflight: {'; '.join(c.detail for c in failed)}", failed[0])
     return [c for c in checks if c.severity == "warning"]
 
 

@@ -1,5 +1,5 @@
 """The one search-backend interface: every backend (embedded, Elasticsearch) implements it and
-passes tests/search/conformance.py.
+passes the conformance suite, playscout/search/conformance/.
 
 Filters are resolved values (canonical team/player names, explicit doc types): resolving what a
 user or model typed is the tools' job, so that every resolution can be reported.

@@ -1,20 +1,21 @@
 """The registry of search backend kinds: which kind a target is (or the one a setting forces),
 read by every site that opens, builds or verifies an index (search.open, search.verify,
 indexer.build, the CLI, the runtime). A new backend kind is one module defining a
-`BackendKind` plus one line in `BUILTIN` (or `register_kind` from an embedding app)."""
+`BackendKind` plus one line in `KINDS`'s table (or `register_kind` from an embedding app); it
+proves itself with the conformance suite, `playscout.search.conformance`."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from playscout.registry import Registry, RegistryError
 from playscout.search.backend_api import IndexOpenError
-from playscout.search.elastic_kind import ELASTICSEARCH
-from playscout.search.embedded_kind import EMBEDDED
-from playscout.search.kind import BackendKind
+
+if TYPE_CHECKING:
+    from playscout.search.kind import BackendKind
 
 AUTO = "auto"
-BUILTIN = (EMBEDDED, ELASTICSEARCH)
-_KINDS: dict[str, BackendKind] = {k.name: k for k in BUILTIN}
 
 
 class BackendKindError(IndexOpenError):
@@ -22,33 +23,49 @@ class BackendKindError(IndexOpenError):
     kind a setting forces: one line naming both."""
 
 
+def _named_by_its_entry(name: str, kind: BackendKind) -> None:
+    if name == AUTO:
+        raise RegistryError(f"{AUTO!r} is no backend kind's name: it means 'choose by the target'")
+    if kind.name != name:
+        raise RegistryError(f"backend kind {name!r}: its entry is named {kind.name!r}")
+
+
+KINDS: Registry[BackendKind] = Registry(
+    "backend kind",
+    {
+        "embedded": "playscout.search.embedded_kind:EMBEDDED",
+        "elasticsearch": "playscout.search.elastic_kind:ELASTICSEARCH",
+    },
+    unknown=BackendKindError,
+    check=_named_by_its_entry,
+)
+
+
+def builtin_kinds() -> tuple[BackendKind, ...]:
+    """The kinds playscout ships (each runs the conformance suite in tests/search)."""
+    return tuple(KINDS.get(name) for name in KINDS.builtins)
+
+
 def register_kind(kind: BackendKind) -> None:
     """Add a kind; its name must be new (a second registration is a mistake, not an override)."""
-    if kind.name in _KINDS or kind.name == AUTO:
-        raise ValueError(f"a backend kind named {kind.name!r} is already registered")
-    _KINDS[kind.name] = kind
+    KINDS.add(kind.name, kind)
 
 
 def unregister_kind(name: str) -> None:
     """Remove a kind added by `register_kind` (tests); the built-in ones stay."""
-    if any(k.name == name for k in BUILTIN):
-        raise ValueError(f"{name!r} is a built-in backend kind")
-    _KINDS.pop(name, None)
+    KINDS.remove(name)
 
 
 def kind_names() -> tuple[str, ...]:
-    return tuple(_KINDS)
+    return KINDS.names()
 
 
 def _choices() -> str:
-    return "; ".join(f"{k.name}: {k.describes}" for k in _KINDS.values())
+    return "; ".join(f"{k.name}: {k.describes}" for k in KINDS.values())
 
 
 def get_kind(name: str) -> BackendKind:
-    kind = _KINDS.get(name)
-    if kind is None:
-        raise BackendKindError(f"backend {name!r} is not one of {', '.join((AUTO, *_KINDS))}")
-    return kind
+    return KINDS.get(name)
 
 
 def kind_for(target: Path | str, backend: str = AUTO) -> BackendKind:
@@ -64,7 +81,7 @@ def kind_for(target: Path | str, backend: str = AUTO) -> BackendKind:
                 f"{AUTO} to choose the kind from the target)"
             )
         return kind
-    found = [k for k in _KINDS.values() if k.recognises(text)]
+    found = [k for k in KINDS.values() if k.recognises(text)]
     if not found:
         raise BackendKindError(f"no backend kind recognises index target {text!r} ({_choices()})")
     if len(found) > 1:

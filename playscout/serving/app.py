@@ -23,7 +23,6 @@ from playscout.agent.sessions import check_session_db
 from playscout.clients.chat import ChatClient
 from playscout.config import Settings
 from playscout.errors import PlayscoutError
-from playscout.eval.run_service import Observable, RunService
 from playscout.runtime import Runtime
 from playscout.search.backend_api import SearchBackend
 from playscout.serving.browser_guard import BrowserGuardMiddleware
@@ -43,6 +42,7 @@ from playscout.serving.routes import (
     trajectories,
     viewer,
 )
+from playscout.serving.run_service import Observable, RunService
 from playscout.serving.security import (
     BearerAuthMiddleware,
     BodyLimitMiddleware,

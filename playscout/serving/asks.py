@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
-from playscout.agent import Agent, AgentResult
+from playscout.agent import AgentResult
 from playscout.agent.ids import new_id
 from playscout.agent.sessions import SessionStoreError, check_session_db
 from playscout.agent.tracing import VIEWER_URL, viewer_url
@@ -29,11 +29,8 @@ from playscout.agent.trajectory import (
     TrajectoryWriter,
 )
 from playscout.errors import PlayscoutError
-from playscout.serving.choices import Choice, default_choice, require_runnable
 from playscout.serving.errors import RequestError, RunFailed
 from playscout.serving.schemas import (
-    AskBody,
-    AskRequest,
     AskResponse,
     ClipEvidence,
     DocumentEvidence,
@@ -43,6 +40,7 @@ from playscout.serving.schemas import (
 from playscout.serving.state import ServingState
 from playscout.serving.trajectories import CANCELLED, INTERRUPTED
 from playscout.storage import StorageError, storage_error_in
+from playscout.usecases.ask import AskRequest, PreparedAsk, prepare_ask
 
 log = logging.getLogger(__name__)
 EVIDENCE_LIMIT = 20
@@ -84,36 +82,19 @@ class _Tracker:
         pass
 
 
-def resolve_ask(state: ServingState, body: AskBody) -> AskRequest:
-    """The body with the server's defaults filled in (serving/choices.py)."""
-    default = default_choice(state.settings.serving)
-    return AskRequest(
-        question=body.question,
-        sport=body.sport or default.sport,
-        mode=body.mode or default.mode,
-        policy=body.policy or default.policy,
-        session_id=body.session_id,
-    )
-
-
-def check_request(state: ServingState, req: AskRequest) -> None:
-    """The question's limits, then the CLI `ask`'s preflight (runtime/preflight.check_run):
-    a refusal is a 400 with the CLI's line before the run is admitted."""
+def prepare(state: ServingState, request: AskRequest) -> PreparedAsk:
+    """The question's limits, then the ask use case on this server's runtime (its defaults,
+    the CLI `ask`'s checks): a refusal is a 400 with the CLI's line before the run is admitted."""
     limit = state.settings.serving.max_question_chars
-    if len(req.question) > limit:
-        raise AskRejected(f"question is {len(req.question)} characters; the limit is {limit}")
-    require_runnable(state, Choice(req.sport, req.mode, req.policy))
-    if req.session_id is not None and state.checkpointer is not None:
+    if len(request.question) > limit:
+        raise AskRejected(f"question is {len(request.question)} characters; the limit is {limit}")
+    prepared = prepare_ask(request, runtime=state.runtime)
+    if request.session_id is not None and state.checkpointer is not None:
         check_session_db(state.settings.agent.session_db)  # 503 before the run, not mid-run
+    return prepared
 
 
-def make_agent(state: ServingState, req: AskRequest) -> Agent:
-    runtime = state.runtime
-    ctx = runtime.tool_context(req.sport, req.mode)
-    return runtime.agent(ctx, req.policy, checkpointer=state.checkpointer)
-
-
-def _mark_stopped(path: Path, tracker: _Tracker, req: AskRequest, reason: str) -> None:
+def _mark_stopped(path: Path, tracker: _Tracker, req: PreparedAsk, reason: str) -> None:
     """Appends why the run stopped. A run stopped before it recorded its start (cancelled
     before its task ran, or during the model probe) gets a run_start from the request first,
     so every admitted ask leaves a trajectory that says what happened to it."""
@@ -139,7 +120,7 @@ def _mark_stopped(path: Path, tracker: _Tracker, req: AskRequest, reason: str) -
 
 async def run_ask(
     state: ServingState,
-    req: AskRequest,
+    req: PreparedAsk,
     trajectory_id: str,
     on_event: Callable[[Event], None] | None = None,
     stop_reason: Callable[[], str] = lambda: SHUTDOWN,
@@ -148,7 +129,7 @@ async def run_ask(
     A run that ended with status error raises `RunFailed` (a 5xx, never a 200)."""
     path = state.settings.agent.trajectory_dir / f"{trajectory_id}.jsonl"
     tracker = _Tracker()
-    agent = make_agent(state, req)
+    agent = req.agent(checkpointer=state.checkpointer)
     started, outcome = time.perf_counter(), "failed"
     try:
         result = await agent.run(
@@ -201,7 +182,7 @@ class AskRun:
     def __init__(
         self,
         state: ServingState,
-        req: AskRequest,
+        req: PreparedAsk,
         on_event: Callable[[Event], None] | None = None,
     ) -> None:
         self.reason = SHUTDOWN  # what the limiter's drain at shutdown means
@@ -297,7 +278,7 @@ def evidence(state: ServingState, sport: str, ids: dict[str, list[str]]) -> Evid
 
 
 def to_response(
-    state: ServingState, req: AskRequest, trajectory_id: str, result: AgentResult
+    state: ServingState, req: PreparedAsk, trajectory_id: str, result: AgentResult
 ) -> AskResponse:
     calls = [e for e in result.events if isinstance(e, ModelCall)]
     return AskResponse(

@@ -32,9 +32,10 @@ from playscout.agent.trajectory import ErrorEvent, Event, Observation, ToolCallE
 from playscout.config import Mode, Policy
 from playscout.serving.asks import AskRejected, AskRun
 from playscout.serving.choices import AGENT_MODEL
-from playscout.serving.choices import Choice as AskChoice
-from playscout.serving.schemas import AskRequest, AskResponse
+from playscout.serving.schemas import AskResponse
 from playscout.serving.streaming import KEEPALIVE, Items, Render, error_object, sse
+from playscout.usecases.ask import AskRequest
+from playscout.usecases.ask import Choice as AskChoice
 
 STARTED = int(time.time())
 IGNORED_PARAMS = (

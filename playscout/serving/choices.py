@@ -1,49 +1,29 @@
-"""What an ask runs with when its request does not say, and whether it can run.
+"""The model aliases of the OpenAI facade, and whether an ask's choice can run here.
 
 A stock OpenAI client sends only `model` and `messages`, so the server chooses for it: its
 defaults (`serve --sport/--mode/--policy`, settings `serving.sport`, `serving.mode`,
-`serving.policy`) and the facade's model aliases, one per sport, mode and policy
-(`playscout-oracle-workflow`, `playscout-hockey-oracle-workflow`). A request's own fields win
-over its model's alias, and the alias over the server's defaults.
+`serving.policy`; usecases/defaults.py) and the facade's model aliases, one per sport, mode
+and policy (`playscout-oracle-workflow`, `playscout-hockey-oracle-workflow`). A request's own
+fields win over its model's alias, and the alias over the server's defaults.
 
-Whether a choice can run is decided by the checks `playscout ask` runs before it starts
-(`runtime.preflight.check_run`): an ask that fails them is a 400 with the CLI's line, and
+Whether a choice can run is decided by the checks every ask runs before it starts
+(`usecases.ask.ask_checks`): an ask that fails them is a 400 with the CLI's line, and
 `GET /v1/models` lists only the aliases that pass them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from playscout.config import (
-    DEFAULT_MODE,
-    DEFAULT_POLICY,
-    MODES,
-    POLICIES,
-    Mode,
-    Policy,
-    ServingSettings,
-)
-from playscout.runtime.preflight import Check, ask_needs, check_run, require
+from playscout.config import MODES, POLICIES
+from playscout.runtime.preflight import Check, require
 from playscout.serving.state import ServingState
+from playscout.usecases.ask import Choice, ask_checks, default_choice
 
-DEFAULT_SPORT = "basketball"
 AGENT_MODEL = "playscout-agent"  # the server's defaults
 PREFIX = "playscout"
 
 
-@dataclass(frozen=True)
-class Choice:
-    sport: str
-    mode: Mode
-    policy: Policy
-
-
-def default_choice(serving: ServingSettings) -> Choice:
-    return Choice(
-        serving.sport or DEFAULT_SPORT,
-        serving.mode or DEFAULT_MODE,
-        serving.policy or DEFAULT_POLICY,
-    )
+def server_default(state: ServingState) -> Choice:
+    """What an ask that names nothing runs on this server."""
+    return default_choice(state.settings.serving, state.sports)
 
 
 def alias_table(default: Choice, sports: list[str]) -> dict[str, Choice]:
@@ -61,16 +41,13 @@ def alias_table(default: Choice, sports: list[str]) -> dict[str, Choice]:
 
 
 def aliases(state: ServingState) -> dict[str, Choice]:
-    return alias_table(default_choice(state.settings.serving), state.sports)
+    return alias_table(server_default(state), state.sports)
 
 
 def checks(state: ServingState, choice: Choice) -> list[Check]:
-    """The CLI `ask`'s checks that need no network, for this server's runtime: the tools it
+    """Every ask's checks that need no network, for this server's runtime: the tools it
     offers, its agent model, its index."""
-    runtime = state.runtime
-    tools = [t.name for t in runtime.tools] if runtime.tools is not None else None
-    needs = ask_needs(runtime.preset, choice.sport, choice.mode, choice.policy, tools)
-    return check_run(runtime, needs)
+    return ask_checks(state.runtime, choice)
 
 
 def require_runnable(state: ServingState, choice: Choice) -> None:
@@ -86,7 +63,7 @@ def listed(state: ServingState) -> dict[str, Choice]:
     """The aliases `GET /v1/models` lists: those that can run here. `playscout-agent` is
     always listed (a request for it that cannot run says why); the sport-qualified names are
     left out when the default sport is the index's only one (they would repeat the others)."""
-    default = default_choice(state.settings.serving)
+    default = server_default(state)
     short = alias_table(default, [])
     repeat = state.sports == [default.sport]
     out = {}

@@ -66,6 +66,7 @@ PREFLIGHT_CODES = {
 }
 """The error code of a preflight refusal (runtime/preflight.py), by the failed check's name;
 any other check is a tool without its model or media: `tool_unavailable`."""
+PREFLIGHT_CHARS = 4000  # a refusal names every reason (one per sport, tool, model)
 
 
 @dataclass(frozen=True)
@@ -99,14 +100,16 @@ def api_error(
     param: str | None = None,
     headers: Mapping[str, str] | None = None,
     type: str | None = None,
+    limit: int = 300,
 ) -> ApiError:
-    """The error for `status`; type and code default by status (4xx invalid_request_error)."""
+    """The error for `status`; type and code default by status (4xx invalid_request_error).
+    The message is one line of at most `limit` characters."""
     kind = (
         type or TYPES.get(status) or ("invalid_request_error" if status < 500 else "server_error")
     )
     return ApiError(
         status=status,
-        message=one_line(_redact(message), limit=300) or "error",
+        message=one_line(_redact(message), limit=limit) or "error",
         code=code or CODES.get(status) or f"http_{status}",
         type=kind,
         param=param,
@@ -207,9 +210,10 @@ def describe(exc: BaseException) -> ApiError:
         return api_error(500, str(exc), "agent_error")
     if isinstance(exc, RequestValidationError):
         return _validation(exc)
-    if isinstance(exc, PreflightError):  # the CLI's refusal, line for line
+    if isinstance(exc, PreflightError):  # the CLI's refusal, line for line, every reason
         name = exc.check.name if exc.check is not None else ""
-        return api_error(400, str(exc), PREFLIGHT_CODES.get(name, "tool_unavailable"))
+        code = PREFLIGHT_CODES.get(name, "tool_unavailable")
+        return api_error(400, str(exc), code, limit=PREFLIGHT_CHARS)
     if isinstance(exc, StarletteHTTPException):
         return api_error(exc.status_code, str(exc.detail), headers=exc.headers)
     if isinstance(exc, ValidationError):  # tool arguments built from query parameters

@@ -207,7 +207,7 @@ def call_outcome(event: Event) -> str | None:
 
 
 class RunMetrics:
-    """The run service's listener (eval/run_service.RunListener): a batch run's questions move
+    """The run service's listener (serving/run_service.RunListener): a batch run's questions move
     the tool, model and token series as asks do, plus the per-run counters."""
 
     def __init__(self, metrics: Metrics) -> None:

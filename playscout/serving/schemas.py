@@ -1,58 +1,12 @@
-"""API bodies. Unknown fields are errors, so a client's typo is not silently ignored."""
+"""API bodies. Unknown fields are errors, so a client's typo is not silently ignored. The bodies
+of `POST /v1/ask` and `POST /v1/runs` are the use cases' requests (`usecases.AskRequest`,
+`usecases.RunRequest`)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
-
-from playscout.agent.ids import ID_PATTERN
-from playscout.agent.question import visible_question
-from playscout.config import DEFAULT_MODE, DEFAULT_POLICY, Mode, Policy
-
-Question = Annotated[
-    str,
-    Field(min_length=1, description="The question (max length: a setting)."),
-    AfterValidator(visible_question),  # zero-width spaces only are as empty as ""
-]
-
-
-class AskBody(BaseModel):
-    """The body of `/v1/ask` and `/v1/ask/stream`: what it leaves out, the server's defaults
-    choose (serving/choices.py)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    question: Question
-    sport: str | None = Field(
-        None, description="A sport present in the index [default: the server's, `serve --sport`]."
-    )
-    mode: Mode | None = Field(None, description="[default: the server's, `serve --mode`]")
-    policy: Policy | None = Field(
-        None,
-        description="llm (needs a configured agent model) or workflow (offline baseline) "
-        "[default: the server's, `serve --policy`].",
-    )
-    session_id: str | None = Field(
-        None, pattern=ID_PATTERN, description="Continue an earlier conversation (llm policy)."
-    )
-
-
-class AskRequest(BaseModel):
-    """An ask with its choices made (the body with the server's defaults filled in)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    question: Question
-    sport: str = Field("basketball", description="A sport present in the index.")
-    mode: Mode = DEFAULT_MODE
-    policy: Policy = Field(
-        DEFAULT_POLICY,
-        description="llm (needs a configured agent model) or workflow (offline baseline).",
-    )
-    session_id: str | None = Field(
-        None, pattern=ID_PATTERN, description="Continue an earlier conversation (llm policy)."
-    )
+from pydantic import BaseModel, Field
 
 
 class ClipEvidence(BaseModel):

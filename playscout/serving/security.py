@@ -23,7 +23,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 # Paths that carry no corpus data and must answer without a key (health checks, docs, viewer
-# shell; the viewer's data calls go through the API and need the key).
+# shell, and `/`, which only redirects to it; the viewer's data calls go through the API and
+# need the key).
 # Clip media may also carry the key in this cookie (the viewer sets it, SameSite=Strict, for
 # this path only): a <video> or <img> element cannot send an Authorization header. It opens
 # GET/HEAD of media and nothing else.
@@ -171,4 +172,4 @@ def _cookie(header: bytes, name: bytes) -> bytes:
 
 
 def _public(path: str) -> bool:
-    return any(path == p or path.startswith(p + "/") for p in PUBLIC_PREFIXES)
+    return path == "/" or any(path == p or path.startswith(p + "/") for p in PUBLIC_PREFIXES)

@@ -11,12 +11,12 @@ from typing import Any
 
 from playscout.clients.chat import ChatClient
 from playscout.config import Settings
-from playscout.eval.run_service import RunService
 from playscout.runtime import Runtime
 from playscout.search import SearchBackend
 from playscout.search.embedded.live_recall import RecallSampler
 from playscout.serving.limits import AskLimiter
 from playscout.serving.metrics import Metrics
+from playscout.serving.run_service import RunService
 
 
 @dataclass

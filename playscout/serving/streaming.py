@@ -23,8 +23,8 @@ from fastapi.responses import StreamingResponse
 from playscout.agent.trajectory import Event
 from playscout.serving.asks import CLIENT_GONE, TRAJECTORY_HEADER, AskRun, Receive
 from playscout.serving.errors import STORAGE_CODES, describe
-from playscout.serving.schemas import AskRequest
 from playscout.serving.state import ServingState
+from playscout.usecases.ask import PreparedAsk
 
 log = logging.getLogger(__name__)
 _DONE = object()
@@ -111,7 +111,7 @@ class AskEventStream(StreamingResponse):
 
 def start_stream(
     state: ServingState,
-    req: AskRequest,
+    req: PreparedAsk,
     render: Render = native_events,
     headers: dict[str, str] | None = None,
 ) -> AskEventStream:

@@ -505,6 +505,25 @@ def _question(
     }
 
 
+def why_no_questions(root: Path, sport: str) -> str:
+    """Why `sport` got no question, in words a user can act on. A question asks about a play
+    in a clip, so a sport whose games have no clips (a small corpus: soccer gives clips to
+    about a third of its games, as the release does) can have none."""
+    sport_dir = Path(root) / "data" / sport
+    games = load_games(sport_dir, sport)
+    usable = [g for g in games if g.files.get("clips_metadata") and g.files.get("play_by_play")]
+    if not usable:
+        which = "its one game has no" if len(games) == 1 else f"none of its {len(games)} games has"
+        return (
+            f"{which} clips with a play-by-play, and a question asks about a play in a clip: "
+            "generate more games with `corpus synth --games N`"
+        )
+    return (
+        f"no pair of facts picks out one of its {len(usable)} games with clips: generate more "
+        "games or try another --seed"
+    )
+
+
 def generate_questions(
     root: Path, per_sport: int, seed: int = 0, sports: Sequence[str] | None = None
 ) -> dict[str, int]:

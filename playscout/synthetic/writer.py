@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from playscout.corpus.models import season_year_to_code
+from playscout.errors import PlayscoutError
 
 from . import documents as D
 from .clips import build_clips
@@ -141,6 +142,10 @@ def _game(task: tuple[str, int]) -> dict[str, Any]:
     }
 
 
+class SynthError(PlayscoutError, ValueError):
+    """A generation request that cannot give a usable corpus (a user error)."""
+
+
 class _SeasonBook:
     """Standings, streaks and season aggregates, updated in schedule order."""
 
@@ -218,6 +223,8 @@ def write_corpus(
     clip_games: int | None = None,
 ) -> dict[str, dict[str, Any]]:
     """`clip_games`: at most this many games of each sport get clips (schedule.py)."""
+    if games < 1:  # zero games wrote a corpus with no data/ folder, which validate rejects
+        raise SynthError(f"--games must be at least 1, not {games}")
     out = Path(out)
     counts = split_games(games, sports) if len(sports) > 1 else {sports[0]: games}
     ctx: dict[str, tuple[League, list[GameSpec], Path, int]] = {}

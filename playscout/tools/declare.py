@@ -1,9 +1,8 @@
 """A tool is one declaration: `@tool(...)` on its implementation gives its name, description
 template and the model roles it calls; the argument model is the implementation's annotation.
-The models it calls are roles declared once in tools/roles.py. The registry
-(tools/registry.py) finds every declaration by importing the modules under playscout/tools, so
-adding a tool is one new file: no list to extend; preflight, `/readyz` and the CLI's model
-flags read the roles a tool names."""
+The models it calls are roles declared once in tools/roles.py. `TOOLS` below lists every
+built-in tool (the one place that says which tools exist) and imports its module on first use;
+preflight, `/readyz` and the CLI's model flags read the roles a tool names."""
 
 from __future__ import annotations
 
@@ -12,6 +11,7 @@ import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from playscout.registry import Registry
 from playscout.tools.describe import unknown_fields
 from playscout.tools.errors import ToolSpecError
 from playscout.tools.roles import ROLES, ModelRole
@@ -21,7 +21,31 @@ F = TypeVar("F", bound=Callable[[ToolContext, Any], ToolResult])
 GROUPS = ("search", "qa", "perception", "utility")
 """The registry's views, in the order ALL_TOOLS lists them."""
 
-_TOOLS: dict[str, Tool] = {}
+
+def _a_declared_tool(name: str, entry: Tool) -> None:
+    if not (isinstance(entry, Tool) and entry.name == name):
+        raise ToolSpecError(f"tool {name!r}: its table entry is not a function declared @tool")
+
+
+TOOLS: Registry[Tool] = Registry(
+    "tool",
+    {
+        "search_documents": "playscout.tools.search:search_documents",
+        "search_videos": "playscout.tools.search:search_videos",
+        "document_qa": "playscout.tools.qa.document:document_qa",
+        "video_qa_oracle": "playscout.tools.qa.oracle:video_qa_oracle",
+        "video_qa": "playscout.tools.qa.video:video_qa",
+        "detect_audio_events": "playscout.tools.perception.audio_events:detect_audio_events",
+        "extract_scene_text": "playscout.tools.perception.scene_text:extract_scene_text",
+        "transcribe_speech": "playscout.tools.perception.speech:transcribe_speech",
+        "calculator": "playscout.tools.calculator:calculator",
+        "memory": "playscout.tools.memory:memory",
+    },
+    unknown=ToolSpecError,
+    check=_a_declared_tool,
+)
+"""Every tool by name: the built-ins' table (each entry is the function `@tool` declares; the
+registry keeps its `Tool`), then any declared elsewhere (a plugin, a test)."""
 
 
 def _args_model(fn: Callable[..., Any], name: str) -> type[ToolArgs]:
@@ -55,7 +79,7 @@ def tool(
     if unknown:
         raise ToolSpecError(f"tool {name!r}: unknown placeholder {{{{{unknown[0]}}}}}")
     for role in (*roles, *(oracle_roles or ())):
-        if ROLES.get(role.name) != role:
+        if role.name not in ROLES or ROLES.get(role.name) != role:
             raise ToolSpecError(f"tool {name!r}: model role {role.name!r} is not declared")
 
     def register(fn: F) -> F:
@@ -71,13 +95,7 @@ def tool(
             oracle_only=oracle_only,
             no_preset=no_preset,
         )
-        if _TOOLS.setdefault(name, made) is not made:
-            raise ToolSpecError(f"tool {name!r} is declared twice")
+        TOOLS.add(name, made)
         return fn
 
     return register
-
-
-def declared_tools(group: str | None = None) -> tuple[Tool, ...]:
-    """The tools declared so far (in declaration order), of one group or all of them."""
-    return tuple(t for t in _TOOLS.values() if group is None or t.group == group)

@@ -11,7 +11,6 @@ from dataclasses import replace
 from playscout.config import Mode, QASettings, SearchSettings
 from playscout.config.presets import Preset, ToolSpec
 from playscout.tools.describe import described, render_description
-from playscout.tools.errors import ToolSpecError
 from playscout.tools.tool import SchemaStyle, Tool
 
 __all__ = ["check_preset_tools", "offered_tools", "render_description", "without_media"]
@@ -31,15 +30,11 @@ def offered_tools(
 ) -> tuple[Tool, ...]:
     """The registry's tools named by `specs`, in their order, with each spec's description
     file and parameter view; an unknown name is one ToolSpecError line."""
-    from playscout.tools.registry import REGISTRY
+    from playscout.tools.declare import TOOLS
 
     out = []
     for spec in specs:
-        tool = REGISTRY.get(spec.name)
-        if tool is None:
-            raise ToolSpecError(
-                f"tool {spec.name!r} is not in the registry; known: {', '.join(sorted(REGISTRY))}"
-            )
+        tool = TOOLS.get(spec.name)  # an unknown name: one ToolSpecError line
         if spec.description:
             tool = replace(tool, description=render_description(spec.description, search, qa))
         (tool,) = described([tool], search, qa)

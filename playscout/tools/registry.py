@@ -1,14 +1,11 @@
-"""The registry: every tool declared with `tools.declare.tool` in a module under
-playscout/tools, found by importing them all (no list to extend); tool lookup and invocation,
-the single place where raw model arguments become typed calls and every failure becomes an
-`Error: ...` observation instead of an exception; and the model clients of the declared roles."""
+"""The registry's views: every tool of `tools.declare.TOOLS` (the built-ins' table, imported
+here), by group; tool lookup and invocation, the single place where raw model arguments become
+typed calls and every failure becomes an `Error: ...` observation instead of an exception; and
+the model clients of the declared roles."""
 
 from __future__ import annotations
 
-import importlib
 import logging
-import pkgutil
-import sys
 from typing import Any
 
 import orjson
@@ -17,33 +14,25 @@ from pydantic import ValidationError
 from playscout.clients.factory import chat_client
 from playscout.config import QASettings
 from playscout.errors import is_user_error
-from playscout.tools.declare import GROUPS, declared_tools
+from playscout.tools.declare import GROUPS, TOOLS
 from playscout.tools.roles import ROLES, ModelRole
 from playscout.tools.tool import ModelSet, Tool, ToolContext, ToolResult
 
 log = logging.getLogger(__name__)
 
 
-def _discover() -> None:
-    """Imports every module under playscout/tools, so each `@tool` has run."""
-    package = sys.modules[__name__.rpartition(".")[0]]  # playscout.tools, still importing
-    for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-        importlib.import_module(module.name)
-
-
-_discover()
-
-
 def _in_groups(tools: tuple[Tool, ...]) -> tuple[Tool, ...]:
     return tuple(t for g in GROUPS for t in tools if t.group == g)
 
 
-REGISTRY: dict[str, Tool] = {t.name: t for t in _in_groups(declared_tools())}
+REGISTRY: dict[str, Tool] = {t.name: t for t in _in_groups(tuple(TOOLS.values()))}
 """Every tool by name: what a preset may offer."""
 ALL_TOOLS: tuple[Tool, ...] = tuple(t for t in REGISTRY.values() if not t.oracle_only)
 """Every tool but the oracle-only stand-ins, search tools first."""
 SEARCH_TOOLS: tuple[Tool, ...] = tuple(t for t in ALL_TOOLS if t.group == "search")
 QA_TOOLS: tuple[Tool, ...] = tuple(t for t in ALL_TOOLS if t.group == "qa")
+PERCEPTION_TOOLS: tuple[Tool, ...] = tuple(t for t in ALL_TOOLS if t.group == "perception")
+UTILITY_TOOLS: tuple[Tool, ...] = tuple(t for t in ALL_TOOLS if t.group == "utility")
 MODEL_ROLES: tuple[ModelRole, ...] = tuple(ROLES.values())
 """Every model endpoint a tool calls: preflight, `/readyz` and the CLI flags read these."""
 

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 
 from playscout.config import ModelEndpoint, QASettings
 from playscout.errors import PlayscoutError
+from playscout.registry import Registry
 
 
 class RoleError(PlayscoutError, ValueError):
-    """A role declared wrongly (no such QASettings field, a name used twice): at import."""
+    """A role declared wrongly (no such QASettings field, a flag or setting used twice), or
+    an unknown role's name."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,7 @@ class ModelRole:
         return endpoint
 
 
-ROLES: dict[str, ModelRole] = {}
+ROLES: Registry[ModelRole] = Registry("model role", unknown=RoleError)
 """Every declared role by name, in declaration order."""
 
 
@@ -55,10 +57,10 @@ def model_role(
     """Declares the model endpoint `qa.<setting>` (a QASettings field) under `name`."""
     if setting not in QASettings.model_fields:
         raise RoleError(f"model role {name!r}: QASettings has no field {setting!r}")
-    if name in ROLES or any(r.flag == flag or r.setting == setting for r in ROLES.values()):
-        raise RoleError(f"model role {name!r}: its name, flag or setting is already declared")
-    ROLES[name] = ModelRole(name, setting, what, flag, help, status, offline, noun)
-    return ROLES[name]
+    role = ModelRole(name, setting, what, flag, help, status, offline, noun)
+    if any(r.name != name and (r.flag == flag or r.setting == setting) for r in ROLES.values()):
+        raise RoleError(f"model role {name!r}: its flag or setting is already declared")
+    return ROLES.add(name, role)
 
 
 DOCUMENT_LLM = model_role(

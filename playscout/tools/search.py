@@ -142,6 +142,21 @@ def missing_clip_channel(backend: SearchBackend, sport: str, mode: Mode) -> str 
     )
 
 
+def _check_periods(ctx: ToolContext, periods: list[int]) -> None:
+    """A period none of the sport's clips is in (`quarter 9` where no game went past one
+    overtime) is a mistake said in one line with the periods there are, not an empty result;
+    where the backend cannot list its periods, the search just finds nothing."""
+    listed = getattr(ctx.backend, "periods", None)
+    held = listed(ctx.sport) if callable(listed) else None
+    missing = [p for p in periods if held and p not in held]
+    if held and missing:
+        word = sport_record(ctx.sport).period_word
+        raise ToolError(
+            f"{word} {', '.join(map(str, missing))}: this index's {ctx.sport} clips are in "
+            f"{word}s {', '.join(map(str, held))}"
+        )
+
+
 @tool(
     "search_videos",
     "Search video clips ({{clip_seconds}} s each) by what happens in them, with game, "
@@ -156,6 +171,8 @@ def search_videos(ctx: ToolContext, args: SearchVideosArgs) -> ToolResult:
     teams, query = _names_to_filter(ctx, "team", args.teams, query, notes)
     players, query = _names_to_filter(ctx, "player", args.players, query, notes)
     periods = [args.quarter] if isinstance(args.quarter, int) else args.quarter
+    if periods:
+        _check_periods(ctx, periods)
     filters = ClipFilter(
         game_ids=args.game_ids,
         clip_ids=args.video_ids,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import AliasChoices, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from playscout.tools.args import ToolArgs, one_or_many
 
@@ -48,3 +49,15 @@ class SearchVideosArgs(ToolArgs):
     video_ids: list[str] | None = Field(None, description="Only these clip ids.")
 
     _lists = field_validator("game_ids", "teams", "players", "video_ids", mode="before")(_as_list)
+
+    @field_validator("quarter")
+    @classmethod
+    def _counted_from_one(cls, value: int | list[int] | None) -> int | list[int] | None:
+        """Periods count from 1: `quarter 0` is a mistake, said at once, not "no clips"
+        (the index then says which periods it holds: tools/search.py)."""
+        periods = [value] if isinstance(value, int) else value or []
+        if bad := [p for p in periods if p < 1]:
+            raise PydanticCustomError(
+                "period", "counts from 1 (the first period), not {bad}", {"bad": bad[0]}
+            )
+        return value

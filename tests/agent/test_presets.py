@@ -32,7 +32,7 @@ def run(agent: Agent) -> Any:
 
 
 def test_packaged_presets() -> None:
-    assert preset_names() == ["extended", "paper"]
+    assert {"extended", "paper"} <= set(preset_names())
     paper, extended = load_preset("paper"), load_preset("extended")
     assert paper.paper_comparable and not extended.paper_comparable
     assert [t.name for t in paper.tools] == [
@@ -53,7 +53,7 @@ def test_bad_presets_are_one_line_errors(tmp_path: Path) -> None:
     bad.write_text(bad.read_text().replace("temperature: 0.3", "settings: {agent: {max_llm: 3}}"))
     with pytest.raises(PresetError, match=r"settings.agent.max_llm: unknown field"):
         load_preset(str(bad))
-    with pytest.raises(ToolSpecError, match=r"tool 'no_such_tool' is not in the registry; known:"):
+    with pytest.raises(ToolSpecError, match=r"^unknown tool 'no_such_tool'; known:"):
         offered_tools(
             [load_preset("paper").tools[0].model_copy(update={"name": "no_such_tool"})],
             "default",

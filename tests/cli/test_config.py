@@ -160,3 +160,18 @@ def test_run_records_redact_credentials_in_urls() -> None:
     s = Settings.load(overrides={"agent": {"llm": {"base_url": "https://me:secret@h/v1"}}})
     dumped = orjson.dumps(s.redacted()).decode()
     assert "secret" not in dumped and "https://***@h/v1" in dumped
+
+
+DEVICES = ("embed.device", "search.device", "perception.asr_device", "perception.audio_device")
+
+
+@pytest.mark.parametrize("path", DEVICES)
+def test_every_device_setting_speaks_one_vocabulary(path: str) -> None:
+    """auto, cpu, cuda, cuda:N everywhere (the config's `Device`); anything else is one line
+    naming the setting."""
+    section, key = path.split(".")
+    for name in ("auto", "cpu", "cuda", "cuda:1"):
+        loaded = Settings.load(overrides={section: {key: name}})
+        assert getattr(getattr(loaded, section), key) == name
+    with pytest.raises(ConfigError, match=rf"setting {path}: String should match pattern"):
+        Settings.load(overrides={section: {key: "gpu"}})

@@ -54,7 +54,7 @@ def test_truncated_json(tmp_path: Path) -> None:
 def test_unknown_task(tmp_path: Path) -> None:
     data = P / "svi_t2_basketball_qa_val.example.json"
     line = _fails_in_one_line(["--task", "t10", "--data", str(data)], tmp_path / "run")
-    assert line.startswith("error: unknown task 't10'; one of: ") and ", t1, t2, " in line
+    assert line.startswith("error: unknown task 't10'; known: ") and ", t1, t2, " in line
 
 
 def test_data_file_for_another_task(tmp_path: Path) -> None:

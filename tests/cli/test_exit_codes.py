@@ -111,10 +111,12 @@ def test_eval_run_without_a_model_stops_before_the_first_question(
     flags = index_args(synth_index, "--out", str(run), "--limit", "1", "--no-cache")
     result = runner.invoke(app, ["eval", "run", *flags])
     assert result.exit_code == 2
-    assert one_error(result) == (
+    line = one_error(result)
+    assert line.startswith(
         "error: preflight: the agent's model (agent.llm) is not configured: set its base_url "
-        "and model, or use the workflow policy (--llm-url/--llm-model)"
+        "and model, or use the workflow policy; "  # then every other reason
     )
+    assert "video_qa has no VLM" in line and line.endswith("(--llm-url/--llm-model)")
     assert not run.exists()
 
 

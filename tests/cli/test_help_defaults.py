@@ -4,14 +4,11 @@ dangling ` .` (a newcomer reads the help, not the code)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import typer
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from playscout.cli.eval import corpus_sports
 from playscout.cli.main import app
 
 
@@ -57,37 +54,5 @@ def test_rendered_help_shows_the_default_text() -> None:
     shown = CliRunner().invoke(app, ["eval", "run", "--help"], env={"COLUMNS": "250"})
     assert shown.exit_code == 0
     line = next(x for x in shown.stdout.splitlines() if "--sport " in x)
-    assert "Comma-separated sports. [default: (every sport" in line
+    assert "Comma-separated sports. [default: (serving.sport, else every sport" in line
     assert " ." not in line
-
-
-def test_eval_run_defaults_to_every_sport_of_the_corpus(tmp_path: Path) -> None:
-    from playscout.synthetic import generate_corpus
-
-    generate_corpus(tmp_path / "c", games=3, sports=["hockey", "soccer"], seed=1, workers=1)
-    assert corpus_sports(tmp_path / "c") == ["hockey", "soccer"]
-    assert corpus_sports(None) == []
-    assert isinstance(app, typer.Typer)
-
-
-class StubIndexSports:
-    """Stands in for a backend: only the sports an index holds matter here."""
-
-    def __init__(self, *sports: str) -> None:
-        self._sports = list(sports)
-
-    def sports(self) -> list[str]:
-        return self._sports
-
-
-def test_default_sports_narrow_to_what_the_index_holds_and_say_so(capsys) -> None:
-    from playscout.cli.eval import indexed
-
-    corpus = ("basketball", "hockey", "soccer")
-    assert indexed(corpus, StubIndexSports(*corpus)) == corpus
-    assert capsys.readouterr().err == ""
-    assert indexed(corpus, StubIndexSports("basketball")) == ("basketball",)
-    assert "the index holds basketball of the corpus' basketball, hockey, soccer" in (
-        capsys.readouterr().err
-    )
-    assert indexed(("hockey",), StubIndexSports("soccer")) == ("hockey",)  # preflight names it

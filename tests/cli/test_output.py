@@ -15,6 +15,7 @@ from playscout.cli import common
 from playscout.cli.main import app
 from playscout.config import Settings
 from playscout.runtime import Runtime
+from playscout.usecases.ask import Choice
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 from tests.corpus.minicorpus import write_minicorpus
 from tests.eval.test_report import write_run
@@ -90,12 +91,28 @@ def test_serve_warns_instead_of_exiting(synth_index: SynthIndex) -> None:
         {"index": str(synth_index.index_dir), "qa": {"vlm": {"base_url": url, "model": "vl"}}}
     )
     runtime = Runtime.from_settings(settings, backend=synth_index.backend)
-    warnings = serve_preflight(settings, runtime)
+    warnings = serve_preflight(settings, runtime, Choice("basketball", "default", "workflow"))
     assert all(w.severity == "warning" for w in warnings)
     details = [w.detail for w in warnings]
     assert any(d.startswith(f"video_qa's VLM (qa.vlm): {url}/models is not") for d in details)
-    assert any("default mode cannot search clips" in d for d in details)
-    assert not any("oracle mode cannot" in d for d in details)
+    # what stops such an ask (no video vectors) is said once, by the default ask's line
+    assert not any("mode cannot search clips" in d for d in details)
+
+
+def test_serve_warns_only_of_what_its_default_ask_uses(synth_index: SynthIndex) -> None:
+    """Started in oracle mode with the workflow policy, the server uses no VLM, no video
+    vectors and no agent model: a dead VLM and a dead agent model are not its defaults'
+    business (were four warnings about default mode)."""
+    from playscout.cli.serve import serve_preflight
+
+    dead = {"base_url": dead_url(), "model": "m"}
+    settings = Settings.model_validate(
+        {"index": str(synth_index.index_dir), "qa": {"vlm": dead}, "agent": {"llm": dead}}
+    )
+    runtime = Runtime.from_settings(settings, backend=synth_index.backend)
+    assert serve_preflight(settings, runtime, Choice("basketball", "oracle", "workflow")) == []
+    llm = serve_preflight(settings, runtime, Choice("basketball", "oracle", "llm"))
+    assert [w.name for w in llm] == ["agent"]  # the agent's model: the llm policy calls it
 
 
 def test_eval_judge_exits_1_when_answers_stay_unjudged(tmp_path: Path) -> None:

@@ -68,6 +68,41 @@ def test_ask_workflow_oracle_answers_through_the_runtime(
     assert "status: answered" in result.output and traj.is_file()
 
 
+def test_every_ask_is_recorded_where_the_server_and_run_browser_find_it(
+    synth_index: SynthIndex, tmp_path: Path
+) -> None:
+    """Without --trajectory an ask recorded nothing, and with it the file sat where no server
+    looks: now each ask is `agent.trajectory_dir/ID.jsonl`, which the API lists and reads
+    (and the run browser shows), and --trajectory FILE is a copy of it."""
+    import json
+
+    from fastapi.testclient import TestClient
+
+    from playscout.config import Settings
+    from playscout.serving.app import create_app
+
+    traj_dir, copy = tmp_path / "asks", tmp_path / "copy.jsonl"
+    flags = ["--index", str(synth_index.index_dir), "--mode", "oracle", "--policy", "workflow",
+             "--set", f"agent.trajectory_dir={traj_dir}"]  # fmt: skip
+    plain = runner.invoke(app, ["ask", synth_index.question, *flags, "--json"])
+    copied = runner.invoke(app, ["ask", synth_index.question, *flags, "--trajectory", str(copy)])
+    assert plain.exit_code == copied.exit_code == 0, plain.output + copied.output
+    first = json.loads(plain.stdout)
+    assert first["trajectory"] == str(traj_dir / f"{first['id']}.jsonl") and first["copy"] is None
+    [second] = [p for p in traj_dir.glob("*.jsonl") if p.stem != first["id"]]
+    assert second.read_bytes() == copy.read_bytes()
+    assert f"/viewer#/asks/{second.stem} (playscout serve)" in copied.stdout
+    settings = Settings.model_validate(
+        {"index": str(synth_index.index_dir), "agent": {"trajectory_dir": traj_dir}}
+    )
+    with TestClient(create_app(settings, backend=synth_index.backend)) as c:
+        listed = c.get("/v1/trajectories").json()
+        assert {t["id"] for t in listed["items"]} == {first["id"], second.stem}
+        assert all(t["question"] == synth_index.question for t in listed["items"])
+        shown = c.get(f"/v1/trajectories/{first['id']}").json()
+        assert shown["events"][-1]["answer"] == first["answer"]
+
+
 def test_serve_refusing_a_public_bind_prints_no_markup(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PLAYSCOUT_API_KEY", raising=False)
     result = runner.invoke(app, ["serve", "--host", "0.0.0.0"])

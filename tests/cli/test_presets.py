@@ -48,7 +48,7 @@ def test_preset_naming_a_tool_not_in_the_registry(synth_index: SynthIndex, tmp_p
     bad = tmp_path / "mine.yaml"
     bad.write_text(EXTENDED.read_text().replace("{name: calculator}", "{name: abacus}"))
     line = _error_line(_ask(synth_index, str(bad)))
-    assert line.startswith("error: tool 'abacus' is not in the registry; known: calculator, ")
+    assert line.startswith("error: unknown tool 'abacus'; known: calculator, ")
     # eval judge offers no tools, yet refuses the same file with the same line
     run = tmp_path / "run"
     assert _error_line(["eval", "judge", str(run), "--preset", "paper"]).startswith(

@@ -12,6 +12,7 @@ import pytest
 
 from playscout.corpus.match_state import parse_period, period_label, remaining_and_elapsed
 from playscout.corpus.sports import (
+    SPORTS,
     UnknownSport,
     period_words,
     periods_phrase,
@@ -22,11 +23,12 @@ from playscout.corpus.sports import (
 )
 from tests.futsal import RECORD, registered
 
-UNKNOWN = "unknown sport 'curling'; known: basketball, hockey, soccer"
+UNKNOWN = f"unknown sport 'curling'; known: {', '.join(sport_names())}"
 
 
-def test_builtin_records_are_found_by_scanning_the_package() -> None:
-    assert sport_names() == ("basketball", "hockey", "soccer")
+def test_builtin_records_are_the_table() -> None:
+    assert sport_names() == tuple(sorted(SPORTS.builtins))
+    assert {"basketball", "hockey", "soccer"} <= set(sport_names())
     assert [sport(s).name for s in sport_names()] == list(sport_names())
     assert period_words() == {"basketball": "quarter", "hockey": "period", "soccer": "half"}
     assert periods_phrase() == "quarter (basketball), period (hockey) or half (soccer)"

@@ -11,8 +11,11 @@ from playscout.embed import EmbedderSpec, EmbeddingError, make_embedder
 
 
 def test_unknown_kind_is_an_error() -> None:
-    with pytest.raises(EmbeddingError, match="invalid embedder spec: kind"):
+    known = "bge-m3, minilm, open_clip, openai, precomputed"
+    with pytest.raises(EmbeddingError, match=rf"^unknown embedder 'clip'; known: {known}$"):
         make_embedder({"kind": "clip", "model": "x", "dim": 3})
+    with pytest.raises(EmbeddingError, match=r"^unknown embedder 'clip'; known: bge-m3"):
+        make_embedder(EmbedderSpec(kind="clip", model="x", dim=3))
 
 
 def test_unknown_option_lists_allowed_ones() -> None:

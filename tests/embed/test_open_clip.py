@@ -185,7 +185,7 @@ def test_parse_embedder_syntax() -> None:
         "options": {"pretrained": "/w/clip.pt"},
     }
     for bad in ("open_clip:ViT-B-32", "open_clip:@/w.pt", "open_clip:ViT-B-32@"):
-        with pytest.raises(EmbeddingError, match="is not one of"):
+        with pytest.raises(EmbeddingError, match="is not of the form open_clip:ARCH@WEIGHTS"):
             parse_embedder(bad)
 
 

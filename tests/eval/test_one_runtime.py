@@ -21,6 +21,8 @@ from playscout.eval.spec import RunSpec
 from tests.doubles import ScriptedChatModel
 from tests.synthdata import SynthIndex
 
+SPORTS = ("basketball",)  # the shared synthetic index's sport
+
 
 @pytest.fixture
 def built(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
@@ -65,14 +67,18 @@ def test_eval_run_builds_one_runtime(
 def test_run_eval_without_a_runtime_builds_one(
     built: Counter[str], settings: Settings, tmp_path: Path
 ) -> None:
-    spec = RunSpec(task="t9", mode="oracle", policy="workflow", limit=1, out_dir=tmp_path / "r")
+    spec = RunSpec(
+        task="t9", mode="oracle", policy="workflow", sports=SPORTS, limit=1, out_dir=tmp_path / "r"
+    )
     uncached = settings.model_copy(update={"eval": EvalSettings(cache_db=None)})
     assert run_eval(spec, uncached).statuses
     assert dict(built) == ONCE
 
 
 def test_the_cache_wraps_the_runtimes_clients(settings: Settings, tmp_path: Path) -> None:
-    spec = RunSpec(task="t9", mode="oracle", policy="llm", limit=1, out_dir=tmp_path / "r")
+    spec = RunSpec(
+        task="t9", mode="oracle", policy="llm", sports=SPORTS, limit=1, out_dir=tmp_path / "r"
+    )
     runtime = eval_runtime(spec, settings, needs_index=False, client=ScriptedChatModel())
     cache = ResponseCache(tmp_path / "cache.sqlite")
     try:
@@ -96,7 +102,9 @@ def test_an_llm_run_answers_again_from_the_cache(
         eval=EvalSettings(cache_db=tmp_path / "c.sqlite"),
     )
     model = ScriptedChatModel()
-    first = RunSpec(task="t9", mode="oracle", policy="llm", limit=1, out_dir=tmp_path / "a")
+    first = RunSpec(
+        task="t9", mode="oracle", policy="llm", sports=SPORTS, limit=1, out_dir=tmp_path / "a"
+    )
     one = run_eval(first, cached, client=model, backend=synth_index.backend)
     calls = len(model.requests)
     second = first.model_copy(update={"out_dir": tmp_path / "b"})

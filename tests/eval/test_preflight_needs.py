@@ -22,7 +22,7 @@ def test_every_task_says_what_it_calls(name: str) -> None:
 
 
 def _needs(task: str, **spec: object) -> Needs:
-    spec_ = RunSpec.model_validate({"task": task, "out_dir": "r", **spec})
+    spec_ = RunSpec.model_validate({"task": task, "out_dir": "r", "sports": ["basketball"], **spec})
     return run_needs(get_task(task), spec_, load_preset(DEFAULT_EVAL_PRESET))
 
 

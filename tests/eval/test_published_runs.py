@@ -433,7 +433,13 @@ def test_synthetic_items_on_a_release_layout_corpus_say_to_pass_data(tmp_path: P
         match=r"has no play_by_play.json: without --data .* pass the task's published data",
     ):
         run_eval(
-            RunSpec(task="t2", out_dir=tmp_path / "run", policy="workflow", mode="oracle"),
+            RunSpec(
+                task="t2",
+                out_dir=tmp_path / "run",
+                policy="workflow",
+                mode="oracle",
+                sports=("basketball",),
+            ),
             settings,
             backend=object(),
         )  # type: ignore[arg-type]

@@ -18,9 +18,10 @@ from playscout.config import DEFAULT_MODE, DEFAULT_POLICY
 from playscout.eval import Outcome, ResultRow, RunError, RunSpec, run_eval
 from playscout.eval.judges import EquivalenceJudge, judge_run
 from playscout.eval.report import write_report
-from playscout.eval.run_service import RunRequest
 from playscout.eval.store import load_results, results_store
 from playscout.eval.tasks import get_task
+
+SPORTS = ("basketball",)  # the shared synthetic index's sport
 
 S = Path(__file__).parent / "samples"
 TASK_OF = {"t1": "t1", "t2": "t2", "t3": "t3", "t4": "t4", "t5": "t5", "t6": "t6", "t7": "t7",
@@ -68,7 +69,9 @@ def test_old_run_resumes_and_retries(tmp_path, settings, eval_settings, synth_ba
     run = tmp_path / "run"
     shutil.copytree(S / "run_v1", run)
     before = (run / "results.jsonl").read_bytes()
-    spec = RunSpec(task="t9", mode="oracle", policy="workflow", concurrency=2, out_dir=run)
+    spec = RunSpec(
+        task="t9", mode="oracle", policy="workflow", sports=SPORTS, concurrency=2, out_dir=run
+    )
     settings = settings.model_copy(update={"eval": eval_settings})
     with pytest.raises(RunError, match="preset='extended', not 'paper'"):
         run_eval(spec, settings, backend=synth_backend)  # runs before presets were `extended`
@@ -120,13 +123,11 @@ def test_a_row_that_is_not_a_result_is_skipped(tmp_path: Path) -> None:
     assert store.skipped[1].startswith("the row for question 'b' is not a result row")
 
 
-def test_run_spec_defaults_and_request() -> None:
-    spec = RunSpec(out_dir=Path("r"))
+def test_run_spec_defaults() -> None:
+    spec = RunSpec(out_dir=Path("r"), sports=SPORTS)
     assert (spec.mode, spec.policy, spec.task) == (DEFAULT_MODE, DEFAULT_POLICY, "t9")
     for bad in ({"mode": "both"}, {"concurrency": 0}, {}):
         with pytest.raises(ValidationError):
-            RunSpec.model_validate({"out_dir": "r", **bad} if bad else bad)
-    req = RunRequest(task="t3", mode="oracle", policy="workflow", limit=2)
-    spec = req.spec(Path("/tmp/runs/x"), 4)
-    assert spec.sports == ("basketball", "hockey", "soccer") and spec.limit == 2
-    assert RunRequest(sport="hockey").spec(Path("x"), 1).sports == ("hockey",)
+            RunSpec.model_validate({"out_dir": "r", "sports": SPORTS, **bad} if bad else bad)
+    with pytest.raises(ValidationError, match="sports"):  # every choice made: no sport assumed
+        RunSpec.model_validate({"out_dir": "r"})

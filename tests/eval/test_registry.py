@@ -1,6 +1,7 @@
 """The task registry (playscout/eval/registry.py): every declared task is whole and listed, the
 docs tables are the generated ones, a declaration missing a part fails at registration in one
-line, and a new task is one new module, listed and run through the same runner path."""
+line, and a new task is one new module plus its line in the table, listed and run through the
+same runner path."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import playscout.eval.published as published_pkg
 from playscout.cli.main import app
 from playscout.config import EvalSettings, Settings
 from playscout.eval import RunSpec, registry, run_eval
+from playscout.eval.errors import RunError
 from playscout.eval.published import PublishedTask
 from playscout.eval.published.formats import Format
 from playscout.eval.registry import TaskDeclarationError, all_tasks, declare
@@ -26,6 +28,7 @@ from playscout.eval.report import summarise_run
 from playscout.eval.store import load_results
 from playscout.eval.tasklist import with_tables
 from playscout.eval.tasks.t9 import T9Task
+from playscout.registry import Registry, RegistryError
 
 ROOT = Path(__file__).parents[2]
 runner = CliRunner()
@@ -54,7 +57,7 @@ def test_every_task_is_whole_and_listed() -> None:
 
 
 def test_help_imports_no_task_module() -> None:
-    """Discovery imports every task module, so it waits for the first lookup."""
+    """A task's module is imported on its first lookup; the help imports none of them."""
     code = (
         "import sys\n"
         "from typer.testing import CliRunner\n"
@@ -75,12 +78,17 @@ def test_the_docs_tables_are_the_generated_ones() -> None:
 # ---------------------------------------------------------------- failing loudly
 
 
+def _tasks(extra: dict[str, str] | None = None) -> Registry[Any]:
+    """A registry of the built-in tasks (their declarations as imported), plus `extra` lines."""
+    return Registry("task", {**registry.TASKS.builtins, **(extra or {})}, unknown=RunError)
+
+
 @pytest.fixture
-def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> Registry[Any]:
     """The declared tasks, in a copy a test may add to."""
-    registry.all_tasks()
-    copy = dict(registry._DECLARED)
-    monkeypatch.setattr(registry, "_DECLARED", copy)
+    copy = _tasks()
+    copy.values()
+    monkeypatch.setattr(registry, "TASKS", copy)
     return copy
 
 
@@ -141,39 +149,38 @@ def _fmt(**change: Any) -> Format:
         ("broken", {"metric": "m", "published": (_fmt(), _fmt())}, "share a name"),
         ("broken", {"metric": "m", "generated": T9Task}, "T9Task.name is 't9'"),
         ("Broken task", {"metric": "m", "generated": _Generated}, "lower-case"),
-        ("t9", {"metric": "m", "generated": _Generated}, "declared twice"),
+        ("t9", {"metric": "m", "generated": _Generated}, "is already registered"),
     ],
 )
 def test_a_declaration_missing_a_part_fails_in_one_line(
-    fresh_registry: dict[str, Any], name: str, kwargs: dict[str, Any], says: str
+    fresh_registry: Registry[Any], name: str, kwargs: dict[str, Any], says: str
 ) -> None:
-    before = dict(fresh_registry)
-    with pytest.raises(TaskDeclarationError) as err:
+    before = fresh_registry.items()
+    with pytest.raises((TaskDeclarationError, RegistryError)) as err:
         declare(name, **kwargs)
     message = str(err.value)
     assert says in message and repr(name) in message and "\n" not in message
-    assert fresh_registry == before  # nothing half-registered, no class renamed
+    assert fresh_registry.items() == before  # nothing half-registered, no class renamed
     routes = [f.route for f in kwargs.get("published", ()) if isinstance(f.route, type)]
     assert all(r.name == "" for r in routes if r is not _NoScore)
 
 
 def test_a_task_of_no_source_kind_is_refused_where_it_is_asked_for(
-    fresh_registry: dict[str, Any],
+    fresh_registry: Registry[Any],
 ) -> None:
-    from playscout.eval.errors import RunError
     from playscout.eval.tasks import get_task
 
     declare("files_only", metric="m", published=(_fmt(),))
     with pytest.raises(RunError, match="task files_only has no generated questions: run it on"):
         get_task("files_only")
-    with pytest.raises(RunError, match=r"unknown task 'nope'; one of: .*t9"):
+    with pytest.raises(RunError, match=r"^unknown task 'nope'; known: .*t9$"):
         get_task("nope")
 
 
-# ---------------------------------------------------------------- a new task is one new module
+# ------------------------------------------------ a new task is one new module and its table line
 
 TOY = '''
-"""A toy task: one module, nothing else edited."""
+"""A toy task: one module and its line in the table, nothing else edited."""
 
 import json
 from collections import Counter
@@ -216,7 +223,7 @@ class ToyPublished(PublishedTask):
         return {"statuses": dict(Counter(r.status for r in records)), **ToyTask().score(records)}
 
 
-declare(
+TOY = declare(
     "toy",
     metric="echo accuracy",
     generated=ToyTask,
@@ -227,17 +234,16 @@ declare(
 
 @pytest.fixture
 def toy_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """`toy_task.py`, a module of playscout.eval.published found by discovery (in a folder of
-    the package's path), with the registry rediscovering into a copy."""
+    """`toy_task.py`, a module of playscout.eval.published (in a folder of the package's path),
+    named by one more line of the table, in a copy of the registry."""
     folder = tmp_path / "pkg"
     folder.mkdir()
     (folder / "toy_task.py").write_text(textwrap.dedent(TOY))
-    registry.all_tasks()
-    monkeypatch.setattr(registry, "_DECLARED", dict(registry._DECLARED))
-    monkeypatch.setattr(registry, "_discovered", False)
+    module = "playscout.eval.published.toy_task"
+    monkeypatch.setattr(registry, "TASKS", _tasks({"toy": f"{module}:TOY"}))
     monkeypatch.setattr(published_pkg, "__path__", [*published_pkg.__path__, str(folder)])
-    yield "playscout.eval.published.toy_task"
-    sys.modules.pop("playscout.eval.published.toy_task", None)
+    yield module
+    sys.modules.pop(module, None)
 
 
 def test_a_new_task_is_one_module_listed_and_run(toy_module: str, tmp_path: Path) -> None:

@@ -19,6 +19,8 @@ from playscout.eval.records import ResultRow
 from playscout.eval.report import run_labels, write_report
 from playscout.eval.store import RUN_JSON, results_store, write_json_atomic
 
+SPORTS = ("basketball",)  # the shared synthetic index's sport
+
 
 def write_run(run: Path, n: int, mode: str = "oracle", unreadable: int | None = None) -> Path:
     """A run directory as the runner leaves it: run.json, n result rows, one trajectory per row
@@ -60,7 +62,7 @@ def test_t3_report_writes_json(tmp_path: Path, settings: Settings, synth_backend
     """t3 used to key recall by K as ints, which crashed report.json; it now writes the
     reference's R@K and MedR."""
     run = tmp_path / "t3"
-    spec = RunSpec(task="t3", mode="oracle", policy="workflow", limit=2, out_dir=run)
+    spec = RunSpec(task="t3", mode="oracle", policy="workflow", sports=SPORTS, limit=2, out_dir=run)
     settings = settings.model_copy(update={"eval": EvalSettings(cache_db=None)})
     run_eval(spec, settings, backend=synth_backend)
     res = write_report([run])

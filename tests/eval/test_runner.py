@@ -27,11 +27,13 @@ from playscout.eval.store import load_results
 from playscout.eval.tasks.t9 import T9Task
 from tests.doubles import ScriptedChatModel
 
+SPORTS = ("basketball",)  # the shared synthetic index's sport
+
 
 def _spec(run: Path, concurrency: int = 2, mode: str = "oracle", **kw: object) -> RunSpec:
     return RunSpec.model_validate(
         {"task": "t9", "mode": mode, "policy": "workflow", "concurrency": concurrency,
-         "out_dir": run, **kw}
+         "sports": SPORTS, "out_dir": run, **kw}
     )  # fmt: skip
 
 
@@ -88,6 +90,7 @@ from playscout.config import Settings
 from playscout.eval import RunSpec, run_eval
 from playscout.config import EvalSettings
 from playscout.eval.tasks.t9 import T9Task
+
 orig = T9Task.route
 async def slow(self, inst, env, traj):
     out = await orig(self, inst, env, traj)
@@ -96,7 +99,7 @@ async def slow(self, inst, env, traj):
 T9Task.route = slow
 s = Settings(corpus_dir=Path(sys.argv[1]), index=sys.argv[2], eval=EvalSettings(cache_db=None))
 run_eval(RunSpec(task="t9", mode="oracle", policy="workflow", concurrency=1,
-                 out_dir=Path(sys.argv[3])), s)
+                 sports=("basketball",), out_dir=Path(sys.argv[3])), s)
 """
 
 
@@ -217,8 +220,9 @@ def test_torn_line_is_skipped(tmp_path: Path) -> None:
 def test_run_service(tmp_path, settings, synth_backend) -> None:
     from playscout.config import EvalSettings
     from playscout.eval.catalog import run_info
-    from playscout.eval.run_service import RunRequest, RunService
-    from playscout.eval.service import EvalRunService
+    from playscout.serving.eval_service import EvalRunService
+    from playscout.serving.run_service import RunService
+    from playscout.usecases import RunRequest
 
     svc = EvalRunService(settings, EvalSettings(runs_dir=tmp_path, cache_db=None), synth_backend)
     assert isinstance(svc, RunService)

@@ -3,6 +3,9 @@ synthetic corpus; EXPECTED pins a headline metric of the tasks it names."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from playscout.eval import RunSpec, run_eval
@@ -10,6 +13,14 @@ from playscout.eval.guard import BackendView
 from playscout.eval.registry import task_names
 from playscout.eval.store import load_results
 from playscout.eval.tasks import get_task
+
+SPORTS = ("basketball",)  # the shared synthetic index's sport
+
+
+def _offline(task: str, run: Path, **spec: Any) -> RunSpec:
+    """The task over the shared index, offline (oracle mode, the workflow policy)."""
+    return RunSpec(task=task, mode="oracle", policy="workflow", sports=SPORTS, out_dir=run, **spec)
+
 
 EXPECTED = {
     "t1": "avg_score", "t2": "accuracy", "t3": "MedR", "t4": "avg_score",
@@ -21,7 +32,7 @@ EXPECTED = {
 @pytest.mark.parametrize("name", [n for n in task_names(generated=True) if n != "t9"])
 def test_task_runs_offline(name, tmp_path, settings, eval_settings, synth_backend) -> None:
     run = tmp_path / name
-    spec = RunSpec(task=name, mode="oracle", policy="workflow", concurrency=4, out_dir=run, limit=2)
+    spec = _offline(name, run, concurrency=4, limit=2)
     s = run_eval(spec, settings.model_copy(update={"eval": eval_settings}), backend=synth_backend)
     rows = load_results(run)
     assert rows and s.ran == len(rows)
@@ -32,7 +43,7 @@ def test_task_runs_offline(name, tmp_path, settings, eval_settings, synth_backen
 
 def test_t3_retrieves_positive_in_pool(tmp_path, settings, eval_settings, synth_backend) -> None:
     run = tmp_path / "t3"
-    spec = RunSpec(task="t3", mode="oracle", policy="workflow", concurrency=2, out_dir=run, limit=3)
+    spec = _offline("t3", run, concurrency=2, limit=3)
     run_eval(spec, settings.model_copy(update={"eval": eval_settings}), backend=synth_backend)
     rows = load_results(run)
     assert all(r.status == "answered" for r in rows)

@@ -21,6 +21,8 @@ from playscout.runtime import Runtime
 pytest.importorskip("opentelemetry.sdk.trace")
 from tests.tracing import memory_tracer
 
+SPORTS = ("basketball",)  # the shared synthetic index's sport
+
 
 @pytest.fixture
 def traced() -> Iterator[tuple[Any, Any]]:
@@ -37,7 +39,9 @@ def traced_run(task: str, tmp_path, settings, synth_backend, tracer, **spec: Any
         default_preset=DEFAULT_EVAL_PRESET,
         tracer=tracer,
     )
-    run_spec = RunSpec(task=task, mode="oracle", policy="workflow", out_dir=run, **spec)
+    run_spec = RunSpec(
+        task=task, mode="oracle", policy="workflow", sports=SPORTS, out_dir=run, **spec
+    )
     run_eval(run_spec, settings, runtime=runtime)
     return run
 

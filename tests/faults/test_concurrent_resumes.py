@@ -20,12 +20,14 @@ from typer.testing import CliRunner
 from playscout.cli.main import app
 from playscout.config import EvalSettings, Settings
 from playscout.eval import RunSpec, run_eval
-from playscout.eval.run_service import RunRequest
-from playscout.eval.service import EvalRunService
 from playscout.eval.status import read_status
 from playscout.eval.tasks.t9 import T9Task
+from playscout.serving.eval_service import EvalRunService
 from playscout.storage import OutputBusyError
+from playscout.usecases import RunRequest
 from tests.eval.test_runner import _SLOW
+
+SPORTS = ("basketball",)  # the shared synthetic index's sport
 
 pytestmark = pytest.mark.slow
 
@@ -65,7 +67,7 @@ def test_a_second_resume_of_a_running_run_is_refused(tmp_path, synth_index, sett
         assert code == 2, output
         [line] = [ln for ln in output.splitlines() if ln.strip()]
         assert f"being written by another eval run (pid {first.pid})" in line, output
-        spec = RunSpec(task="t9", mode="oracle", policy="workflow", out_dir=run)
+        spec = RunSpec(task="t9", mode="oracle", policy="workflow", sports=SPORTS, out_dir=run)
         with pytest.raises(OutputBusyError, match=f"pid {first.pid}"):
             run_eval(spec, settings)
         assert _rows(run) <= rows + 1  # only the first process's next row, if it landed

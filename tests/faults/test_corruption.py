@@ -15,7 +15,6 @@ import subprocess
 import weakref
 from pathlib import Path
 
-import httpx
 import pytest
 
 from playscout.search.backend_api import IndexOpenError
@@ -24,7 +23,7 @@ from playscout.search.embedded.integrity import FILES_KEY
 from playscout.search.embedded.layout import MANIFEST, read_manifest
 from playscout.search.embedded.text import TextIndex
 from playscout.search.verify import verify_index
-from tests.serving.conftest import free_port
+from tests.serving.conftest import answers, free_port
 from tests.synthdata import SynthIndex
 
 from .conftest import cli, error_line, run_cli, wait_for
@@ -152,15 +151,7 @@ def test_serve_verify_refuses_a_corrupt_index_and_serves_an_intact_one(
     cmd = cli("serve", "--verify", "--index", str(index30), "--port", str(port))
     server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
-
-        def up() -> bool:
-            assert server.poll() is None, server.communicate()
-            try:
-                return httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 200
-            except httpx.HTTPError:
-                return False
-
-        wait_for(up, 120, "server up")
+        wait_for(lambda: answers(f"http://127.0.0.1:{port}", server), 120, "server up")
     finally:
         server.send_signal(signal.SIGINT)
         out, err = server.communicate(timeout=60)

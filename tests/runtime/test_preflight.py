@@ -130,13 +130,15 @@ def test_video_qa_without_a_vlm(synth_index: SynthIndex) -> None:
     assert check_index(runtime, Needs(mode="oracle", tools=frozenset({"video_qa"}))) == []
 
 
-def test_require_raises_the_first_failure_and_returns_warnings(synth_index: SynthIndex) -> None:
+def test_require_names_every_failure_and_returns_warnings(synth_index: SynthIndex) -> None:
     runtime = _runtime(synth_index)
     needs = Needs(sports=("curling",), agent=True, tools=frozenset({"video_qa"}))
     checks = preflight(runtime, needs)
     with pytest.raises(PreflightError) as e:
         require(checks)
     assert str(e.value) == (
-        "preflight: unknown sport 'curling'; this index has ['basketball'] (and 1 more)"
+        "preflight: unknown sport 'curling'; this index has ['basketball']; the agent's model "
+        "(agent.llm) is not configured: set its base_url and model, or use the workflow policy"
     )
+    assert e.value.check is not None and e.value.check.name == "sport"  # the first: the code
     assert [c.name for c in require(as_warnings(checks))] == ["sport", "video_qa", "agent"]

@@ -5,8 +5,12 @@ the CLI. Settings.backend forces a kind, and a target that does not fit is one l
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,10 +32,10 @@ from playscout.search import (
     register_kind,
     unregister_kind,
 )
+from playscout.search.conformance import BackendConformance
 from playscout.search.embedded_kind import EMBEDDED
-from playscout.search.kinds import BUILTIN
+from playscout.search.kinds import KINDS, builtin_kinds
 from playscout.search.verify import verify_index
-from tests.search.conformance import BackendConformance
 
 CALLS: list[tuple[str, str]] = []  # (what, target) for every call the toy kind answered
 
@@ -81,14 +85,15 @@ class TestToyConformance(BackendConformance):
 
 
 def test_the_registry_finds_the_kind_by_target_and_refuses_what_fits_none() -> None:
-    assert kind_names() == ("embedded", "elasticsearch", "toy")
+    assert kind_names() == (*KINDS.builtins, "toy")
     assert kind_for("toy://var/x") is TOY
     assert kind_for("var/index").name == "embedded"
     assert kind_for("http://127.0.0.1:9200/t9").name == "elasticsearch"
     with pytest.raises(BackendKindError, match=r"^no backend kind recognises .*'ftp://x'.*toy"):
         kind_for("ftp://x")
-    with pytest.raises(ValueError, match="already registered"):
-        register_kind(TOY)
+    register_kind(TOY)  # the same entry again: nothing changes
+    with pytest.raises(ValueError, match=r"^backend kind 'toy' is already registered"):
+        register_kind(dataclasses.replace(TOY, describes="toy:DIR"))
     with pytest.raises(ValueError, match="built-in"):
         unregister_kind("embedded")
 
@@ -100,7 +105,7 @@ def test_every_builtin_kind_runs_the_conformance_suite() -> None:
         for f in Path(__file__).parent.glob("test_*.py")
         for m in re.finditer(r'^    kind = "([^"]+)"$', f.read_text(), re.MULTILINE)
     }
-    assert {k.name for k in BUILTIN} <= declared
+    assert {k.name for k in builtin_kinds()} <= declared
 
 
 def test_a_forced_kind_must_fit_the_target() -> None:
@@ -109,7 +114,7 @@ def test_a_forced_kind_must_fit_the_target() -> None:
         kind_for("var/index", "elasticsearch")
     with pytest.raises(BackendKindError, match=r"^backend toy needs toy://DIR, not 'var/index'"):
         kind_for("var/index", "toy")
-    with pytest.raises(BackendKindError, match=r"^backend 'solr' is not one of auto, embedded"):
+    with pytest.raises(BackendKindError, match=r"^unknown backend kind 'solr'; known: elast"):
         kind_for("var/index", "solr")
 
 
@@ -195,3 +200,68 @@ def test_the_cli_builds_verifies_and_searches_through_the_kind(
     )
     assert wrong.exit_code == 2
     assert "backend elasticsearch needs http(s)://host:port/prefix" in wrong.output
+
+
+OUTSIDE = '''
+"""Another package's tests: its kind, registered, runs playscout's packaged suite."""
+
+import dataclasses
+
+from playscout.search.conformance import BackendConformance
+from playscout.search.embedded_kind import EMBEDDED
+from playscout.search.kinds import register_kind
+
+
+def _inner(call):
+    return lambda target, *args: call(target.removeprefix("mine://"), *args)
+
+
+fields = ("present", "manifest", "open", "build", "verify", "claim")
+register_kind(
+    dataclasses.replace(
+        EMBEDDED,
+        name="mine",
+        describes="mine://DIR",
+        recognises=lambda target: target.startswith("mine://"),
+        **{f: _inner(getattr(EMBEDDED, f)) for f in fields},
+    )
+)
+
+
+class TestMine(BackendConformance):
+    kind = "mine"
+
+    @staticmethod
+    def target(path):
+        return f"mine://{path}"
+'''
+
+
+def test_a_kind_from_another_package_runs_the_packaged_suite(tmp_path: Path) -> None:
+    """Outside this repository's tests (no conftest, no fixtures of ours), a plugin's test
+    module subclasses the suite and pytest runs it on the plugin's kind."""
+    (tmp_path / "test_mine.py").write_text(OUTSIDE)
+    picked = "test_sports_and_entities or test_get_clips or test_dense_paraphrase_hit"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    run = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", picked]
+    done = subprocess.run(
+        [*run, "--rootdir", str(tmp_path), str(tmp_path / "test_mine.py")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "3 passed" in done.stdout
+
+
+def test_importing_playscout_never_needs_pytest() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['pytest'] = None  # importing it would fail\n"
+        "import playscout.cli.main, playscout.search, playscout.runtime, playscout.serving\n"
+        "from playscout.search import kind_for, open_backend\n"
+        "kind_for('/tmp/x'), open_backend\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from playscout.search.backend_api import ClipFilter, SearchBackend
+from playscout.search.conformance import BackendConformance, KindFactory, Source
 from playscout.search.elastic import (
     make_client,
     orphan_indices,
 )
-from tests.search.conformance import BackendConformance, KindFactory, Source
 
 ES_URL = os.environ.get("PLAYSCOUT_ES_URL")
 pytestmark = pytest.mark.skipif(

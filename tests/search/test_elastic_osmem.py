@@ -27,20 +27,20 @@ from playscout.search.backend_api import (  # noqa: E402
     SearchBackend,
     SearchError,
 )
+from playscout.search.conformance import (  # noqa: E402
+    KindFactory,
+    RulesConformance,
+    Source,
+    corpus,
+    corpus_sources,
+    expected_clips,
+)
 from playscout.search.core.build import IndexExistsError, SportSource  # noqa: E402
 from playscout.search.elastic import (  # noqa: E402
     ElasticsearchBackend,
     build_elasticsearch,
     open_elasticsearch,
     orphan_indices,
-)
-from tests.search import corpus  # noqa: E402
-from tests.search.conformance import (  # noqa: E402
-    KindFactory,
-    RulesConformance,
-    Source,
-    corpus_sources,
-    expected_clips,
 )
 
 _COMPAT = re.compile(r"application/vnd\.elasticsearch\+([a-z-]+); compatible-with=\d+")

@@ -12,11 +12,10 @@ import numpy as np
 import pytest
 
 from playscout.search.backend_api import ClipFilter, IndexOpenError, SearchBackend, SearchError
+from playscout.search.conformance import BackendConformance, RulesConformance, corpus
 from playscout.search.embedded.backend import EmbeddedBackend, open_index
 from playscout.search.embedded.build import IndexExistsError, SportSource, build_index
 from playscout.search.embedded.vectors import RowRange
-from tests.search import corpus
-from tests.search.conformance import BackendConformance, RulesConformance
 
 
 class TestEmbeddedConformance(BackendConformance):

@@ -12,12 +12,11 @@ import pytest
 
 from playscout.corpus import Corpus
 from playscout.search.backend_api import SearchError, rrf_fuse
+from playscout.search.conformance import all_captions, corpus
 from playscout.search.core.rules import visual_mode
 from playscout.search.embedded import EmbeddedBackend, open_index
 from playscout.search.embedded.build import SportSource, build_index
 from playscout.tools import SEARCH_TOOLS, ToolContext, call_tool
-from tests.search import corpus
-from tests.search.conformance import all_captions
 from tests.synthdata import copy_corpus, index_corpus
 
 TOOLS = {t.name: t for t in SEARCH_TOOLS}

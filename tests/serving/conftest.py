@@ -4,6 +4,7 @@ uvicorn on a free loopback port, or FastAPI's TestClient for unit cases."""
 from __future__ import annotations
 
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -60,6 +61,15 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def answers(url: str, process: subprocess.Popen[Any]) -> bool:
+    """Whether a `playscout serve` process answers its health check yet; it must still run."""
+    assert process.poll() is None, process.communicate()
+    try:
+        return httpx.get(f"{url}/healthz").status_code == 200
+    except httpx.HTTPError:
+        return False
 
 
 @dataclass

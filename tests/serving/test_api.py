@@ -143,8 +143,8 @@ def test_runs_use_a_service(app_factory, tmp_path):
     from fastapi.testclient import TestClient
 
     from playscout.eval.errors import RunConflict
-    from playscout.eval.run_service import RunRequest
     from playscout.eval.status import RunStatus, write_status
+    from playscout.usecases import RunRequest
 
     class RecordingRunService:
         """A RunService that only records submissions and writes them `queued` (the

@@ -9,12 +9,13 @@ import pytest
 
 from playscout.agent import read_trajectory
 from playscout.serving.asks import CLIENT_GONE, AskCancelled, AskRun
-from playscout.serving.schemas import AskRequest
+from playscout.usecases import AskRequest, prepare_ask
 
 
 def test_a_run_cancelled_before_it_started_is_recorded(app_factory):
     state = app_factory().state.serving
-    req = AskRequest(question="who scored?", policy="workflow", mode="oracle")
+    ask = AskRequest(question="who scored?", policy="workflow", mode="oracle")
+    req = prepare_ask(ask, runtime=state.runtime)
 
     async def admit_and_drop() -> AskRun:
         run = AskRun(state, req)

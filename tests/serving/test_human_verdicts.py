@@ -15,8 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from playscout.eval.human import HUMAN_VERDICTS, MAX_NOTE, human_verdicts, record_human_verdict
-from playscout.eval.service import EvalRunService
 from playscout.eval.store import JUDGEMENTS
+from playscout.serving.eval_service import EvalRunService
 from tests.serving.conftest import api_error, make_settings
 from tests.serving.runs_data import write_run
 

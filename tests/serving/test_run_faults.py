@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
-from playscout.eval.service import EvalRunService
 from playscout.serving.app import create_app
+from playscout.serving.eval_service import EvalRunService
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 from tests.serving.conftest import free_port, live_server, make_settings
 
@@ -108,7 +108,7 @@ SERVER = """
 import json, sys
 import uvicorn
 from playscout.config import Settings
-from playscout.eval.service import EvalRunService
+from playscout.serving.eval_service import EvalRunService
 from playscout.serving.app import create_app
 settings = Settings.model_validate(json.loads(open(sys.argv[1]).read()))
 app = create_app(settings, run_service=EvalRunService(settings, settings.eval))

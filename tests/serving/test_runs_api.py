@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from playscout.eval.catalog import natural_key
-from playscout.eval.service import EvalRunService
 from playscout.eval.status import RunOwner, RunStatus, write_status
+from playscout.serving.eval_service import EvalRunService
 from tests.serving.runs_data import write_run
 from tests.serving.test_api import one_line_error
 

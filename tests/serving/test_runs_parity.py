@@ -16,9 +16,9 @@ from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from playscout.cli.main import app as cli
-from playscout.eval.run_service import RunRequest
-from playscout.eval.service import EvalRunService
 from playscout.serving.app import create_app
+from playscout.serving.eval_service import EvalRunService
+from playscout.usecases import RunRequest
 from tests.clients.fake_openai_server import FakeOpenAIServer
 from tests.synthdata import SynthIndex, index_corpus
 

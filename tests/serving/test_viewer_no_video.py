@@ -56,7 +56,7 @@ class RequestLog:
 def tour(tmp_path_factory, synth_index) -> Iterator[tuple[LiveServer, RequestLog, str, Path]]:
     """A server on the synthetic corpus (no clip files) with one real t9 oracle run of 3
     questions, started over HTTP as a user would."""
-    from playscout.eval.service import EvalRunService
+    from playscout.serving.eval_service import EvalRunService
 
     tmp = tmp_path_factory.mktemp("tour")
     settings = make_settings(tmp, synth_index, corpus_dir=synth_index.corpus_dir)
@@ -227,5 +227,62 @@ def test_an_export_keeps_the_gold_marks_and_the_first_divergent_turn(tour, tmp_p
             a.get_attribute("data-turn") == str(first["turn"]) for a in outlined
         )
         assert driver.find_elements(By.ID, "human-form") == []  # an export only shows marks
+    finally:
+        driver.quit()
+
+
+def test_the_final_answer_lists_clips_without_video_as_text_not_black_tiles(tour, browser):
+    """The tour's final answer cites clips that have no video file: each is its id in a small
+    chip (click says it has no file), never a 160x90 black box reading "no video file"."""
+    from selenium.webdriver.common.by import By
+
+    srv, _, run_id, run_dir = tour
+    qid, row = gold_question(run_dir)
+    events = [orjson.loads(x) for x in (run_dir / row["trajectory"]).read_bytes().splitlines()]
+    final = next(e for e in events if e.get("type") == "final_answer")
+    cited = final["evidence"]["clip_ids"][:12]
+    assert cited, "the workflow policy's answer cites no clip: the test would show nothing"
+    open_page(browser, f"{srv.url}/viewer#/runs/{run_id}/q/{qid}")
+    tiles = browser.find_elements(By.CSS_SELECTOR, "article.final_answer button.clip")
+    assert [t.get_attribute("data-clip") for t in tiles] == cited
+    for tile in tiles:
+        assert tile.find_elements(By.CSS_SELECTOR, "img, .noimg") == []
+        assert tile.text.startswith(tile.get_attribute("data-clip"))
+        assert tile.size["height"] < 45, tile.size  # a line of text, not a 90 px picture box
+    assert "no video file" not in browser.find_element(By.CSS_SELECTOR, "article.final_answer").text
+
+
+def test_the_run_list_keeps_accuracy_in_view_at_1280_px(tour):
+    """A real oracle/workflow run is not comparable to the paper for several long reasons;
+    at 1280 px the accuracy stays on screen (no sideways scroll) and the reasons open from
+    one line beside it, every one listed."""
+    from selenium.webdriver.common.by import By
+
+    srv, _, run_id, _ = tour
+    judged = httpx.post(f"{srv.url}/v1/runs/{run_id}/judge", json={"judge": "equivalence"})
+    assert judged.status_code == 200, judged.text
+    info = httpx.get(f"{srv.url}/v1/runs/{run_id}").json()
+    reasons = info["not_comparable"]
+    assert info["comparable"] is False and len(reasons) >= 3 and info["accuracy"] is not None
+    driver = chromium(width=1280, height=900)
+    try:
+        show(driver, f"{srv.url}/viewer")
+        cell = driver.find_element(By.CSS_SELECTOR, f'tr[data-run="{run_id}"] td:last-child')
+        assert cell.text.startswith(f"{info['accuracy']:.1f}% ({info['right']}/{info['judged']}")
+        # where the number's own text is drawn (its first text node), not its cell
+        right = driver.execute_script(
+            "const walk = document.createTreeWalker(arguments[0], NodeFilter.SHOW_TEXT);"
+            "const range = document.createRange(); range.selectNodeContents(walk.nextNode());"
+            "return range.getBoundingClientRect().right;", cell
+        )  # fmt: skip
+        width = driver.execute_script("return document.documentElement.clientWidth")
+        assert 0 < right <= width, (right, width)
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+        summary = cell.find_element(By.CSS_SELECTOR, ".not-comparable summary")
+        assert summary.text == f"not comparable ({len(reasons)} reasons)"
+        summary.click()
+        shown = [li.text for li in cell.find_elements(By.CSS_SELECTOR, ".not-comparable li")]
+        assert shown == reasons
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width
     finally:
         driver.quit()

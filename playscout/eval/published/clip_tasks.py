@@ -181,7 +181,7 @@ class T3Published(PublishedTask):
         }
 
 
-declare(
+T1 = declare(
     "t1",
     metric="mean 0-5 over six axes (action, identity, causality, spatial, temporal, contextual)",
     generated=T1Task,
@@ -196,7 +196,7 @@ declare(
         ),
     ),
 )
-declare(
+T2 = declare(
     "t2",
     metric="accuracy, per question type",
     generated=T2Task,
@@ -211,7 +211,7 @@ declare(
         ),
     ),
 )
-declare(
+T3 = declare(
     "t3",
     metric="R@K and MedR of the positive over its candidate pool",
     generated=T3Task,
@@ -226,7 +226,7 @@ declare(
         ),
     ),
 )
-declare(
+T5 = declare(
     "t5",
     metric="accuracy; calibration error where option probabilities are known",
     generated=T5Task,
@@ -241,7 +241,7 @@ declare(
         ),
     ),
 )
-declare(
+T8 = declare(
     "t8",
     metric="goal accuracy, micro and macro over question types",
     generated=T8Task,

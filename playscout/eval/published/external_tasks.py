@@ -100,7 +100,7 @@ class LCricPublished(_FileTask):
         return LCricTask().score(records)
 
 
-declare(
+GAMEPLAYQA = declare(
     "gameplayqa",
     metric="accuracy per entity type and video count; wrong choices by distractor type",
     generated=GameplayQATask,
@@ -126,7 +126,7 @@ declare(
         ),
     ),
 )
-declare(
+STARBENCH = declare(
     "starbench",
     metric="weighted rubric score (%), penalties subtracted",
     generated=STARBenchTask,
@@ -143,7 +143,7 @@ declare(
         ),
     ),
 )
-declare(
+LCRIC = declare(
     "lcric",
     metric="binary and multiple-choice accuracy, regression L1",
     generated=LCricTask,

@@ -245,7 +245,7 @@ class T9Published(PublishedTask):
         return T9Task().score(records)
 
 
-declare(
+T4 = declare(
     "t4",
     metric="0-5 rubric score, best of k; per sport and question type",
     generated=T4Task,
@@ -260,7 +260,7 @@ declare(
         ),
     ),
 )
-declare(
+T6 = declare(
     "t6",
     metric="saliency (reference facts covered) and writing quality 1-5",
     generated=T6Task,
@@ -277,7 +277,7 @@ declare(
         ),
     ),
 )
-declare(
+T7 = declare(
     "t7",
     metric="video mIoU of box tracks",
     generated=T7Task,
@@ -302,7 +302,7 @@ declare(
         ),
     ),
 )
-declare(
+T9 = declare(
     "t9",
     metric="answers judged correct by `eval judge` (LLM or deterministic equivalence)",
     generated=T9Task,

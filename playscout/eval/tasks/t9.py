@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from playscout.corpus import Corpus
 from playscout.corpus.models import GoldEvidence
 from playscout.eval.errors import RunError
 from playscout.eval.records import Outcome, ResultRow
@@ -28,6 +29,11 @@ class T9Task:
     needs_index = True
     calls = AGENT_CALLS
     judged = True
+
+    def empty_sports(self, corpus: Corpus, sports: Sequence[str]) -> list[str]:
+        """The sports the corpus has no questions for (a small corpus whose games of a sport
+        have no clips): a run that chose its sports itself skips them (usecases/run.py)."""
+        return [sport for sport in sports if not corpus.questions(sport)]
 
     def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
         corpus = env.need_corpus()

@@ -114,6 +114,10 @@ AGENT_CALLS = frozenset({AGENT})
 
 
 class Task(Protocol):
+    """A task over generated questions. One that reads the corpus' question files may also say
+    which sports have none, `empty_sports(corpus, sports)` (T9): a run that chose its sports
+    itself skips those (usecases/run.py)."""
+
     name: str
     description: str
     needs_index: bool

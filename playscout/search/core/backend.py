@@ -107,6 +107,11 @@ class BackendCore(ABC):
     @abstractmethod
     def entities(self, sport: str) -> tuple[list[str], list[str]]: ...
 
+    def periods(self, sport: str) -> list[int] | None:
+        """The periods the sport's clips are in, sorted, where the engine lists them cheaply;
+        None: not known here (search_videos then only checks that a period counts from 1)."""
+        return None
+
     @abstractmethod
     def get_documents(self, sport: str, doc_ids: Sequence[str]) -> list[DocumentRecord | None]: ...
 

@@ -41,7 +41,14 @@ class VisualVectorSource(Protocol):
 
 
 class IndexExistsError(PlayscoutError, FileExistsError):
-    """The target already holds an index and overwrite was not set."""
+    """The target already holds an index and overwrite was not set. The message names the
+    library's argument (`ARGUMENT`); a front end says its own word for it (`saying`)."""
+
+    ARGUMENT = "overwrite=True"
+
+    def saying(self, option: str) -> str:
+        """The message with `option` (the CLI's `--overwrite`) in place of the argument."""
+        return str(self).replace(self.ARGUMENT, option)
 
 
 def check_new_sport(sport: str, seen: Container[str]) -> None:

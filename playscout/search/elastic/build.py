@@ -204,7 +204,8 @@ def build_elasticsearch(
     old = read_manifest_or_none(es, names)
     if old is not None and not overwrite:
         raise IndexExistsError(
-            f"{url} already has a playscout index with prefix {prefix!r}; pass overwrite=True"
+            f"{url} already has a playscout index with prefix {prefix!r}; "
+            f"pass {IndexExistsError.ARGUMENT} to replace it"
         )
     t0 = time.perf_counter()
     b = _Build(es, names, new_build_id(), index_options, shards, replicas, chunk_size, progress)

@@ -85,6 +85,9 @@ class EmbeddedBackend(BackendCore):
         s = self._sport(sport)
         return sorted(s.teams.items), sorted(s.players.items)
 
+    def periods(self, sport: str) -> list[int]:
+        return self._sport(sport).clips.periods()
+
     def get_documents(self, sport: str, doc_ids: Sequence[str]) -> list[DocumentRecord | None]:
         docs = self._sport(sport).docs
         ords = [docs.ordinal.get(d) for d in doc_ids]

@@ -93,7 +93,7 @@ def claim_output(out_dir: Path, overwrite: bool) -> OutputLock:
     lock = OutputLock(Path(out_dir), "index build").acquire()
     if Path(out_dir).exists() and not overwrite:
         lock.release()
-        raise IndexExistsError(f"{out_dir} exists; pass overwrite=True to replace it")
+        raise IndexExistsError(f"{out_dir} exists; pass {IndexExistsError.ARGUMENT} to replace it")
     return lock
 
 
@@ -117,7 +117,9 @@ def build_index(
         restored = _restore_interrupted_swap(lock, out_dir)
         swept = lock.sweep(STAGING, RETIRED)
         if restored and not overwrite:
-            raise IndexExistsError(f"{out_dir} exists; pass overwrite=True to replace it")
+            raise IndexExistsError(
+                f"{out_dir} exists; pass {IndexExistsError.ARGUMENT} to replace it"
+            )
         summary = _build_locked(
             out_dir,
             sources,

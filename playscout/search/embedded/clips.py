@@ -4,6 +4,7 @@ observed text: transcript + audio events). Mode selection and fusion are the sha
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections.abc import Sequence
@@ -54,6 +55,14 @@ class ClipIndex:
 
     def channels(self) -> list[ClipChannel]:
         return [c for c in ("visual", "caption") if c in self.dense or c in self.bm25]
+
+    @functools.cached_property
+    def _periods(self) -> tuple[int, ...]:
+        return tuple(int(p) for p in np.unique(np.asarray(self.col["period"])))
+
+    def periods(self) -> list[int]:
+        """The periods the clips are in, sorted (one pass over the period column, once)."""
+        return list(self._periods)
 
     def game_range(self, game: int) -> RowRange:
         ptr = self.col["game_ptr"]

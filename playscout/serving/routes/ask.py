@@ -7,12 +7,13 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 
-from playscout.serving.asks import AskRun, check_request, resolve_ask
+from playscout.serving.asks import AskRun, prepare
 from playscout.serving.query import reject_unknown_query
 from playscout.serving.routes import get_state
-from playscout.serving.schemas import AskBody, AskResponse, ErrorBody
+from playscout.serving.schemas import AskResponse, ErrorBody
 from playscout.serving.state import ServingState
 from playscout.serving.streaming import start_stream
+from playscout.usecases.ask import AskRequest
 
 router = APIRouter(prefix="/v1", tags=["ask"], dependencies=[Depends(reject_unknown_query)])
 State = Annotated[ServingState, Depends(get_state)]
@@ -22,12 +23,10 @@ ERRORS: dict[int | str, dict[str, object]] = {
 
 
 @router.post("/ask", response_model=AskResponse, responses=ERRORS)
-async def ask(body: AskBody, request: Request, state: State) -> AskResponse:
+async def ask(body: AskRequest, request: Request, state: State) -> AskResponse:
     """Answer one question; returns when the agent is done. A client that hangs up cancels
     the run."""
-    req = resolve_ask(state, body)
-    check_request(state, req)
-    return await AskRun(state, req).result_unless_disconnected(request.receive)
+    return await AskRun(state, prepare(state, body)).result_unless_disconnected(request.receive)
 
 
 @router.post(
@@ -35,9 +34,7 @@ async def ask(body: AskBody, request: Request, state: State) -> AskResponse:
     responses={200: {"content": {"text/event-stream": {}}}, **ERRORS},
     response_class=StreamingResponse,
 )
-async def ask_stream(body: AskBody, state: State) -> StreamingResponse:
+async def ask_stream(body: AskRequest, state: State) -> StreamingResponse:
     """Events (`run_start`, `model_call`, `tool_call`, `observation`, `final_answer`) as they
     happen, then `result` (the /v1/ask body) or `error`."""
-    req = resolve_ask(state, body)
-    check_request(state, req)
-    return start_stream(state, req)
+    return start_stream(state, prepare(state, body))

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import JSONResponse, Response
 
-from playscout.serving.asks import TRAJECTORY_HEADER, AskRun, check_request
+from playscout.serving.asks import TRAJECTORY_HEADER, AskRun, prepare
 from playscout.serving.chat import (
     IGNORED_HEADER,
     ChatCompletion,
@@ -65,8 +65,8 @@ def model(state: State, name: Annotated[str, Path(alias="model", max_length=200)
 async def chat_completions(body: ChatCompletionRequest, request: Request, state: State) -> Response:
     """One ask as an OpenAI chat completion; `stream: true` sends the agent's progress as
     chunks and ends with `data: [DONE]`."""
-    req, ignored = ask_request(body, aliases(state))
-    check_request(state, req)
+    ask, ignored = ask_request(body, aliases(state))
+    req = prepare(state, ask)
     headers = {IGNORED_HEADER: ", ".join(ignored)} if ignored else {}
     if body.stream:
         include_usage = body.stream_options is not None and body.stream_options.include_usage

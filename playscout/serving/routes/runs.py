@@ -22,14 +22,15 @@ from playscout.eval.human import (
     human_verdicts,
     record_human_verdict,
 )
-from playscout.eval.run_service import NOT_AVAILABLE, RunRequest, RunService
 from playscout.eval.status import RunState, RunStatus
 from playscout.serving.media import ClipMedia, with_media
 from playscout.serving.query import reject_unknown_query
 from playscout.serving.routes import get_state
+from playscout.serving.run_service import NOT_AVAILABLE, RunService
 from playscout.serving.schemas import ErrorBody, TrajectoryDetail
 from playscout.serving.state import ServingState
 from playscout.serving.trajectories import trajectory_detail
+from playscout.usecases.run import RunRequest
 
 router = APIRouter(prefix="/v1/runs", tags=["runs"], dependencies=[Depends(reject_unknown_query)])
 State = Annotated[ServingState, Depends(get_state)]
@@ -66,7 +67,9 @@ def index(
 
 @router.post("", response_model=RunStatus, status_code=202, responses=ERRORS)
 def submit(req: RunRequest, state: State) -> RunStatus:
-    """Start a batch run; poll it with GET /v1/runs/{id}."""
+    """Start a batch run; poll it with GET /v1/runs/{id}. What the body leaves out, the
+    server's defaults choose, as for asks; a run that cannot start is a 400 naming every
+    reason."""
     return _service(state).submit(req)
 
 

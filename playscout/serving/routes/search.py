@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 
-from playscout.config import DEFAULT_MODE, Mode
+from playscout.config import Mode
 from playscout.serving.asks import AskRejected
 from playscout.serving.query import reject_unknown_query
 from playscout.serving.routes import get_state
@@ -24,6 +24,7 @@ from playscout.tools.search import (
 )
 from playscout.tools.search_args import SearchDocumentsArgs, SearchVideosArgs
 from playscout.tools.tool import ToolArgs, ToolContext, ToolResult
+from playscout.usecases.defaults import mode_of, sport_of
 
 router = APIRouter(
     prefix="/v1/search", tags=["search"], dependencies=[Depends(reject_unknown_query)]
@@ -35,12 +36,15 @@ MAX_CHARS = 2000  # characters one text parameter may hold
 _KW = inspect.Parameter.KEYWORD_ONLY
 
 
-def _context(state: ServingState, sport: str, mode: Mode = DEFAULT_MODE) -> ToolContext:
+def _context(state: ServingState, sport: str | None, mode: Mode | None) -> ToolContext:
+    """What the request leaves out, the server's defaults choose, as for an ask."""
+    serving = state.settings.serving
+    sport = sport_of(sport, serving, state.sports)
     if sport not in state.sports:
         raise AskRejected(
             f"unknown sport {sport!r}; this index has: {', '.join(state.sports) or 'none'}"
         )
-    return state.runtime.tool_context(sport, mode)
+    return state.runtime.tool_context(sport, mode_of(mode, serving))
 
 
 def _query(opt: ArgOption) -> inspect.Parameter:
@@ -60,16 +64,26 @@ def _endpoint(
     """The route function of `tool`: `sport` (and `mode` where the tool searches clips), then
     one query parameter per argument; the body is the tool's typed result."""
 
-    def endpoint(state: ServingState, sport: str, mode: Mode = DEFAULT_MODE, **values: Any) -> Any:
+    def endpoint(
+        state: ServingState, sport: str | None = None, mode: Mode | None = None, **values: Any
+    ) -> Any:
         ctx = _context(state, sport, mode)
         return tool(ctx, args.model_validate(given(values))).data
 
+    sport_doc = "A sport present in the index [default: the server's, else the index's first]."
     params = [
         inspect.Parameter("state", _KW, annotation=State),
-        inspect.Parameter("sport", _KW, default="basketball", annotation=str),
+        inspect.Parameter(
+            "sport",
+            _KW,
+            default=None,
+            annotation=Annotated[str | None, Query(description=sport_doc)],
+        ),
     ]
     if modes:
-        params.append(inspect.Parameter("mode", _KW, default=DEFAULT_MODE, annotation=Mode))
+        mode_doc = "default | oracle [default: the server's, `serve --mode`]."
+        mode_type = Annotated[Mode | None, Query(description=mode_doc)]
+        params.append(inspect.Parameter("mode", _KW, default=None, annotation=mode_type))
     params += [_query(opt) for opt in arg_options(args)]
     endpoint.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     return endpoint

@@ -24,6 +24,13 @@ def read_asset(name: str) -> str:
     return resources.files("playscout.serving.viewer").joinpath(name).read_text("utf-8")
 
 
+@router.get("/")
+def home() -> RedirectResponse:
+    """The address `serve` prints leads somewhere a person can read: the run browser (the API
+    lives under /v1, its docs at /docs)."""
+    return RedirectResponse("/viewer", status_code=307)
+
+
 @router.get("/viewer")
 def overview() -> HTMLResponse:
     return HTMLResponse(read_asset("index.html"), headers={"Content-Security-Policy": _CSP})

@@ -339,10 +339,19 @@ function comparability(r) {
     ? "not comparable: " + r.not_comparable.join("; ") : "";
 }
 
+// The accuracy stays in view: the reasons a run is not comparable fold under one line that
+// opens to a list which wraps (seven reasons on one line pushed the number off the screen).
 function accCell(acc, r) {
-  const td = el("td", { class: "num" }, acc);
-  const stamp = comparability(r);
-  if (stamp) td.append(el("div", { class: "reason not-comparable" }, stamp));
+  const td = el("td", { class: "num acc" }, el("span", { class: "acc-value" }, acc));
+  const reasons = comparability(r) ? r.not_comparable : [];
+  if (reasons.length) {
+    const box = el("details", { class: "reason not-comparable", title: comparability(r) });
+    box.append(el("summary", {}, "not comparable (" + reasons.length + (reasons.length === 1 ? " reason)" : " reasons)")));
+    const list = el("ul");
+    for (const reason of reasons) list.append(el("li", {}, reason));
+    box.append(list);
+    td.append(box);
+  }
   return td;
 }
 
@@ -447,8 +456,13 @@ function clipTile(ctx, hit) {
   const tile = el("button", { class: "clip", "data-clip": id, title: "play " + id });
   if (ctx.goldClips.includes(id)) tile.classList.add("gold");
   const src = hasMedia(ctx, id) ? source.thumb(ctx.sport, id) : null;
-  tile.append(src ? el("img", { src, alt: "thumbnail of " + id, loading: "lazy", width: "160", height: "90" }) : el("div", { class: "noimg" }, "no video file"));
   const label = hit.video ? id + " · " + hit.video[0].toFixed(0) + "–" + hit.video[1].toFixed(0) + " s" : id;
+  if (src) {
+    tile.append(el("img", { src, alt: "thumbnail of " + id, loading: "lazy", width: "160", height: "90" }));
+  } else {  // a clip without a video file is its id, not a black picture
+    tile.classList.add("nomedia");
+    tile.title = id + (STATIC ? ": not in this export" : ": no video file in this corpus");
+  }
   tile.append(el("div", { class: "label" }, label, " ", goldBadge(ctx, id, "clip")));
   tile.addEventListener("click", () => ctx.play(id));
   return tile;
@@ -497,12 +511,16 @@ function framesStrip(ctx, answer) {
   const box = el("div", { class: "frames", "data-clip": answer.id });
   box.append(el("div", { class: "muted" }, f.times.length + " frames sent to the VLM from " + answer.id +
     " (" + f.long_side + " px, JPEG q" + f.quality + ")"));
+  if (!hasMedia(ctx, answer.id)) {  // their times, not a row of black pictures
+    box.append(el("div", { class: "muted frame-times" }, (STATIC ? "not exported" : "no video file") + " to show them; at " +
+      f.times.map((t) => Number(t).toFixed(2) + " s").join(", ")));
+    return box;
+  }
   const grid = el("div", { class: "frame-grid" });
-  const media = hasMedia(ctx, answer.id);
   for (const t of f.times) {
-    const src = media ? source.frame(ctx.sport, answer.id, t, f) : null;
+    const src = source.frame(ctx.sport, answer.id, t, f);
     const fig = el("figure", { class: "frame" });
-    fig.append(src ? el("img", { src, alt: answer.id + " at " + t + " s", loading: "lazy" }) : el("div", { class: "noimg" }, STATIC ? "not exported" : "no video file"),
+    fig.append(src ? el("img", { src, alt: answer.id + " at " + t + " s", loading: "lazy" }) : el("div", { class: "muted" }, "not exported"),
       el("figcaption", {}, Number(t).toFixed(2) + " s"));
     grid.append(fig);
   }

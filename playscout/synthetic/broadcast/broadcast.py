@@ -285,7 +285,7 @@ def corpus_games(corpus_dir: Path, sport: str | None = None) -> list[Path]:
     """play_by_play.json files of a synthetic corpus, sports in name order, games by id."""
     names = spec_names()
     if sport is not None and sport not in names:
-        raise RenderError(f"sport {sport!r} is not one of {', '.join(names)}")
+        raise RenderError(f"unknown sport {sport!r}; known: {', '.join(names)}")
     out: list[Path] = []
     for s in [sport] if sport else names:
         files = (Path(corpus_dir) / "data" / s / "games").glob("*/play_by_play.json")

@@ -19,8 +19,7 @@ import pytest
 from playscout.config import PerceptionSettings, Settings
 from playscout.media.audio import load_audio
 from playscout.perception.audio_events import NOT_CONFIGURED, audio_model
-from playscout.tools.perception import PERCEPTION_TOOLS
-from playscout.tools.registry import call_tool
+from playscout.tools.registry import PERCEPTION_TOOLS, call_tool
 from playscout.tools.tool import ToolContext
 from tests.media.samples import MediaCorpus
 from tests.tools.perception.tiny_af3 import build_tiny_audio_flamingo3

@@ -9,9 +9,8 @@ import pytest
 
 from playscout.perception.errors import EngineUnavailable
 from playscout.perception.ocr import lines as ocr
-from playscout.tools.perception import PERCEPTION_TOOLS
 from playscout.tools.perception.scene_text import ExtractSceneTextArgs, extract_scene_text
-from playscout.tools.registry import call_tool
+from playscout.tools.registry import PERCEPTION_TOOLS, call_tool
 from playscout.tools.tool import ToolContext
 from tests.media.samples import MediaCorpus
 

@@ -9,9 +9,8 @@ import re
 import pytest
 
 from playscout.config import Settings
-from playscout.tools.perception import PERCEPTION_TOOLS
 from playscout.tools.perception.speech import TranscribeSpeechArgs, transcribe_speech
-from playscout.tools.registry import call_tool
+from playscout.tools.registry import PERCEPTION_TOOLS, call_tool
 from playscout.tools.tool import ToolContext
 from tests.media.samples import MediaCorpus
 

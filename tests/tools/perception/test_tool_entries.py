@@ -6,8 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from playscout.tools.perception import PERCEPTION_TOOLS
-from playscout.tools.utility import UTILITY_TOOLS
+from playscout.tools.registry import PERCEPTION_TOOLS, UTILITY_TOOLS
 
 
 def test_names_and_schemas() -> None:

@@ -1,15 +1,14 @@
-"""The eval runner behind the HTTP API's `RunService` protocol (playscout/eval/run_service.py).
+"""The eval runner behind the HTTP API's `RunService` protocol (serving/run_service.py).
 
-`submit` runs the checks `eval run` runs before a run starts (eval/preflight.run_checks: a
-refusal is a PreflightError, a 400 over HTTP, and nothing is written), names the run directory
-like the CLI does (time, task, mode, model), writes it `queued` and starts the run on a thread
-with its own event loop, on the Runtime the checks were made on; the runner then keeps
-status.json current, so the status outlives this process (catalog.py reads it, and reports a
-run whose process died as `interrupted`). `cancel` cancels the run's task on that loop: the
-agents stop between steps (no further model calls; a tool call already running finishes) and
-the run ends `cancelled`, resumable like a killed one. `listeners` are told when a run starts
-and ends and what each question did (the server's metrics).
-"""
+`submit` prepares the run as `eval run` does (`usecases.prepare_run`: the server's defaults,
+the same checks; a refusal is a PreflightError, a 400 over HTTP, and nothing is written), names
+the run directory like the CLI does (time, task, mode, model), writes it `queued` and starts
+the run on a thread with its own event loop, on the Runtime the checks were made on; the runner
+then keeps status.json current, so the status outlives this process (catalog.py reads it, and
+reports a run whose process died as `interrupted`). `cancel` cancels the run's task on that
+loop: the agents stop between steps (no further model calls; a tool call already running
+finishes) and the run ends `cancelled`, resumable like a killed one. `listeners` are told when
+a run starts and ends and what each question did (the server's metrics)."""
 
 from __future__ import annotations
 
@@ -26,11 +25,9 @@ from playscout.clients.pool import close_shared_clients
 from playscout.config import EvalSettings, Settings
 from playscout.eval.catalog import run_dir as find_run_dir
 from playscout.eval.errors import RunConflict
-from playscout.eval.preflight import run_checks
 from playscout.eval.records import ResultRow
-from playscout.eval.run_service import RunListener, RunRequest
-from playscout.eval.runner import CANCELLED, eval_runtime, run_eval_async
-from playscout.eval.spec import RunSpec, default_run_dir, model_label
+from playscout.eval.runner import CANCELLED, run_eval_async
+from playscout.eval.spec import RunSpec
 from playscout.eval.status import (
     ACTIVE,
     RunOwner,
@@ -39,10 +36,10 @@ from playscout.eval.status import (
     run_lock,
     write_status,
 )
-from playscout.eval.tasks import get_task
 from playscout.runtime import Runtime
-from playscout.runtime.preflight import require
+from playscout.serving.run_service import RunListener
 from playscout.storage import OutputLock
+from playscout.usecases.run import RunRequest, new_run_dir, prepare_run
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -92,32 +89,16 @@ class EvalRunService:
         self._lock = threading.Lock()
         self.listeners: list[RunListener] = []
 
-    def prepare(self, request: RunRequest) -> tuple[RunSpec, Runtime]:
-        """The run's spec (no sports named: every sport in the index) and its one Runtime,
-        after the checks `eval run` makes; raises PreflightError."""
-        task = get_task(request.task)
-        draft = request.spec(self.runs_dir, self.eval.concurrency)
-        runtime = eval_runtime(
-            draft, self.settings, needs_index=task.needs_index, backend=self.backend
-        )
-        every = tuple(runtime.backend.sports()) if runtime.backend is not None else None
-        spec = request.spec(self.runs_dir, self.eval.concurrency, every)
-        require(run_checks(task, spec, runtime))
-        return spec, runtime
-
     def submit(self, request: RunRequest) -> RunStatus:
-        spec, runtime = self.prepare(request)
+        prepared = prepare_run(request, self.settings, backend=self.backend, probe=False)
+        spec, runtime = prepared.spec, prepared.runtime
         with self._lock:  # two submits in one second get distinct directories
-            out = default_run_dir(
-                self.runs_dir,
-                request.task,
-                request.mode,
-                model_label(request.policy, self.settings),
-            )
+            out = new_run_dir(self.settings, spec.task, spec.mode, spec.policy)
             spec = spec.model_copy(update={"out_dir": out})
             lock = run_lock(out).acquire()  # held from queued to the end of the run
             status = RunStatus(id=out.name, state="queued", created=time.time())
-            asked = {**request.model_dump(mode="json"), "sports": list(spec.sports)}
+            chosen = {"mode": spec.mode, "policy": spec.policy, "sports": list(spec.sports)}
+            asked = {**request.model_dump(mode="json"), **chosen}
             try:
                 write_status(out, status, RunOwner.me(), asked)
             except BaseException:

