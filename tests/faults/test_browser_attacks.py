@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from playscout.eval.service import EvalRunService
+from playscout.serving.eval_service import EvalRunService
 from playscout.serving.app import create_app
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 from tests.serving.conftest import LiveServer, error_object, live_server
