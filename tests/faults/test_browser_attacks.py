@@ -17,8 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from playscout.serving.eval_service import EvalRunService
 from playscout.serving.app import create_app
+from playscout.serving.eval_service import EvalRunService
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 from tests.serving.conftest import LiveServer, error_object, live_server
 from tests.serving.test_run_faults import RUN, model_settings, wait_for
