@@ -157,13 +157,13 @@ def create_app(
         app.include_router(module.router)
     templates = [route for module in modules for route in module.router.routes]
     key = api_key if api_key is not None else settings.serving.api_key()
-    app.add_middleware(BearerAuthMiddleware, api_key=key)
-    app.add_middleware(
+    app.add_middleware(  # inside the key check: a request without the key is a 401 first
         BrowserGuardMiddleware,
         keyless=not key,
         bind_host=settings.serving.host,
         allowed_hosts=settings.serving.allowed_hosts,
     )
+    app.add_middleware(BearerAuthMiddleware, api_key=key)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.serving.max_body_bytes)
     app.add_middleware(HttpMetricsMiddleware, metrics=app.state.serving.metrics, routes=templates)
     app.add_middleware(SafeHeadersMiddleware)  # added last: outermost, every response has them

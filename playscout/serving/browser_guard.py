@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 from playscout.serving.security import ASGIApp, Receive, Scope, Send, send_error
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SAME_ORIGIN_FETCHES = frozenset({b"same-origin", b"none"})  # `none`: typed URL, bookmark
 NON_SIMPLE_HEADERS = (b"x-requested-with", b"authorization")
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
@@ -94,7 +95,7 @@ class BrowserGuardMiddleware:
         if (why := _cross_site(headers, method, host, scope)) is not None:
             await send_error(send, 403, why, code="cross_origin_refused")
             return
-        if method not in SAFE_METHODS and not _not_simple(headers):
+        if method in STATE_CHANGING and not _not_simple(headers):
             await send_error(
                 send,
                 415,
