@@ -45,10 +45,9 @@ class MissingInput(RunError):
 
 # What rows written before `error_kind` existed say for the same causes.
 _STORAGE_TEXT = (
-    "No space left on device",
     "no space left on device",
-    "Disk quota exceeded",
-    "Read-only file system",
+    "disk quota exceeded",
+    "read-only file system",
     "database or disk is full",
 )
 _TRANSIENT_TEXT = ("ModelUnavailable:", "ModelTimeout:", "ModelBadResponse:", "ModelBusy:")
@@ -61,7 +60,7 @@ def failure_kind(error: BaseException | None) -> ErrorKind | None:
         return None
     if storage_error_in(error) is not None:
         return "storage"
-    if isinstance(error, ModelError) and (error.retryable or error.status == 429):
+    if isinstance(error, ModelError) and error.retryable:  # 429 and 5xx included
         return "transient"
     return None
 
@@ -70,7 +69,7 @@ def failure_kind_of_text(error: str | None) -> ErrorKind | None:
     """The same, read from an error row's text (rows recorded before the kind was)."""
     if not error:
         return None
-    if any(t in error for t in _STORAGE_TEXT):
+    if any(t in error.lower() for t in _STORAGE_TEXT):
         return "storage"
     if error.startswith(_TRANSIENT_TEXT):
         return "transient"
