@@ -25,7 +25,9 @@ from playscout.clients.openai_chat import OpenAIChatClient
 from playscout.clients.pool import close_shared_clients
 from playscout.serving.app import create_app
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
-from tests.serving.conftest import live_server, make_settings
+from tests.serving.conftest import live_server
+
+from .conftest import llm_settings
 
 pytestmark = pytest.mark.slow
 MB = 1_000_000
@@ -44,16 +46,7 @@ def as_bytes(reply: Reply) -> Reply:
 
 def test_a_20_mb_reply_is_cut_recorded_and_written_once(tmp_path, synth_index) -> None:
     with FakeOpenAIServer(twenty_megabytes) as model:
-        settings = make_settings(
-            tmp_path,
-            synth_index,
-            agent={
-                "trajectory_dir": tmp_path / "traj",
-                "session_db": tmp_path / "s.sqlite",
-                "tool_protocol": "text",
-                "llm": {"base_url": model.url, "model": "fake-model", "max_retries": 0},
-            },
-        )
+        settings = llm_settings(tmp_path, synth_index, model.url)
         app = create_app(settings, backend=synth_index.backend)
         body = {"question": "who won?", "policy": "llm", "mode": "oracle"}
         with live_server(app) as srv, httpx.Client(base_url=srv.url, timeout=120) as c:

@@ -16,10 +16,9 @@ import httpx
 import pytest
 
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
-from tests.serving.conftest import api_error, free_port, make_settings
-from tests.serving.test_run_faults import start_server
+from tests.serving.conftest import api_error, free_port
 
-from .conftest import cli, error_line
+from .conftest import cli, error_line, llm_settings, server_process
 
 pytestmark = pytest.mark.slow
 
@@ -70,39 +69,20 @@ def test_serve_refuses_to_start_on_a_corrupt_sessions_db(tmp_path: Path, synth_i
 def test_a_sessions_db_that_breaks_while_serving_is_503_not_500(tmp_path: Path, synth_index):
     db = tmp_path / "sessions.sqlite"
     with FakeOpenAIServer(answer) as model:
-        settings = make_settings(
-            tmp_path,
-            synth_index,
-            agent={
-                "trajectory_dir": tmp_path / "traj",
-                "session_db": db,
-                "tool_protocol": "text",
-                "llm": {"base_url": model.url, "model": "fake-model", "max_retries": 0},
-            },
-        )
-        config = tmp_path / "settings.json"
-        config.write_text(settings.model_dump_json())
-        log, port = tmp_path / "server.log", free_port()
-        server = start_server(config, port, log)
-        try:
-            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as c:
-                ask = {
-                    "question": "who won?",
-                    "policy": "llm",
-                    "mode": "oracle",
-                    "session_id": "s1",
-                }
-                assert c.post("/v1/ask", json=ask).status_code == 200
-                assert c.get("/readyz").status_code == 200
-                corrupt(db)
-                r = c.get("/readyz")
-                assert r.status_code == 503 and r.json()["sessions"]["status"] == "error", r.text
-                assert str(db) in r.json()["sessions"]["error"]
-                message = api_error(c.post("/v1/ask", json=ask), 503, "sessions_unavailable")
-                assert f"the session database {db} cannot be used" in message["message"]
-                plain = {k: v for k, v in ask.items() if k != "session_id"}
-                assert c.post("/v1/ask", json=plain).status_code == 200  # no session: it runs
-        finally:
-            server.terminate()
-            server.wait(30)
+        settings = llm_settings(tmp_path, synth_index, model.url, session_db=db)
+        with (
+            server_process(settings, tmp_path) as (url, log),
+            httpx.Client(base_url=url, timeout=60) as c,
+        ):
+            ask = {"question": "who won?", "policy": "llm", "mode": "oracle", "session_id": "s1"}
+            assert c.post("/v1/ask", json=ask).status_code == 200
+            assert c.get("/readyz").status_code == 200
+            corrupt(db)
+            r = c.get("/readyz")
+            assert r.status_code == 503 and r.json()["sessions"]["status"] == "error", r.text
+            assert str(db) in r.json()["sessions"]["error"]
+            message = api_error(c.post("/v1/ask", json=ask), 503, "sessions_unavailable")
+            assert f"the session database {db} cannot be used" in message["message"]
+            plain = {k: v for k, v in ask.items() if k != "session_id"}
+            assert c.post("/v1/ask", json=plain).status_code == 200  # no session: it runs
     assert "Traceback" not in log.read_text(), log.read_text()[-3000:]

@@ -19,11 +19,10 @@ import httpx
 import pytest
 
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
-from tests.serving.conftest import error_object, free_port, make_settings
+from tests.serving.conftest import error_object
 from tests.serving.runs_data import write_run
-from tests.serving.test_run_faults import start_server
 
-from .conftest import Tmpfs
+from .conftest import Tmpfs, llm_settings, server_process
 
 pytestmark = pytest.mark.slow
 
@@ -65,53 +64,38 @@ def test_every_write_path_on_a_full_disk_is_507_and_one_log_line(
     traj, runs, sessions = asks / "traj", runs_disk / "runs", runs_disk / "s.sqlite"
     write_run(runs, "r1", 60)  # the judge appends more than the slack of a page
     with FakeOpenAIServer(answer) as model:
-        settings = make_settings(
-            tmp_path,
-            synth_index,
-            corpus_dir=synth_index.corpus_dir,
-            agent={
-                "trajectory_dir": traj,
-                "session_db": sessions,
-                "tool_protocol": "text",
-                "llm": {"base_url": model.url, "model": "fake-model", "max_retries": 0},
-            },
-            eval={"runs_dir": runs, "cache_db": None},
-        )
-        config = tmp_path / "settings.json"
-        config.write_text(settings.model_dump_json())
-        log, port = tmp_path / "server.log", free_port()
-        server = start_server(config, port, log)
-        try:
-            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as c:
-                ask = {"question": synth_index.question, "policy": "workflow", "mode": "oracle"}
-                session = {"question": "who won?", "policy": "llm", "mode": "oracle"}
-                session["session_id"] = "s1"
-                assert c.post("/v1/ask", json=session).status_code == 200  # the db exists
+        settings = llm_settings(
+            tmp_path, synth_index, model.url, traj=traj, session_db=sessions,
+            corpus_dir=synth_index.corpus_dir, eval={"runs_dir": runs, "cache_db": None},
+        )  # fmt: skip
+        with (
+            server_process(settings, tmp_path) as (url, log),
+            httpx.Client(base_url=url, timeout=60) as c,
+        ):
+            ask = {"question": synth_index.question, "policy": "workflow", "mode": "oracle"}
+            session = {"question": "who won?", "policy": "llm", "mode": "oracle"}
+            session["session_id"] = "s1"
+            assert c.post("/v1/ask", json=session).status_code == 200  # the db exists
 
-                filler = fill(asks)
-                storage_full(c.post("/v1/ask", json=ask), traj)
-                with c.stream("POST", "/v1/ask/stream", json=ask) as s:
-                    lines = list(s.iter_lines())
-                assert "event: error" in lines, lines[:6]
-                data = lines[lines.index("event: error") + 1].removeprefix("data: ")
-                error = error_object(httpx.Response(200, content=data).json(), "storage_full")
-                assert str(traj) in error["message"]
-                filler.unlink()
-                assert c.post("/v1/ask", json=ask).status_code == 200  # room again: it runs
+            filler = fill(asks)
+            storage_full(c.post("/v1/ask", json=ask), traj)
+            with c.stream("POST", "/v1/ask/stream", json=ask) as s:
+                lines = list(s.iter_lines())
+            assert "event: error" in lines, lines[:6]
+            data = lines[lines.index("event: error") + 1].removeprefix("data: ")
+            error = error_object(httpx.Response(200, content=data).json(), "storage_full")
+            assert str(traj) in error["message"]
+            filler.unlink()
+            assert c.post("/v1/ask", json=ask).status_code == 200  # room again: it runs
 
-                fill(runs_disk)
-                storage_full(c.post("/v1/ask", json={**session, "question": "and then?"}), sessions)
-                run = {"task": "t9", "sport": "basketball", "mode": "oracle", "policy": "workflow"}
-                storage_full(c.post("/v1/runs", json={**run, "limit": 1}), runs)
-                mark = {"verdict": "right", "by": "me"}
-                storage_full(c.post("/v1/runs/r1/questions/q0000/human", json=mark), runs / "r1")
-                storage_full(
-                    c.post("/v1/runs/r1/judge", json={"judge": "equivalence"}), runs / "r1"
-                )
-                assert c.get("/readyz").status_code in (200, 503)  # still serving
-        finally:
-            server.terminate()
-            server.wait(30)
+            fill(runs_disk)
+            storage_full(c.post("/v1/ask", json={**session, "question": "and then?"}), sessions)
+            run = {"task": "t9", "sport": "basketball", "mode": "oracle", "policy": "workflow"}
+            storage_full(c.post("/v1/runs", json={**run, "limit": 1}), runs)
+            mark = {"verdict": "right", "by": "me"}
+            storage_full(c.post("/v1/runs/r1/questions/q0000/human", json=mark), runs / "r1")
+            storage_full(c.post("/v1/runs/r1/judge", json={"judge": "equivalence"}), runs / "r1")
+            assert c.get("/readyz").status_code in (200, 503)  # still serving
     text = log.read_text()
     assert "Traceback" not in text, text[-3000:]
     assert "internal error" not in text
