@@ -21,7 +21,7 @@ os.environ.setdefault(
 )
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -70,3 +70,31 @@ def media_corpus(synth_corpus: Corpus, tmp_path_factory: pytest.TempPathFactory)
 
     copy = copy_corpus(synth_corpus, tmp_path_factory.mktemp("media") / "corpus")
     return add_media_clips(copy, SPORT)
+
+
+@pytest.fixture(scope="session")
+def bge_stand_in() -> Iterator[Any]:
+    """A scripted OpenAI /v1/embeddings server of BGE-M3's width (1,024), in the stand-in space
+    the release-layout vectors of tests/release_layout.py are made in."""
+    from tests.embed.fake_server import Behaviour, FakeEmbeddingServer
+
+    server = FakeEmbeddingServer(Behaviour(dim=1024)).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def release_t9(
+    synth_corpus: Corpus, bge_stand_in: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Corpus, Any]]:
+    """(corpus, index): the shared corpus' basketball as the SVI-Bench release lays it out (no
+    simulator manifest, its own embeds/: tests/release_layout.py) and an index of those
+    vectors, text queries by `bge_stand_in` (read-only)."""
+    from tests.release_layout import build_release_index, release_copy
+
+    root = tmp_path_factory.mktemp("release_t9")
+    corpus = release_copy(synth_corpus, root / "T9", SPORT)
+    index = build_release_index(corpus, root / "index", SPORT, bge_stand_in.base_url)
+    seal = Fingerprint(root)
+    yield corpus, index
+    seal.check("release-layout corpus and index")

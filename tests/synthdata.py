@@ -141,3 +141,12 @@ class Fingerprint:
         assert not changed, (
             f"a test wrote into the shared {what} (make a copy instead): {changed[:10]}"
         )
+
+
+def workflow_calls(question: str) -> list[str]:
+    """The tools the workflow baseline calls for a T9 question, in order: each of its facts
+    searched and read (to find the game), then the game's clips searched and read."""
+    from playscout.agent.policies.route import split_framed
+
+    facts = len(split_framed(question)[0])
+    return ["search_documents", "document_qa"] * facts + ["search_videos", "video_qa"]

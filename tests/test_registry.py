@@ -217,9 +217,10 @@ def test_the_kind_table_lists_every_backend_kind() -> None:
 
 
 def test_the_embedder_table_builds_and_spells_every_kind() -> None:
-    from playscout.embed.factory import CLI_FORMS, EMBEDDERS, IMAGE_KINDS
+    from playscout.embed.factory import CLI_FORMS, EMBEDDERS, IMAGE_KINDS, QUERY_KINDS
 
-    assert set(CLI_FORMS) | {"precomputed"} == set(EMBEDDERS.builtins) >= IMAGE_KINDS
+    assert set(CLI_FORMS) | {"precomputed"} | QUERY_KINDS == set(EMBEDDERS.builtins) >= IMAGE_KINDS
+    assert not QUERY_KINDS & set(CLI_FORMS)
     for name, cls in EMBEDDERS.items():
         assert isinstance(cls, type), name
     for kind, form in CLI_FORMS.items():

@@ -28,7 +28,7 @@ from playscout.agent.graph import (
 )
 from playscout.agent.ids import new_id, valid_id
 from playscout.agent.policies.llm import FINAL_ANSWER_TOOL, LLMPolicy
-from playscout.agent.policies.workflow import BASELINE_NOTE, run_workflow
+from playscout.agent.policies.workflow import run_workflow
 from playscout.agent.question import visible_question
 from playscout.agent.trajectory import (
     CallbackRecorder,
@@ -279,13 +279,7 @@ class Agent:
         if self.policy_name == "workflow":
             self._run_start(writer, question, model=None, session_id=session_id)
             out = await run_workflow(question, self.ctx, tools, writer)
-            return AgentResult(
-                run_id=run_id,
-                question=question,
-                policy="workflow",
-                note=BASELINE_NOTE,
-                **out,
-            )
+            return AgentResult(run_id=run_id, question=question, policy="workflow", **out)
         assert self._llm is not None
         try:
             protocol = await self._llm.resolve_protocol()

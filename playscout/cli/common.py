@@ -52,6 +52,14 @@ class CountColumn(ProgressColumn):
         return Text(shown, style="progress.download")
 
 
+class RateColumn(ProgressColumn):
+    """Items a second at the stage's recent pace: a pipeline's slow stage shows as slow."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f}/s" if speed else "", style="progress.data.speed")
+
+
 PLAIN_INTERVAL_S = 10.0  # seconds between a stage's lines when stderr is not a terminal
 
 
@@ -75,7 +83,11 @@ def progress_bar(units: str = "items") -> Iterator[Callable[[str, int, int | Non
         yield plain.update
         plain.close()
         return
-    counts = (DownloadColumn(), TransferSpeedColumn()) if units == "bytes" else (CountColumn(),)
+    counts = (
+        (DownloadColumn(), TransferSpeedColumn())
+        if units == "bytes"
+        else (CountColumn(), RateColumn())
+    )
     bar = Progress(
         SpinnerColumn(finished_text="[green]✓[/green]"),
         TextColumn("{task.description}"),

@@ -198,19 +198,21 @@ def judge_cmd(
     run_config: RunConfig,
 ) -> None:
     """Judge the answers of a run (re-runnable: only new or changed answers are judged), with
-    the judge prompt of the run's preset (or --preset).
+    the judge prompt of the run's preset (or --preset) and the LLM judge the run was made with
+    (its endpoint and generation settings, from run.json) unless --judge-url/--judge-model,
+    --config or --set say otherwise.
 
     Exit 1 when the LLM judge could not judge some answers (the first reason is printed); the
     equivalence judge's abstentions (answers only a reader can judge) are a warning."""
     from playscout.agent.tracing import otlp_tracer
     from playscout.config.presets import load_preset
     from playscout.eval.judges import judge_run, make_judge
-    from playscout.eval.judges.run import run_aliases, run_preset
+    from playscout.eval.judges.run import run_aliases, run_judge_settings, run_preset
     from playscout.eval.store import judgements_store, load_results
     from playscout.runtime.preflight import Needs, check_models
     from playscout.tools.offer import check_preset_tools
 
-    settings = run_config.settings()
+    settings = run_config.settings(**run_judge_settings(run_dir))
     ev = settings.eval
     kind = judge or ("llm" if ev.judge.configured else "equivalence")
     if kind == "llm":
@@ -226,11 +228,14 @@ def judge_cmd(
         otlp_tracer(settings.telemetry),
         settings.telemetry,
     )
+    model = ev.judge.model if kind == "llm" else None
     if json_out:
-        print_json({"judge": kind, "preset": preset.name, "prompt": preset.judge_prompt, **stats})
+        print_json({"judge": kind, "model": model, "preset": preset.name,
+                    "prompt": preset.judge_prompt, **stats})  # fmt: skip
     else:
         out.print(
-            f"judge {kind} (preset {preset.name}, prompt {preset.judge_prompt}): "
+            f"judge {kind}{f' {model}' if model else ''} (preset {preset.name}, "
+            f"prompt {preset.judge_prompt}): "
             f"{stats['judged_now']} judged now, {stats['cached']} already judged; "
             f"{stats['right']} right, {stats['wrong']} wrong, {stats['unjudged']} unjudged",
             highlight=False,

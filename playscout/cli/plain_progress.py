@@ -1,7 +1,7 @@
 """Progress as plain lines, for when stderr is not a terminal (a log file, CI, a pipe): a bar
 redrawn in place would print nothing until the end there. Each stage prints when it starts,
 at most once per `interval` seconds while it runs (count, total, elapsed, ETA), and once when
-it finishes, with the time it took."""
+it finishes, with the time it took; counts carry the stage's rate (items/s)."""
 
 from __future__ import annotations
 
@@ -77,8 +77,16 @@ class PlainProgress:
             return False
         stage.finished = True
         shown = f"{self.amount(stage.done)}/{self.amount(stage.total)}"
-        self.write(f"{label}: {shown} done in {clock(t - stage.started)}")
+        elapsed = t - stage.started
+        self.write(f"{label}: {shown} done in {clock(elapsed)}{self._rate(stage.done, elapsed)}")
         return True
+
+    def _rate(self, done: int, elapsed: float) -> str:
+        """', 1,234/s': each stage's rate, so a slow stage of a pipeline shows as slow."""
+        if done <= 0 or elapsed < 1.0 or self.amount is not str:
+            return ""  # under a second a rate is noise
+        rate = done / elapsed
+        return f", {rate:,.0f}/s" if rate >= 10 else f", {rate:.1f}/s"
 
     def _line(self, label: str, stage: _Stage, t: float) -> str:
         elapsed = t - stage.started
@@ -89,5 +97,5 @@ class PlainProgress:
         shown = clock(left) if left is not None else "-:--:--"
         return (
             f"{label}: {self.amount(stage.done)}/{self.amount(stage.total)}{share}, "
-            f"{clock(elapsed)} elapsed, ETA {shown}"
+            f"{clock(elapsed)} elapsed, ETA {shown}{self._rate(stage.done, elapsed)}"
         )

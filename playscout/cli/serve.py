@@ -238,10 +238,12 @@ def serve_models(
     if unknown := wanted - set(profiles.servers):
         raise fail(f"unknown servers {sorted(unknown)}; profile has {sorted(profiles.servers)}")
     servers = {k: v for k, v in profiles.servers.items() if k in wanted}
+    flags = "# playscout flags: " + shlex.join(profiles.playscout_flags())
     if dry_run:
         for key, server in servers.items():
             typer.echo(f"# {key} ({server.role}) -> {server.health_url}")
             typer.echo(shlex.join(server.command(python)))
+        typer.echo(flags)
         return
     running = []
     table = Table("server", "role", "model", "url", "ready after s")
@@ -254,6 +256,7 @@ def serve_models(
                 key, server.role, server.served_model_name, server.health_url, f"{waited:.1f}"
             )
         out.print(table)
+        out.print(flags, highlight=False, markup=False, soft_wrap=True)
         console.print("all servers ready; Ctrl-C stops them")
         while all(r.process.poll() is None for r in running):
             time.sleep(1)

@@ -23,6 +23,7 @@ from playscout.clients.chat import (
     TextPart,
     ToolCall,
     Usage,
+    VideoPart,
 )
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ __all__ = [
     "TextPart",
     "ToolCall",
     "Usage",
+    "VideoPart",
 ]
 
 

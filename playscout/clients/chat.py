@@ -28,6 +28,17 @@ class TextPart(BaseModel):
     text: str
 
 
+class VideoPart(BaseModel):
+    """A video as a data URI (base64 MP4) or URL, sent as a `video_url` part: the native video
+    input of servers that take one (vLLM's Qwen-VL and Molmo), not part of OpenAI's API."""
+
+    type: Literal["video_url"] = "video_url"
+    url: str
+
+
+Part = TextPart | ImagePart | VideoPart
+
+
 class ToolCall(BaseModel):
     id: str
     name: str
@@ -36,7 +47,7 @@ class ToolCall(BaseModel):
 
 class ChatMessage(BaseModel):
     role: Literal["system", "user", "assistant", "tool"]
-    content: str | list[TextPart | ImagePart] = ""
+    content: str | list[Part] = ""
     tool_calls: list[ToolCall] | None = None
     tool_call_id: str | None = None
     name: str | None = None

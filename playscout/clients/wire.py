@@ -21,6 +21,7 @@ from playscout.clients.chat import (
     TextPart,
     ToolCall,
     Usage,
+    VideoPart,
 )
 from playscout.errors import PlayscoutError
 
@@ -29,9 +30,11 @@ class WireError(PlayscoutError, ValueError):
     """A 2xx body that is not a chat completion; the message says what is wrong."""
 
 
-def _part(part: TextPart | ImagePart) -> dict[str, Any]:
+def _part(part: TextPart | ImagePart | VideoPart) -> dict[str, Any]:
     if isinstance(part, ImagePart):
         return {"type": "image_url", "image_url": {"url": part.url}}
+    if isinstance(part, VideoPart):
+        return {"type": "video_url", "video_url": {"url": part.url}}
     return {"type": "text", "text": part.text}
 
 
@@ -52,6 +55,17 @@ def message_to_wire(msg: ChatMessage) -> dict[str, Any]:
     return out
 
 
+# OpenAI's reasoning families take `max_completion_tokens` (they refuse `max_tokens`), as the
+# reference's GPT-5 chat client sends it; a served name may carry a provider prefix.
+_COMPLETION_TOKENS = re.compile(r"(^|/)(gpt-5|o[134])([.\-_]|$)", re.I)
+
+
+def takes_completion_tokens(model: str, params: ChatParams) -> bool:
+    """Whether the budget goes as `max_completion_tokens`: a reasoning family by its name, or
+    any model asked for a reasoning effort."""
+    return bool(params.reasoning_effort) or bool(_COMPLETION_TOKENS.search(model))
+
+
 def request_body(
     model: str,
     messages: Sequence[ChatMessage],
@@ -66,11 +80,12 @@ def request_body(
         "temperature": params.temperature,
         "top_p": params.top_p,
     }
-    if params.reasoning_effort:
+    if takes_completion_tokens(model, params):
         body["max_completion_tokens"] = params.max_tokens
-        body["reasoning_effort"] = params.reasoning_effort
     else:
         body["max_tokens"] = params.max_tokens
+    if params.reasoning_effort:
+        body["reasoning_effort"] = params.reasoning_effort
     if params.stop:
         body["stop"] = list(params.stop)
     if tools:

@@ -28,7 +28,8 @@ MODES: tuple[Mode, ...] = get_args(Mode)
 
 Policy = Literal["llm", "workflow"]
 """Who drives the run. `llm`: the ReAct agent over an OpenAI-compatible model (the product).
-`workflow`: the offline retrieve-then-read baseline that needs no model (demo, tests)."""
+`workflow`: the offline baseline that needs no model (demo, tests): it routes the question to
+documents and/or clips by rule and answers with the extractive readers (docs/workflow-baseline.md)."""
 DEFAULT_POLICY: Policy = "llm"
 POLICIES: tuple[Policy, ...] = get_args(Policy)
 
@@ -174,6 +175,32 @@ class ModelEndpoint(BaseModel):
         return bool(self.base_url and self.model)
 
 
+class QueryTowerEndpoint(ModelEndpoint):
+    """A served text tower that embeds queries into a vector space the index holds (the
+    release's InternVideo2 clip vectors): `api` says how it is asked. Generation fields of
+    ModelEndpoint do not apply."""
+
+    api: Literal["text-tower", "openai"] = Field(
+        "text-tower",
+        description="text-tower: the SVI-Bench reference's tools/serve_internvideo2.py (POST "
+        "/embed, GET /health), the server InternVideo2's text tower ships with; openai: POST "
+        "/v1/embeddings (a tower behind vLLM, TEI or any OpenAI-compatible server).",
+    )
+
+    def embedder_spec(self) -> dict[str, Any]:
+        """The embedder spec (embed.make_embedder) that asks this endpoint."""
+        return {
+            "kind": "openai" if self.api == "openai" else "text-tower",
+            "model": self.model,
+            "options": {
+                "base_url": self.base_url,
+                "api_key_env": self.api_key_env,
+                "timeout_s": self.timeout_s,
+                "max_retries": self.max_retries,
+            },
+        }
+
+
 class QASettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -186,6 +213,12 @@ class QASettings(BaseModel):
     document_llm: ModelEndpoint = Field(default_factory=ModelEndpoint)
     vlm: ModelEndpoint = Field(default_factory=ModelEndpoint)
     caption_llm: ModelEndpoint = Field(default_factory=ModelEndpoint)
+    video_query: QueryTowerEndpoint = Field(
+        default_factory=QueryTowerEndpoint,
+        description="The text tower that embeds default-mode clip queries into the index's "
+        "video vectors (the release's InternVideo2 vectors need InternVideo2's text tower); "
+        "empty = the tower the index recorded (embedder.json), if any.",
+    )
     tokenizer_path: Path | None = Field(
         None,
         description="tokenizer.json of the QA model for exact cuts; None = MiniLM's (approximate).",
@@ -407,6 +440,21 @@ class EvalSettings(BaseModel):
         le=4096,
         description="T4: frames sampled from a full-game video file; None = qa.frames_per_clip. "
         "The paper preset fills it by VLM model name (Table 8: 300-768).",
+    )
+    game_temperature: float | None = Field(
+        None,
+        ge=0,
+        description="T4: the VLM's temperature for a full-game video; None = qa.vlm's. The "
+        "paper preset fills it by VLM name (the reference ran Qwen3-VL-32B greedily: 0).",
+    )
+    game_max_tokens: int | None = Field(
+        None, ge=1, description="T4: the VLM's reply budget for a full-game video; None = qa.vlm's."
+    )
+    game_video_input: bool = Field(
+        False,
+        description="T4: send a full game's sampled frames as one video (a video_url part, "
+        "before the question) to a VLM server that takes video input (vLLM's Qwen-VL, Molmo), "
+        "as the reference passes them; False = one image part per frame.",
     )
     retrieval_pool: int = Field(500, ge=2, description="T3 candidate pool size (paper: 5,001).")
     calibration_bins: int = Field(5, ge=1, description="T5 calibration-error bins (paper: 5).")

@@ -75,13 +75,24 @@ class GenerationProfile(_ByModelName):
     top_p: float = Field(1.0, gt=0, le=1)
     max_tokens: int = Field(ge=1)
     reasoning_effort: str | None = None
+    context_window: int | None = Field(
+        None,
+        ge=1024,
+        description="The model's served context window (tokens); the agent's context limit "
+        "is this less the reply budget (max_tokens), so a request always fits. None = the "
+        "overlay's agent.max_context_tokens.",
+    )
     source: str = Field("", description="Where the values come from.")
 
 
 class FrameProfile(_ByModelName):
-    """T4's frames per full-game video for one family of VLMs, picked by the VLM's name."""
+    """T4's answerer for one family of VLMs, picked by the VLM's name: frames per full-game
+    video, and how the reference asked it (its sampling, its budget, one video or images)."""
 
     frames: int = Field(ge=1)
+    temperature: float | None = Field(None, ge=0, description="None = the endpoint's.")
+    max_tokens: int | None = Field(None, ge=1, description="None = the endpoint's.")
+    video_input: bool = Field(False, description="The frames as one native video input.")
     source: str = Field("", description="Where the number comes from.")
 
 
@@ -99,6 +110,17 @@ class Expectation(BaseModel):
     embedders: dict[Mode, dict[str, str]] = Field(
         description="Index channel -> the embedder that made its vectors, per mode (matched "
         "in the recorded spec's kind or model, case-insensitive; `any` = present)."
+    )
+    models: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Role (document_llm, caption_llm, vlm, video_query) or `judge` -> the "
+        "paper's models, as lower-case substrings of the served name (`_` read as `-`). The "
+        "agent is not here: the paper compares agents, and the stamp names the one that ran.",
+    )
+    units: Literal["reference", "any"] = Field(
+        "reference",
+        description="reference: text vectors a model made here must be over the reference's "
+        "units (index build --units reference); the release's own vectors are.",
     )
     judge: str = Field("llm", description="The judge kind the paper's numbers come from.")
     corpus: Literal["release", "any"] = Field(
@@ -284,12 +306,13 @@ def preset_record(ref: str) -> dict[str, Any]:
     }
 
 
-def _leaves(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+def leaves(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A nested mapping as `{"a.b.c": value}`: how deviations and the stamp name a setting."""
     out: dict[str, Any] = {}
     for key, value in data.items():
         path = f"{prefix}{key}"
         if isinstance(value, Mapping):
-            out.update(_leaves(value, path + "."))
+            out.update(leaves(value, path + "."))
         else:
             out[path] = value
     return out
@@ -307,13 +330,22 @@ def apply_preset(settings: Settings, preset: Preset) -> tuple[Settings, list[str
         "max_tokens": profile.max_tokens,
         "reasoning_effort": profile.reasoning_effort,
     }
-    base = deep_merge(preset.settings, {"agent": {"llm": generation}})
+    agent: dict[str, Any] = {"llm": generation}
+    if profile.context_window is not None:
+        agent["max_context_tokens"] = profile.context_window - profile.max_tokens
+    base = deep_merge(preset.settings, {"agent": agent})
     frames = preset.game_frames_for(settings.qa.vlm.model)
     if frames is not None:
-        base = deep_merge(base, {"eval": {"frames_per_game": frames.frames}})
+        game = {
+            "frames_per_game": frames.frames,
+            "game_temperature": frames.temperature,
+            "game_max_tokens": frames.max_tokens,
+            "game_video_input": frames.video_input,
+        }
+        base = deep_merge(base, {"eval": game})
     base["agent"]["llm"]["reasoning_effort"] = profile.reasoning_effort  # None is a value here
     explicit = settings.model_dump(exclude_unset=True)
-    wanted, given = _leaves(base), _leaves(explicit)
+    wanted, given = leaves(base), leaves(explicit)
     deviations = [
         f"{k}={given[k]!r} (preset {wanted[k]!r})"
         for k in sorted(wanted)

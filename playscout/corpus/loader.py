@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -34,6 +35,7 @@ from playscout.corpus.models import (
 
 M = TypeVar("M", bound=BaseModel)
 
+GAMES_PER_SHARD = 8  # a shard of Corpus.clip_shards: ~2,000 clips, a second of a worker's time
 SEASON_METADATA = {"player": "metadata_season_player.json", "team": "metadata_season_team.json"}
 SEASON_DOC_KEY = {"player": "season_stat_player", "team": "season_stat_team"}
 
@@ -73,17 +75,33 @@ class Corpus:
     # ------------------------------------------------------------------ files
 
     def rel(self, path: Path) -> str:
+        text, root = str(path), str(self.root)
+        if text.startswith(root) and text[len(root) : len(root) + 1] == os.sep:
+            return text[len(root) + 1 :]
         try:
             return str(path.relative_to(self.root))
         except ValueError:
-            return str(path)
+            return text
 
     def resolve(self, base: Path, relative: str) -> Path:
-        """Join a path from a metadata file; refuse anything that leaves the corpus root."""
-        path = (base / relative).resolve()
+        """Join a path from a metadata file; refuse anything that leaves the corpus root.
+        The folder part is resolved once per folder (_real_dir) and the file itself only when
+        it is a link: resolving every clip path in full (a stat per path component) was half
+        of an index build's record handling (issue 36)."""
+        head, _, name = relative.rpartition("/")
+        if name in ("", ".", "..") or relative.startswith("/"):
+            path = (base / relative).resolve()
+        else:
+            path = self._real_dir(str(base), head) / name
+            if os.path.islink(path):
+                path = path.resolve()
         if not path.is_relative_to(self.root):
             raise CorpusError(Problem(self.rel(base), relative, "path leaves the corpus root"))
         return path
+
+    @functools.lru_cache(maxsize=8192)  # noqa: B019 - one Corpus per root, lives as its users
+    def _real_dir(self, base: str, head: str) -> Path:
+        return (Path(base) / head).resolve() if head else Path(base).resolve()
 
     def read_json(self, path: Path) -> Any:
         try:
@@ -251,6 +269,19 @@ class Corpus:
         for game_id in self.games_in_order(sport):
             yield from self.clips_of_game(sport, game_id)
 
+    def clip_shards(
+        self, sport: str, games_per_shard: int = GAMES_PER_SHARD
+    ) -> list[Callable[[], list[ClipRecord]]]:
+        """iter_clips in runs of a few games that a worker process reads itself: picklable
+        callables whose results, concatenated in order, are iter_clips (an index build
+        handles the records on every core, issue 36)."""
+        games = self.games_in_order(sport)
+        return [
+            functools.partial(clips_of_games, str(self.root), sport, tuple(games[i : i + size]))
+            for size in (max(1, games_per_shard),)
+            for i in range(0, len(games), size)
+        ]
+
     def games_in_order(self, sport: str) -> list[str]:
         def key(game_id: str) -> tuple[str, str]:
             info = self.game_info(sport, game_id)
@@ -404,3 +435,15 @@ class Corpus:
             except ValidationError as e:
                 raise CorpusError(pydantic_problem(self.rel(path), e)) from None
         return out
+
+
+@functools.lru_cache(maxsize=4)
+def _corpus(root: str) -> Corpus:
+    """One Corpus per root per process: a worker reads many shards of one corpus."""
+    return Corpus(root)
+
+
+def clips_of_games(root: str, sport: str, game_ids: Sequence[str]) -> list[ClipRecord]:
+    """The clips of these games, in iter_clips order (a shard of Corpus.clip_shards)."""
+    corpus = _corpus(root)
+    return [clip for game_id in game_ids for clip in corpus.clips_of_game(sport, game_id)]

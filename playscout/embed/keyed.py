@@ -7,32 +7,47 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from playscout.embed.embedder import Embedder, EmbedderSpec, EmbeddingError
 from playscout.embed.factory import make_embedder
 from playscout.embed.precomputed import PrecomputedVectors
+from playscout.embed.release import identity
 
 SPEC_FILE = "embedder.json"
 
 
+class StoredVectors(Protocol):
+    """Vectors looked up by id: PrecomputedVectors, or the release's caption vectors."""
+
+    @property
+    def dim(self) -> int: ...
+
+    def vectors_for(self, sport: str, ids: Sequence[str]) -> np.ndarray: ...
+
+
 class KeyedEmbedder:
     """`made_on`: the device and dtype that made the stored vectors (embed.device), as
-    `embedder.json` recorded it; None for vectors written before it was recorded."""
+    `embedder.json` recorded it; None for vectors written before it was recorded. `identity`:
+    what made the stored vectors (embed/release.identity), when known better than the query
+    model's spec says (the release layout, or an embedder.json that only declares it)."""
 
     def __init__(
         self,
-        vectors: PrecomputedVectors,
+        vectors: StoredVectors,
         query: Embedder,
         made_on: dict[str, str] | None = None,
+        identity: dict[str, Any] | None = None,
     ) -> None:
         if vectors.dim != query.dim:
             raise EmbeddingError(
                 f"stored vectors are {vectors.dim}-d but the query model gives {query.dim}-d"
             )
         self.vectors, self.query, self.made_on = vectors, query, made_on
+        own = getattr(vectors, "identity", None)
+        self.identity = identity or (own if isinstance(own, dict) and own.get("model") else None)
 
     @property
     def dim(self) -> int:
@@ -75,7 +90,12 @@ def load_keyed(directory: Path | str) -> KeyedEmbedder:
         )
     data = json.loads(path.read_text())
     made_on = data.pop("made_on", None)
-    return KeyedEmbedder(PrecomputedVectors(directory), make_embedder(data), made_on)
+    query = make_embedder(data)
+    spec = query.spec()
+    declared = identity(
+        spec.model if spec.kind == "openai" else spec.kind, "declared", by=SPEC_FILE
+    )
+    return KeyedEmbedder(PrecomputedVectors(directory), query, made_on, declared)
 
 
 def embed_distinct(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:

@@ -25,6 +25,7 @@ from playscout.embed.device import (
     check_device_name,
     cpu_streams,
     default_batch,
+    gpu_visible,
     resolve_placement,
     run_streams,
 )
@@ -130,6 +131,7 @@ class MiniLMEmbedder:
         self.query_fallback = layout if isinstance(layout, str) else None
         own = self.layout.dim if self.layout is not None else self._full_dim()
         self.dim = check_dim(dim, own, f"MiniLM {model}")
+        self.queries_on_device = False  # warm_for_queries moved queries to the GPU model
 
     @property
     def placement(self) -> Placement:
@@ -151,6 +153,19 @@ class MiniLMEmbedder:
         stream."""
         for stream in range(cpu_streams(self.placement)):
             _load(self.path, self.placement, stream)
+
+    def warm_for_queries(self) -> bool:
+        """For a long-lived process (serve, eval): where documents are embedded on a GPU,
+        queries are too, by the loaded model (a query there takes a few ms; the numpy
+        encoder's 12-17 ms were most of a search's time on a GPU box, issue 36). On the CPU the
+        numpy encoder stays: no slower than torch there for one query
+        (benchmarks/query_encoder.py), and no torch in memory. Returns whether queries now
+        run on the GPU."""
+        if self.device == "cpu" or not gpu_visible() or not self.placement.is_cuda:
+            return False
+        self.load_for_documents()
+        self.queries_on_device = True
+        return True
 
     def _full_dim(self) -> int:
         get_dim = getattr(self._model, "get_embedding_dimension", None) or (
@@ -205,6 +220,6 @@ class MiniLMEmbedder:
         items = check_texts(texts, where)
         if not items:
             return np.zeros((0, self.dim), dtype=np.float32)
-        if self.layout is None:
+        if self.layout is None or self.queries_on_device:
             return self._encode_full(items, where)
         return normalize_rows(_query_model(self.path, self.layout).encode(items), self.dim, where)

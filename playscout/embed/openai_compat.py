@@ -18,6 +18,7 @@ import httpx
 import numpy as np
 
 from playscout.embed.embedder import (
+    EmbedderKind,
     EmbedderSpec,
     EmbeddingError,
     check_dim,
@@ -94,7 +95,7 @@ class OpenAIEmbedder:
             )
         self.model = model
         self.base_url = base_url
-        self.url = endpoint_url(base_url)
+        self.url = self._endpoint(base_url)
         self.api_key_env = api_key_env
         self.batch_size = batch_size
         self.timeout_s = timeout_s
@@ -114,10 +115,20 @@ class OpenAIEmbedder:
             dim = int(self._request([PROBE_TEXT]).shape[1])
         self.dim = dim
 
+    kind: EmbedderKind = "openai"
+    reply_shape = "an OpenAI embeddings response"
+
+    @staticmethod
+    def _endpoint(base_url: str) -> str:
+        return endpoint_url(base_url)
+
+    def _payload(self, batch: list[str]) -> dict[str, Any]:
+        return {"model": self.model, "input": batch, "encoding_format": "float"}
+
     def spec(self) -> EmbedderSpec:
         """The API key itself is never recorded, only where it is read from."""
         return EmbedderSpec(
-            kind="openai",
+            kind=self.kind,
             model=self.model,
             dim=self.dim,
             options={
@@ -165,7 +176,7 @@ class OpenAIEmbedder:
         return min(wait, self.backoff_max_s)
 
     def _request(self, batch: list[str]) -> np.ndarray:
-        payload = {"model": self.model, "input": batch, "encoding_format": "float"}
+        payload = self._payload(batch)
         attempts = self.max_retries + 1
         last = ""
         for attempt in range(1, attempts + 1):
@@ -193,15 +204,13 @@ class OpenAIEmbedder:
             f"embedding request to {self.url} failed after {attempts} attempts: {last}"
         )
 
-    def _parse(self, response: httpx.Response, batch: list[str]) -> np.ndarray:
-        where = f"embedding response from {self.url}"
+    def _vectors(self, body: Any, batch: list[str], where: str) -> list[Any]:
+        """The reply's vectors in request order (OpenAI: `data[].embedding` by `index`)."""
         try:
-            body: Any = response.json()
-            data = body["data"]
-            pairs = [(int(item["index"]), item["embedding"]) for item in data]
-        except (ValueError, KeyError, TypeError) as e:
+            pairs = [(int(item["index"]), item["embedding"]) for item in body["data"]]
+        except (KeyError, TypeError) as e:
             raise EmbeddingError(
-                f"{where} is not an OpenAI embeddings response ({type(e).__name__}: {e})"
+                f"{where} is not {self.reply_shape} ({type(e).__name__}: {e})"
             ) from e
         indices = sorted(i for i, _ in pairs)
         if indices != list(range(len(batch))):
@@ -210,7 +219,15 @@ class OpenAIEmbedder:
                 f"with indices {indices[:10]}"
             )
         pairs.sort(key=lambda p: p[0])  # servers may answer out of order; `index` is the truth
-        vectors = [v for _, v in pairs]
+        return [v for _, v in pairs]
+
+    def _parse(self, response: httpx.Response, batch: list[str]) -> np.ndarray:
+        where = f"embedding response from {self.url}"
+        try:
+            body: Any = response.json()
+        except ValueError as e:
+            raise EmbeddingError(f"{where} is not {self.reply_shape} (not JSON: {e})") from e
+        vectors = self._vectors(body, batch, where)
         if any(not isinstance(v, list) for v in vectors):
             raise EmbeddingError(f"{where}: embeddings are not float lists (base64 not supported)")
         dims = {len(v) for v in vectors}

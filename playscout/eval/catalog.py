@@ -239,7 +239,7 @@ def _load(run_dir: Path) -> _Loaded:
     ]
     judged = [r for r in rows if r.verdict is not None]
     right = sum(r.verdict == "right" for r in judged)
-    models = meta.get("models") or {}
+    models = {**(meta.get("models") or {}), "judge": ", ".join(verdicts.models()) or None}
     policy = meta.get("policy") or request.get("policy")
     base: dict[str, Any] = (
         status.model_dump(include=set(RunStatus.model_fields))

@@ -63,6 +63,7 @@ TASKS: Registry[BenchmarkTask] = Registry(
     {
         "gameplayqa": f"{_PUBLISHED}.external_tasks:GAMEPLAYQA",
         "lcric": f"{_PUBLISHED}.external_tasks:LCRIC",
+        "plain": "playscout.eval.tasks.plain:PLAIN",
         "starbench": f"{_PUBLISHED}.external_tasks:STARBENCH",
         "t1": f"{_PUBLISHED}.clip_tasks:T1",
         "t2": f"{_PUBLISHED}.clip_tasks:T2",

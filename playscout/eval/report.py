@@ -27,7 +27,7 @@ from playscout.eval.store import (
     write_json_atomic,
 )
 from playscout.eval.tasks import get_task
-from playscout.eval.verdicts import judgements, pick_judge
+from playscout.eval.verdicts import judge_models, judgements, pick_judge
 
 TOOLS = ("search_documents", "search_videos", "document_qa", "video_qa")
 SAME_COLUMN = {"video_qa_oracle": "video_qa"}  # Table 39: "video_qa maps to video_qa_oracle"
@@ -69,6 +69,7 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
     verdicts = {j: {q: r.get("verdict") for q, r in by_q.items()} for j, by_q in found.items()}
     chosen = pick_judge(found, judge)
     v = verdicts.get(chosen or "", {})
+    judged_by = judge_models(found.get(chosen or "", {}))  # who gave the verdicts, not settings
     by_sport: dict[str, dict[str, Any]] = {}
     for sport in [*sorted({r.sport for r in rows}), "overall"]:
         rs = [r for r in rows if sport == "overall" or r.sport == sport]
@@ -114,8 +115,9 @@ def summarise_run(run_dir: Path, judge: str | None = None) -> dict[str, Any]:
         "protocol": (meta.get("settings") or {}).get("agent", {}).get("tool_protocol")
         if meta.get("policy") == "llm"
         else None,
-        "models": meta.get("models", {}),
+        "models": {**meta.get("models", {}), "judge": ", ".join(judged_by) or None},
         "judge": chosen,
+        "judge_models": judged_by,
         "accuracy": by_sport,
         "human": human,
         "tool_calls_per_question": tools,
@@ -214,7 +216,9 @@ def _notes(rows: list[ResultRow], meta: dict[str, Any]) -> list[str]:
             + (f"{frames} frames" if frames else f"{per_clip} frames (qa.frames_per_clip)")
         )
     if meta.get("policy") == "workflow":
-        notes.append("policy workflow: an offline retrieve-then-read baseline, not an LLM agent")
+        notes.append(
+            "policy workflow: an offline baseline (rule routing, extractive readers), not an LLM agent"
+        )
     return notes
 
 
@@ -237,6 +241,12 @@ def _fmt(x: Any, pct: bool = False) -> str:
     if isinstance(x, float):
         return f"{x:.1f}" if pct else f"{x:.2f}"
     return str(x)
+
+
+def _judge_words(s: dict[str, Any]) -> str:
+    """The judge as the verdicts say: its kind and the models that gave them."""
+    models = s.get("judge_models") or []
+    return (s["judge"] or "none") + (f" ({', '.join(models)})" if models else "")
 
 
 def _short_stamp(record: dict[str, Any]) -> str:
@@ -280,7 +290,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
             lines.append(f"- data ({head}): {s['data']}")
     for head, s in zip(heads, summaries, strict=True):
         lines.append(
-            f"- {head}: `{s['run_dir']}`, judge: {s['judge'] or 'none'}, models: "
+            f"- {head}: `{s['run_dir']}`, judge: {_judge_words(s)}, models: "
             + (", ".join(f"{k}={v}" for k, v in s["models"].items() if v) or "none (offline)")
             + (f"; {stamp_line(s['stamp'])}" if s.get("stamp") else "")
         )

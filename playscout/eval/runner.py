@@ -17,7 +17,7 @@ import platform
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,9 +32,10 @@ from playscout.config.presets import DEFAULT_EVAL_PRESET, DEFAULT_PRODUCT_PRESET
 from playscout.eval.cache import CachingChatClient, ResponseCache
 from playscout.eval.errors import MissingInput, RunError, failure_kind, failure_kind_of_text
 from playscout.eval.fingerprint import QuestionChanges, fingerprint, question_changes
+from playscout.eval.ran import merge_resume, planned_stamp, require_comparable, what_ran
 from playscout.eval.records import Outcome, QuestionFields, ResultRow
 from playscout.eval.spec import RunSpec
-from playscout.eval.stamp import Stamp, ran_facts, run_stamp, stamp
+from playscout.eval.stamp import Stamp, run_stamp, stamp
 from playscout.eval.status import StatusTracker, run_lock
 from playscout.eval.store import RUN_JSON, TRAJECTORIES, results_store, write_json_atomic
 from playscout.eval.tasks import get_task
@@ -43,6 +44,16 @@ from playscout.eval.tracing import traced_question
 from playscout.search.backend_api import SearchBackend
 from playscout.storage import OutputLock
 from playscout.tools.tool import ModelSet
+
+__all__ = [
+    "RunSummary",
+    "build_env",
+    "check_strict",
+    "eval_runtime",
+    "planned_stamp",
+    "run_eval",
+    "run_eval_async",
+]
 
 if TYPE_CHECKING:
     from playscout.runtime import Runtime
@@ -108,6 +119,7 @@ def eval_runtime(
         need_index=needs_index,
         need_llm=spec.policy == "llm",
         default_preset=DEFAULT_EVAL_PRESET,
+        warm=True,  # a run searches many times: queries embedded where the vectors were made
     )
 
 
@@ -141,9 +153,12 @@ def build_env(
     )
 
 
-def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, Any]:
+def run_manifest(
+    spec: RunSpec, settings: Settings, env: TaskEnv, instances: Sequence[Instance] = ()
+) -> dict[str, Any]:
     """run.json: the options a resume must match, the models and frame policy that produced
-    the answers, every setting and package version."""
+    the answers, every setting and package version, and what ran (eval/ran.py) with the
+    stamp it earns."""
     qa, eval_settings = settings.qa, settings.eval
     manifest: dict[str, Any] = {
         "task": spec.task,
@@ -174,56 +189,17 @@ def run_manifest(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, A
         "versions": versions(),
         "resumes": [],
     }
-    manifest["ran"] = what_ran(spec, settings, env)
+    manifest["ran"] = what_ran(spec, env, instances)
     manifest["stamp"] = stamp(manifest["preset"], manifest["ran"]).record()
     return manifest
 
 
-def _model(client: Any, endpoint: Any) -> str | None:
-    if client is None:
-        return None
-    return str(getattr(client, "model", None) or endpoint.model or type(client).__name__)
-
-
-def what_ran(spec: RunSpec, settings: Settings, env: TaskEnv) -> dict[str, Any]:
-    """The facts the comparability stamp reads (eval/stamp.py): the clients the run's tasks
-    call, not the settings asked for (a test or an app may hand the runtime its clients)."""
-    return _facts(spec, settings, env.runtime, env.client, env.models, env.judge is not None)
-
-
-def planned_stamp(spec: RunSpec, runtime: Runtime) -> Stamp:
-    """The stamp the run would get, before it starts (`eval run --strict`): the judge is the
-    one configured, since `eval judge` picks the LLM judge when there is one."""
-    settings = runtime.settings
-    client = runtime.llm
-    facts = _facts(spec, settings, runtime, client, runtime.models, settings.eval.judge.configured)
-    return stamp(runtime.preset_record(), facts)
-
-
-def _facts(
-    spec: RunSpec,
-    settings: Settings,
-    runtime: Runtime,
-    client: Any,
-    models: ModelSet,
-    judge: bool,
-) -> dict[str, Any]:
-    qa = settings.qa
-    return ran_facts(
-        task=spec.task,
-        mode=spec.mode,
-        policy=spec.policy,
-        preset=runtime.preset,
-        roles={
-            "agent": _model(client, settings.agent.llm) if spec.policy == "llm" else None,
-            "document_llm": _model(models.document_llm, qa.document_llm),
-            "vlm": _model(models.vlm, qa.vlm),
-            "caption_llm": _model(models.caption_llm, qa.caption_llm),
-        },
-        backend=runtime.backend,
-        corpus_dir=settings.corpus_dir,
-        judge="llm" if judge else "equivalence",
-    )
+def check_strict(spec: RunSpec, runtime: Runtime, task: Task) -> Stamp:
+    """`eval run --strict`: the questions the run would ask are loaded (nothing is asked) and
+    a run that could not be comparable to Table 15 is refused in one line, before it starts
+    (eval/ran.require_comparable)."""
+    instances = task.load(build_env(spec, runtime), list(spec.sports), spec.limit)
+    return require_comparable(spec, runtime, instances)
 
 
 _SAME = ("task", "mode", "policy", "sports", "preset", "data")
@@ -254,31 +230,15 @@ def _open_run(
                 "run is then marked mixed), or use another --out"
             )
         old.setdefault("resumes", []).append(datetime.now(UTC).isoformat())
-        _mixed(old, manifest)
-        if changes:
+        merge_resume(old, manifest)
+        if changes:  # a mixed run: the stamp says so (eval/stamp.mixed_questions)
             ran = old.setdefault("ran", {})
             ran.setdefault("mixed_questions", []).append(changes.line(limit=50))
-            old["stamp"] = run_stamp(old).record()
+        old["stamp"] = run_stamp(old).record()
         write_json_atomic(path, old)
     else:
         out_dir.mkdir(parents=True, exist_ok=True)
         write_json_atomic(path, manifest)
-
-
-def _mixed(old: dict[str, Any], now: dict[str, Any]) -> None:
-    """A resume whose components differ from the first start's (another model, index or
-    corpus) made a mixed run: its stamp says so."""
-    before, after = old.get("ran"), now.get("ran")
-    if not before or not after:
-        return
-    changed = [
-        f"{key}: {before.get(key)} then {after.get(key)}"
-        for key in ("roles", "index", "corpus", "observed_clips")
-        if before.get(key) != after.get(key)
-    ]
-    if changed:
-        before.setdefault("mixed", []).extend(changed)
-        old["stamp"] = run_stamp(old).record()
 
 
 def _run_again(prev: ResultRow, inst: Instance, retry_failed: bool) -> bool:
@@ -391,7 +351,7 @@ async def _run(
     if published is not None:
         published.check(env)
     instances = t.load(env, list(spec.sports), spec.limit)
-    manifest = run_manifest(spec, env.settings, env)  # as run: the preset applied
+    manifest = run_manifest(spec, env.settings, env, instances)  # as run: the preset applied
     if published is not None and published.data is not None:
         manifest["format"] = published.data.format.name
     store = results_store(out_dir)

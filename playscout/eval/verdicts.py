@@ -24,6 +24,11 @@ def judgements(run_dir: Path) -> dict[str, dict[str, dict[str, Any]]]:
     return dict(out)
 
 
+def judge_models(records: dict[str, dict[str, Any]]) -> list[str]:
+    """The distinct models recorded on a judge's latest verdicts, in order of first use."""
+    return list(dict.fromkeys(str(r["model"]) for r in records.values() if r.get("model")))
+
+
 def pick_judge(available: dict[str, Any], judge: str | None = None) -> str | None:
     """The judge asked for, else the LLM judge when it ran, else the equivalence judge."""
     if judge is not None:
@@ -58,6 +63,11 @@ class RunVerdicts:
         if row.correct is None:
             return None
         return "right" if row.correct else "wrong"
+
+    def models(self) -> list[str]:
+        """The models that gave these verdicts (what reports name as the judge), not the one
+        configured: a judge that never judged is not named."""
+        return judge_models(self.records)
 
     def reason(self, qid: str) -> str | None:
         record = self.records.get(qid)

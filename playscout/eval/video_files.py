@@ -11,7 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from playscout.clients.chat import ChatClient, ChatMessage, ImagePart, TextPart, Usage
+from playscout.clients.chat import (
+    ChatClient,
+    ChatMessage,
+    ImagePart,
+    Part,
+    TextPart,
+    Usage,
+    VideoPart,
+)
 from playscout.config import QASettings
 from playscout.tools.qa.fanout import ask, data_uri
 from playscout.tools.qa.results import QAItem, QAResult, render_qa
@@ -31,6 +39,14 @@ class VideoFile:
     box: tuple[float, float, float, float] | None = None
 
 
+def _video_uri(frames: list[bytes]) -> str:
+    import base64
+
+    from playscout.media.encode import frames_to_mp4
+
+    return "data:video/mp4;base64," + base64.b64encode(frames_to_mp4(frames)).decode()
+
+
 def _file_frames(video: VideoFile, qa: QASettings) -> list[bytes]:
     from playscout.media import draw_box, sample_frames
 
@@ -43,16 +59,24 @@ def _file_frames(video: VideoFile, qa: QASettings) -> list[bytes]:
 
 
 async def video_files_qa(
-    client: ChatClient, qa: QASettings, videos: Sequence[VideoFile], prompt: str
+    client: ChatClient,
+    qa: QASettings,
+    videos: Sequence[VideoFile],
+    prompt: str,
+    *,
+    as_video: bool = False,
 ) -> ToolResult:
     """One question about one or more video files, all in one request (GameplayQA asks about
     up to five videos at once: every video goes, each after a "Video i:" label). The prompt is
-    the benchmark's own and its reply is taken as written."""
+    the benchmark's own and its reply is taken as written. `as_video`: each video's frames go
+    as one native video input before the question (T4's full games, as the reference passes
+    them to Qwen3-VL-32B and Molmo2), not as image parts after it; the generation settings
+    are `qa.vlm`'s."""
     from playscout.media import MediaError
 
     t0 = time.perf_counter()
     item = QAItem(id=",".join(v.path.name for v in videos))
-    parts: list[TextPart | ImagePart] = [TextPart(text=prompt)]
+    parts: list[Part] = [] if as_video else [TextPart(text=prompt)]
     for i, video in enumerate(videos, 1):
         try:
             frames = await asyncio.to_thread(_file_frames, video, qa)
@@ -60,15 +84,21 @@ async def video_files_qa(
             return ToolResult.failure(TOOL, f"cannot read {video.path.name}: {e}")
         if len(videos) > 1:
             parts.append(TextPart(text=f"Video {i}:"))
-        parts += [ImagePart(url=data_uri(f)) for f in frames]
+        if as_video:
+            parts.append(VideoPart(url=await asyncio.to_thread(_video_uri, frames)))
+        else:
+            parts += [ImagePart(url=data_uri(f)) for f in frames]
         if len(frames) < qa.frames_per_clip:
             item.notes.append(f"only {len(frames)} frames could be read from {video.path.name}")
+    if as_video:
+        parts.append(TextPart(text=prompt))
     await ask(client, [ChatMessage(role="user", content=parts)], qa.vlm, item, parse=False)
+    shape = "frames as one video" if as_video else "frames per video"
     result = QAResult(
         tool=TOOL,
         query=prompt,
         mode="default",
-        source=f"model {client.model} ({qa.frames_per_clip} frames per video)",
+        source=f"model {client.model} ({qa.frames_per_clip} {shape})",
         items=[item],
         latency_s=round(time.perf_counter() - t0, 4),
         usage=item.usage or Usage(),

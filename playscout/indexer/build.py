@@ -14,6 +14,7 @@ from typing import Any
 from playscout.corpus import Corpus, CorpusError
 from playscout.embed import (
     Embedder,
+    EmbeddingError,
     KeyedEmbedder,
     PrecomputedVectors,
     load_keyed,
@@ -23,7 +24,14 @@ from playscout.embed.device import with_device
 from playscout.embed.embedder import load_for_documents
 from playscout.embed.factory import parse_embedder
 from playscout.embed.keyed import SPEC_FILE
+from playscout.embed.release import (
+    ReleaseCaptionVectors,
+    ReleaseDocumentNodes,
+    has_release_nodes,
+    release_identity,
+)
 from playscout.search import BuildOptions, kind_for
+from playscout.search.core.units import UNIT_STYLES, UnitStyle, doc_units
 from playscout.search.embedded.build import AnnOptions, Progress, SportSource
 
 __all__ = ["build_from_corpus", "parse_embedder"]
@@ -43,6 +51,9 @@ def build_from_corpus(
     ann: AnnOptions | None = None,
     backend: str = "auto",
     device: str | None = None,
+    doc_vectors: Path | None = None,
+    units: str | None = None,
+    workers: int | None = None,
 ) -> Any:
     """Build an index of a corpus. `out` is a directory (embedded backend) or an
     Elasticsearch target `http(s)://host:port/prefix`, or another registered kind's target
@@ -52,7 +63,17 @@ def build_from_corpus(
     playscout.indexer.video.visual) the visual channel records that model (e.g. open_clip) and
     open_backend embeds default-mode clip queries with its text tower. `ann`: how the embedded
     index chooses and measures each vector channel's search setting. `device`: where the
-    document and caption models run (settings.embed.device; None = each embedder's auto)."""
+    document and caption models run (settings.embed.device; None = each embedder's auto).
+
+    The release's own vectors are read as they are: `doc_vectors` (`embeds/documents`, its
+    sentence nodes and BGE-M3 vectors), `caption_vectors` (also `embeds/captions`),
+    `video_vectors` (`embeds/videos`); the text models named by `doc_embedder` and
+    `caption_embedder` then embed queries only. `units` is what is ranked and embedded
+    otherwise (None: playscout's passages): playscout's passages or the reference's units (search/core/units.py). Each
+    channel records what made its vectors (embed/release.py: the release layout, never a
+    folder's name).
+    `workers`: processes that read and handle clip records (None: one per core but one, unless
+    an embedder computes on this CPU, whose cores it then keeps; 0 or 1: this process)."""
     kind = kind_for(out, backend)
     with contextlib.ExitStack() as stack:
         # The output's claim first (a directory's lock): a second build fails at once, before
@@ -66,17 +87,30 @@ def build_from_corpus(
             corpus.check_sport(sport)
         doc_spec = with_device(parse_embedder(doc_embedder), device)
         caption_spec = with_device(parse_embedder(caption_embedder), device)
+        style = _unit_style(units, doc_vectors)
         loading = progress if doc_spec or caption_spec or caption_vectors else None
         if loading:  # importing and loading a model is seconds of a small build
             loading("load embedding models", 0, 1)
+        identities: dict[str, dict[str, Any]] = {}
         captions: Embedder | None = (
-            load_keyed(caption_vectors)
+            _caption_source(caption_vectors, caption_spec, corpus_dir, identities)
             if caption_vectors
             else make_embedder(caption_spec)
             if caption_spec
             else None
         )
         documents = make_embedder(doc_spec) if doc_spec else None
+        release_docs = None
+        if doc_vectors is not None:
+            if documents is None:
+                raise EmbeddingError(
+                    "--doc-vectors needs the model that embeds queries into them: "
+                    "--doc-embedder bge-m3:DIR or openai:URL#MODEL"
+                )
+            release_docs = ReleaseDocumentNodes(doc_vectors)
+            identities["documents"] = release_identity(
+                doc_vectors, corpus_dir, "documents", release_docs.dim
+            )
         for embedder in (captions, documents):
             load_for_documents(embedder)  # in this stage, not inside the first embed batch
         if loading:
@@ -88,20 +122,61 @@ def build_from_corpus(
                 corpus.iter_clips(s),
                 corpus.document_count(s),
                 corpus.clip_count(s),
+                corpus.clip_shards(s),
             )
             for s in chosen
         )
+        visual = _visual_source(video_vectors) if video_vectors else None
+        if isinstance(visual, PrecomputedVectors) and video_vectors is not None:
+            identities["visual"] = release_identity(video_vectors, corpus_dir, "videos", visual.dim)
         options = BuildOptions(
             doc_embedder=documents,
             caption_embedder=captions,
-            visual_vectors=_visual_source(video_vectors) if video_vectors else None,
+            visual_vectors=visual,
             progress=progress,
             overwrite=overwrite,
             ann=ann,
             index_options=index_options,
             claim=claim,
+            units=doc_units(style, release_docs),
+            identities=identities,
+            workers=workers,
         )
         return kind.build(str(out), sources, options)
+
+
+def _unit_style(units: str | None, doc_vectors: Path | None) -> UnitStyle:
+    """`units`, else the release's own units when its document vectors are given, else
+    playscout's passages."""
+    if units is None:
+        return "release" if doc_vectors is not None else "playscout"
+    style = next((u for u in UNIT_STYLES if u == units), None)
+    if style is None or (style == "release") != (doc_vectors is not None):
+        raise EmbeddingError(
+            f"units {units!r}: use playscout or reference (the release's own units come with "
+            "--doc-vectors)"
+        )
+    return style
+
+
+def _caption_source(
+    directory: Path,
+    query: dict[str, Any] | None,
+    corpus_dir: Path,
+    identities: dict[str, dict[str, Any]],
+) -> KeyedEmbedder:
+    """Caption vectors looked up by clip id: the release's `embeds/captions` pickles (queries
+    by `query`, the model that made them) or vectors written by `playscout index embed`."""
+    if not has_release_nodes(directory):
+        return load_keyed(directory)
+    if query is None:
+        raise EmbeddingError(
+            "the release's caption vectors need the model that embeds queries into them: "
+            "--caption-embedder bge-m3:DIR or openai:URL#MODEL"
+        )
+    vectors = ReleaseCaptionVectors(directory)
+    identities["caption"] = release_identity(directory, corpus_dir, "captions", vectors.dim)
+    return KeyedEmbedder(vectors, make_embedder(query))
 
 
 def _visual_source(directory: Path | str) -> PrecomputedVectors | KeyedEmbedder:

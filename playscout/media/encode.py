@@ -84,3 +84,27 @@ class Mp4Writer:
         elif self.out is not None:
             self.out.close()
             self.out = None
+
+
+def frames_to_mp4(jpegs: list[bytes], fps: int = 1) -> bytes:
+    """Sampled frames (JPEG) as one silent H.264 MP4 in memory: one native video input for a
+    VLM server that takes video (T4's full games, as the reference passes Qwen3-VL-32B its
+    768 frames as one video). Odd sizes are cropped by a pixel (yuv420p needs even ones)."""
+    import io
+
+    from PIL import Image
+
+    if not jpegs:
+        raise ValueError("frames_to_mp4: no frames")
+    images = [np.asarray(Image.open(io.BytesIO(j)).convert("RGB")) for j in jpegs]
+    h, w = images[0].shape[0] // 2 * 2, images[0].shape[1] // 2 * 2
+    buf = io.BytesIO()
+    with av.open(buf, "w", format="mp4") as out:
+        stream: Any = out.add_stream("libx264", rate=fps)
+        stream.width, stream.height, stream.pix_fmt = w, h, "yuv420p"
+        stream.options = {"preset": "ultrafast", "crf": "23"}
+        for image in images:
+            frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(image[:h, :w]), format="rgb24")
+            out.mux(stream.encode(frame))
+        out.mux(stream.encode(None))
+    return buf.getvalue()

@@ -20,6 +20,7 @@ from playscout.config import (
     AgentSettings,
     Mode,
     Policy,
+    QueryTowerEndpoint,
     SearchSettings,
     Settings,
 )
@@ -67,20 +68,30 @@ def open_index(
     backend: str = "auto",
     device: str = "cpu",
     embed_device: str | None = None,
+    video_query: QueryTowerEndpoint | None = None,
+    warm: bool = False,
 ) -> SearchBackend:
     """The index named by `target` (a directory, an Elasticsearch URL, another registered
     kind's target), or a one-line error saying how to build one. `ann_probe`:
     SearchSettings.ann_probe (see open_backend); `backend`: Settings.backend; `device`:
-    SearchSettings.device; `embed_device`: EmbedSettings.device, where query embedders run."""
+    SearchSettings.device; `embed_device`: EmbedSettings.device, where query embedders run;
+    `video_query`: QASettings.video_query, the text tower of the video vectors (when
+    configured it embeds the visual channel's queries; nothing is asked of it until then).
+    `warm`: a long-lived process (open_backend)."""
     kind = kind_for(target, backend)
     if not kind.present(str(target)):
         raise SetupError(f"no index at {target}: build one with `playscout index build`")
+    towers = (
+        {"visual": video_query.embedder_spec()} if video_query and video_query.configured else {}
+    )
     return open_backend(
         target,
+        towers,
         ann_probe=ann_probe,
         backend=kind.name,
         device=device,
         embed_device=embed_device,
+        warm=warm,
     )
 
 
@@ -112,6 +123,7 @@ class Runtime:
         need_llm: bool = True,
         default_preset: str = DEFAULT_PRODUCT_PRESET,
         tracer: Any = None,
+        warm: bool = False,
     ) -> Runtime:
         """Anything passed in is used as is (tests, embedding apps); the rest comes from
         `settings`, under its protocol preset (`settings.preset`, else `default_preset`):
@@ -119,7 +131,8 @@ class Runtime:
         model's profile), and explicit ones that differ are kept as deviations. The index is
         opened when `need_index`; the agent's model is built when `need_llm` and it is
         configured (a workflow-policy batch needs neither model). The tracer is the OTLP one
-        when `settings.telemetry.otlp_endpoint` is set."""
+        when `settings.telemetry.otlp_endpoint` is set. `warm`: a long-lived process (serve,
+        eval): query embedders run where their vectors were made (open_backend)."""
         from playscout.agent.tracing import otlp_tracer
         from playscout.tools.registry import models_from_settings
 
@@ -132,6 +145,8 @@ class Runtime:
                 settings.backend,
                 settings.search.device,
                 settings.embed.device,
+                settings.qa.video_query,
+                warm=warm,
             )
         if llm is None and need_llm and settings.agent.llm.configured:
             llm = chat_client(settings.agent.llm)

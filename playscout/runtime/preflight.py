@@ -16,7 +16,15 @@ from typing import Literal
 
 from playscout.clients.chat import ModelError
 from playscout.clients.models import NoModelList, served_models
-from playscout.config import DEFAULT_MODE, Mode, ModelEndpoint, Policy, Settings, redact_urls
+from playscout.config import (
+    DEFAULT_MODE,
+    Mode,
+    ModelEndpoint,
+    Policy,
+    QueryTowerEndpoint,
+    Settings,
+    redact_urls,
+)
 from playscout.config.presets import Preset
 from playscout.runtime import Runtime, SetupError
 from playscout.search.core.rules import unknown_sport
@@ -119,6 +127,8 @@ async def check_endpoint(
     if not endpoint.configured:
         return Check(name, "ok", f"{label}: not configured", "not configured")
     where = redact_urls(endpoint.base_url)
+    if isinstance(endpoint, QueryTowerEndpoint) and endpoint.api == "text-tower":
+        return await _check_tower(name, endpoint, label, where, timeout_s)
     try:
         served = await served_models(endpoint, timeout_s)
     except NoModelList as e:
@@ -132,6 +142,24 @@ async def check_endpoint(
         detail = f"{label}: {where} serves {listed}, not {endpoint.model!r}"
         return Check(name, "error", detail, "wrong model", where)
     return Check(name, "ok", f"{label}: {where} serves {endpoint.model!r}", "ok", where)
+
+
+async def _check_tower(
+    name: str, endpoint: QueryTowerEndpoint, label: str, where: str, timeout_s: float
+) -> Check:
+    """The reference's text-tower server has no model list: its /health must say a model is
+    loaded and that it is not the --mock mode (random vectors)."""
+    from playscout.embed import EmbeddingError
+    from playscout.embed.text_tower import tower_health
+
+    try:
+        await asyncio.to_thread(tower_health, endpoint.base_url, timeout_s)
+    except EmbeddingError as e:
+        state: State = "refused" if "mock" in str(e) or "no model" in str(e) else "unreachable"
+        return Check(name, "error", f"{label}: {redact_urls(str(e))}", state, where)
+    return Check(
+        name, "ok", f"{label}: {where} serves a text tower ({endpoint.model!r})", "ok", where
+    )
 
 
 def _unconfigured(name: str) -> Check:
@@ -214,6 +242,8 @@ def check_index(runtime: Runtime, needs: Needs) -> list[Check]:
         if tool.name not in needs.tools:
             continue
         for role in tool.roles_for(needs.mode):  # a model with no offline reader behind it
+            if role.kind == "embedding":
+                continue  # a query tower is needed only by vectors without one: the clip check
             if not role.offline and not role.endpoint(runtime.settings.qa).configured:
                 other = " or use oracle mode" if tool.roles_for("oracle") != tool.roles else ""
                 detail = f"{tool.name} has no {role.noun} ({role.path}): its calls will fail; configure one{other}"

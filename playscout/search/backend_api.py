@@ -135,6 +135,12 @@ class SearchBackend(Protocol):
 
     def channels(self, sport: str) -> list[ClipChannel]: ...
 
+    def unembedded(self, sport: str) -> list[ClipChannel]:
+        """Clip channels holding vectors that this backend was opened without a query
+        embedder for (their dense search would fail): the release's video vectors without
+        their text tower."""
+        ...
+
     def entities(self, sport: str) -> tuple[list[str], list[str]]:
         """Canonical (teams, players) of a sport, for name resolution."""
         ...

@@ -66,6 +66,8 @@ def _build(target: str, sources: Iterable[SportSource], o: BuildOptions) -> Any:
             o.overwrite,
             o.index_options,
             client=client,
+            units=o.units,
+            identities=o.identities,
         )
     finally:
         client.close()

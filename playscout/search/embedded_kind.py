@@ -47,7 +47,16 @@ def _build(target: str, sources: Iterable[SportSource], o: BuildOptions) -> Any:
 
     embedders = (o.doc_embedder, o.caption_embedder, o.visual_vectors)
     return build_index(
-        Path(target), sources, *embedders, o.progress, o.overwrite, lock=o.claim, ann=o.ann
+        Path(target),
+        sources,
+        *embedders,
+        o.progress,
+        o.overwrite,
+        lock=o.claim,
+        ann=o.ann,
+        units=o.units,
+        identities=o.identities,
+        workers=o.workers,
     )
 
 

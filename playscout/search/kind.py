@@ -23,7 +23,9 @@ QueryEmbedders = Mapping[str, dict[str, Any] | Embedder]
 class BuildOptions:
     """Everything a build may use; each kind reads what applies to it (`ann` is the embedded
     index's recall-tuned ANN choice, `index_options` Elasticsearch's dense_vector type),
-    `claim` is what the kind's `claim` returned (the embedded output lock)."""
+    `claim` is what the kind's `claim` returned (the embedded output lock), `units` the text
+    units ranked and embedded, `identities` what made a channel's vectors when the builder's
+    caller knows it better than the source (the release layout; see channel_entry)."""
 
     doc_embedder: Any = None
     caption_embedder: Any = None
@@ -33,6 +35,9 @@ class BuildOptions:
     ann: Any = None
     index_options: str = "int8_hnsw"
     claim: Any = None
+    units: Any = None  # search/core/units.DocUnits; None = playscout's passages
+    identities: Mapping[str, dict[str, Any]] | None = None  # channel -> what made its vectors
+    workers: int | None = None  # processes that handle records (None: the kind decides)
 
 
 def _nothing_to_claim(_target: str, _overwrite: bool) -> AbstractContextManager[Any]:
@@ -84,6 +89,8 @@ def fill_embedders(
         chosen = given.get(channel)
         if chosen is None and spec.get("kind") == "precomputed":
             continue
+        if isinstance(chosen, dict) and chosen.get("dim") is None:
+            chosen = {**chosen, "dim": spec.get("dim")}  # known now: no probe at open
         if chosen is None or isinstance(chosen, dict):
             embedders[channel] = make_embedder(with_device(chosen or spec, device) or spec)
         else:

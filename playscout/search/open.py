@@ -24,6 +24,7 @@ def open_backend(
     backend: str = AUTO,
     device: str = "cpu",
     embed_device: str | None = None,
+    warm: bool = False,
 ) -> SearchBackend:
     """Open an index (a directory, an Elasticsearch `http(s)://host:port/prefix`, or another
     registered kind's target; `backend` forces a kind, see kinds.kind_for) with query
@@ -33,7 +34,10 @@ def open_backend(
     count; Elasticsearch has no such knob, so setting it there is an error, not a no-op.
     `device` (SearchSettings.device): an embedded index's vector channels are held and
     searched exactly on that GPU when there is one (search/embedded/device.py);
-    `embed_device` (EmbedSettings.device): where the query embedders run; None = auto."""
+    `embed_device` (EmbedSettings.device): where the query embedders run; None = auto.
+    `warm`: the caller is a long-lived process (serve, eval) that searches many times: query
+    embedders that can, embed queries where their vectors were made on a GPU
+    (`warm_for_queries`); a cold CLI search keeps its no-torch start."""
     kind, text = kind_for(target, backend), str(target)
     if ann_probe is not None and not kind.ann_probe:  # a no-op would be silent: say so
         takes = " or ".join(k for k in kind_names() if get_kind(k).ann_probe)
@@ -42,6 +46,11 @@ def open_backend(
         )
     embedders = fill_embedders(kind.manifest(text), dict(query_embedders or {}), embed_device)
     opened = kind.open(text, embedders, ann_probe)
+    if warm:
+        for embedder in embedders.values():
+            warm_up = getattr(embedder, "warm_for_queries", None)
+            if warm_up is not None:
+                warm_up()
     if device != "cpu":
         from playscout.search.embedded.backend import EmbeddedBackend
         from playscout.search.embedded.device import place_channels

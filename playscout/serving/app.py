@@ -89,7 +89,13 @@ def _build_state(
     tracer: Any,
 ) -> ServingState:
     runtime = Runtime.from_settings(
-        settings, backend=backend, llm=llm_client, models=models, tools=tools, tracer=tracer
+        settings,
+        backend=backend,
+        llm=llm_client,
+        models=models,
+        tools=tools,
+        tracer=tracer,
+        warm=True,  # a server searches many times: queries embedded where the vectors were made
     )
     state = ServingState(
         settings=runtime.settings,

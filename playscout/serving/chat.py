@@ -12,7 +12,8 @@ that would change what the answer is (`tools`, `response_format`, `n` > 1, ...) 
 
 A streamed completion sends the agent's progress as `reasoning_content` deltas (one line per
 tool call and observation; the convention reasoning-aware clients show as "thinking"), then
-the answer as `content`, a last chunk with the finish reason and the native ask body under
+the answer as `content` (or, when the run has none, one sentence saying why: never an empty
+reply), a last chunk with the finish reason and the native ask body under
 `playscout`, and `data: [DONE]`. A failure ends the stream with `data: {"error": {...}}` (the
 object the blocking call answers with, which the OpenAI SDK raises as `APIError`), then
 `[DONE]`.
@@ -217,6 +218,21 @@ def _finish_reason(status: str) -> Literal["stop", "length"]:
     return "length" if status == "budget_exhausted" else "stop"
 
 
+_NO_ANSWER = {
+    "budget_exhausted": "the agent's model-call budget ran out before it answered",
+    "no_answer": "the agent found no evidence that answers this question",
+}
+
+
+def answer_content(resp: AskResponse) -> str:
+    """What the assistant says: the answer, or one plain sentence on why there is none. A
+    chat UI shows `content`, so an ask without an answer must never read as an empty reply."""
+    if resp.answer and resp.answer.strip():
+        return resp.answer
+    why = _NO_ANSWER.get(resp.status, f"the run ended with status {resp.status}")
+    return f"No answer: {why} (trajectory {resp.trajectory_id})."
+
+
 def _usage(resp: AskResponse) -> CompletionUsage:
     u = resp.usage
     return CompletionUsage(
@@ -233,7 +249,7 @@ def completion(resp: AskResponse, model: str) -> ChatCompletion:
         created=int(time.time()),
         choices=[
             Choice(
-                message=AssistantMessage(content=resp.answer),
+                message=AssistantMessage(content=answer_content(resp)),
                 finish_reason=_finish_reason(resp.status),
             )
         ],
@@ -285,8 +301,7 @@ def chat_chunks(include_usage: bool, model: str) -> Render:
             yield sse(None, error_object(e))
             yield DONE
             return
-        if resp.answer:
-            yield chunk({"content": resp.answer})
+        yield chunk({"content": answer_content(resp)})
         yield chunk({}, _finish_reason(resp.status), playscout=resp.model_dump(mode="json"))
         if include_usage:
             usage = _usage(resp).model_dump()

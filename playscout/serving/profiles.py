@@ -19,7 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from playscout.errors import PlayscoutError
 
-Role = Literal["agent", "vlm", "document_qa", "embedding"]
+Role = Literal["agent", "vlm", "document_qa", "caption_qa", "embedding"]
+# The `playscout` flags each role's server fills (--<flag>-url/--<flag>-model).
+ROLE_FLAGS = {"agent": "llm", "vlm": "vlm", "document_qa": "doc-llm", "caption_qa": "caption-llm"}
 VLLM_MODULE = ("-m", "vllm.entrypoints.openai.api_server")
 VIDEO_QA_FRAMES = 16
 
@@ -32,6 +34,11 @@ class ServerProfile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     role: Role
+    also: list[Role] = Field(
+        default_factory=list,
+        description="Other roles this same server answers (the reference serves document_qa "
+        "and oracle-mode video_qa from one Qwen3-VL-8B).",
+    )
     model: str = Field(description="HF id or local directory.")
     served_model_name: str
     port: int = Field(ge=1024, le=65535)
@@ -60,6 +67,8 @@ class ServerProfile(BaseModel):
                     f"a vlm needs limit_mm_per_prompt.image >= {VIDEO_QA_FRAMES} (video_qa "
                     f"sends {VIDEO_QA_FRAMES} frames), got {images}"
                 )
+        if "embedding" in self.also or self.role in self.also:
+            raise ValueError("also: another role than its own, and not embedding")
         if self.role == "embedding" and self.runner != "pooling":
             raise ValueError("an embedding server needs runner: pooling")
         if "--trust-remote-code" in self.extra_args:
@@ -110,6 +119,17 @@ class ProfileSet(BaseModel):
     name: str
     description: str = ""
     servers: dict[str, ServerProfile]
+
+    def playscout_flags(self) -> list[str]:
+        """The `ask` / `eval run` / `serve` flags that point each role at its server."""
+        out: list[str] = []
+        for server in self.servers.values():
+            for role in (server.role, *server.also):
+                if role in ROLE_FLAGS:
+                    base = server.health_url.removesuffix("/models")
+                    flag = ROLE_FLAGS[role]
+                    out += [f"--{flag}-url", base, f"--{flag}-model", server.served_model_name]
+        return out
 
     @model_validator(mode="after")
     def _unique_ports(self) -> ProfileSet:

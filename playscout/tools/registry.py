@@ -42,6 +42,7 @@ def models_from_settings(qa: QASettings) -> ModelSet:
     clients = {
         r.setting: chat_client(r.endpoint(qa)) if r.endpoint(qa).configured else None
         for r in MODEL_ROLES
+        if r.kind == "chat"  # a query tower is the index's (runtime.open_index), not a client
     }
     known = {k: clients.pop(k, None) for k in ("document_llm", "vlm", "caption_llm")}
     return ModelSet(**known, more=clients)

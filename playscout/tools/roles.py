@@ -8,6 +8,7 @@ for one declared in a tool's module, which the CLI would not see)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from playscout.config import ModelEndpoint, QASettings
 from playscout.errors import PlayscoutError
@@ -29,6 +30,7 @@ class ModelRole:
     status: str  # its key under /readyz "models"
     offline: bool = True  # an offline reader answers when it is not configured
     noun: str = "model"  # what preflight calls it when it must be configured: "VLM"
+    kind: Literal["chat", "embedding"] = "chat"  # embedding: a query tower, not a chat client
 
     @property
     def path(self) -> str:
@@ -53,11 +55,13 @@ def model_role(
     status: str,
     offline: bool = True,
     noun: str = "model",
+    kind: Literal["chat", "embedding"] = "chat",
 ) -> ModelRole:
-    """Declares the model endpoint `qa.<setting>` (a QASettings field) under `name`."""
+    """Declares the model endpoint `qa.<setting>` (a QASettings field) under `name`; `kind`
+    embedding: a query tower the index is opened with (runtime), not a chat client."""
     if setting not in QASettings.model_fields:
         raise RoleError(f"model role {name!r}: QASettings has no field {setting!r}")
-    role = ModelRole(name, setting, what, flag, help, status, offline, noun)
+    role = ModelRole(name, setting, what, flag, help, status, offline, noun, kind)
     if any(r.name != name and (r.flag == flag or r.setting == setting) for r in ROLES.values()):
         raise RoleError(f"model role {name!r}: its flag or setting is already declared")
     return ROLES.add(name, role)
@@ -88,4 +92,16 @@ CAPTION_LLM = model_role(
     flag="caption-llm",
     help="video_qa's model in oracle mode (reads captions)",
     status="caption_llm",
+)
+VIDEO_QUERY = model_role(
+    "video_query",
+    "video_query",
+    "search_videos' video query tower",
+    flag="video-query",
+    help="search_videos' text tower for the index's video vectors (the reference's "
+    "serve_internvideo2.py; qa.video_query.api=openai for /v1/embeddings)",
+    status="video_query",
+    offline=False,  # nothing offline embeds a query into InternVideo2's space
+    noun="video query tower",
+    kind="embedding",
 )

@@ -26,6 +26,7 @@ from playscout.tools.filters import (
     resolve_names,
     restrict_doc_types,
 )
+from playscout.tools.roles import VIDEO_QUERY
 from playscout.tools.search_args import SearchDocumentsArgs, SearchVideosArgs
 from playscout.tools.tool import ToolContext, ToolError, ToolResult
 
@@ -132,9 +133,18 @@ def clip_channel(mode: Mode) -> ClipChannel:
 
 def missing_clip_channel(backend: SearchBackend, sport: str, mode: Mode) -> str | None:
     """Why `backend` cannot search `sport`'s clips in `mode` (one line), or None when it can.
-    search_videos raises it; preflight checks it before a run starts."""
-    if clip_channel(mode) in backend.channels(sport):
-        return None
+    search_videos raises it; preflight checks it before a run starts. Vectors opened without
+    the model that embeds queries into their space (the release's InternVideo2 clip vectors
+    without the text tower) cannot be searched either: every call would fail."""
+    channel = clip_channel(mode)
+    if channel in backend.channels(sport):
+        if channel not in backend.unembedded(sport):
+            return None
+        return (
+            f"the index's {channel} vectors for {sport} have no query embedder: configure the "
+            f"text tower that shares their space ({VIDEO_QUERY.path}: --{VIDEO_QUERY.flag}-url "
+            f"and --{VIDEO_QUERY.flag}-model; docs/embedding.md) or run in oracle mode"
+        )
     what = "video embeddings or speech transcripts" if mode != "oracle" else "caption embeddings"
     return (
         f"this index has no {what} for {sport} ({mode} mode cannot search clips); "
@@ -163,6 +173,8 @@ def _check_periods(ctx: ToolContext, periods: list[int]) -> None:
     "{{period_words}}, team, player and time filters. Returns up to {{search.video_top_k}} clip "
     "ids with timestamps.",
     group="search",
+    roles=(VIDEO_QUERY,),  # default mode embeds its query with the video vectors' text tower
+    oracle_roles=(),
 )
 def search_videos(ctx: ToolContext, args: SearchVideosArgs) -> ToolResult:
     notes: list[str] = []

@@ -22,11 +22,10 @@ from playscout.corpus.sports import sport_names
 from playscout.eval.errors import RunError
 from playscout.eval.preflight import run_needs
 from playscout.eval.registry import get, task_names
-from playscout.eval.runner import eval_runtime, planned_stamp
+from playscout.eval.runner import check_strict, eval_runtime
 from playscout.eval.spec import RunSpec, default_run_dir, model_label
-from playscout.eval.stamp import COMPARABLE
 from playscout.runtime import Runtime
-from playscout.runtime.preflight import PreflightError, check_run, require
+from playscout.runtime.preflight import check_run, require
 from playscout.search.backend_api import SearchBackend
 from playscout.usecases.defaults import mode_of, policy_of
 from playscout.usecases.probe import probe_models
@@ -168,8 +167,8 @@ def prepare_run(
     if needs_index and not needs.sports:  # published data without sports named: every one in it
         needs = replace(needs, sports=data_sports)
     warnings += [w.detail for w in require(check_run(runtime, needs))]
-    if req.strict:
-        _require_comparable(spec, runtime)
+    if req.strict:  # the one place a run is held to the stamp (eval/ran.py decides)
+        check_strict(spec, runtime, task)
     return PreparedRun(spec, runtime, settings, notes + warnings)
 
 
@@ -238,15 +237,3 @@ def _skipped(corpus: Corpus, sports: Sequence[str]) -> str:
         f"{corpus.root} has no questions for {', '.join(sports)}: skipping {them} "
         "(--sport chooses; `playscout corpus questions` writes questions)"
     )
-
-
-def _require_comparable(spec: RunSpec, runtime: Runtime) -> None:
-    """`strict`: a run that could not be comparable to the paper stops here, naming every
-    reason (the stamp, eval/stamp.py, decides); the one place a run is held to it."""
-    verdict = planned_stamp(spec, runtime)
-    if not verdict.comparable:
-        n = len(verdict.reasons)
-        raise PreflightError(
-            f"--strict: this run could not be {COMPARABLE} ({n} reason{'s' * (n > 1)}): "
-            + "; ".join(verdict.reasons)
-        )

@@ -68,13 +68,36 @@ def test_preset_fills_unset_settings_and_records_explicit_ones() -> None:
         {"agent": {"llm": {"model": "smollm2", "max_tokens": 512}, "max_llm_calls": 30}}
     )
     applied, deviations = apply_preset(mine, paper)
-    assert applied.agent.max_context_tokens == 150000 and not applied.agent.prune_context
+    assert applied.agent.max_context_tokens == 40960 - 4096 and not applied.agent.prune_context
     assert applied.agent.llm.temperature == 0.6 and applied.agent.llm.top_p == 0.95
     assert applied.agent.llm.max_tokens == 512  # the user's, kept ...
     assert deviations == ["agent.llm.max_tokens=512 (preset 4096)"]  # ... and recorded
     assert applied.search.caption_search == "dense" and applied.qa.vlm.max_tokens == 4096
     gpt, _ = apply_preset(Settings.model_validate({"agent": {"llm": {"model": "gpt-5.2"}}}), paper)
     assert (gpt.agent.llm.temperature, gpt.agent.llm.reasoning_effort) == (1.0, "medium")
+
+
+@pytest.mark.parametrize(
+    ("model", "window"),
+    [
+        ("Qwen/Qwen3-235B-A22B-Thinking-2507-FP8", 40960),  # App. E: the Qwen agents, 40K
+        ("qwen3-omni-30b", 40960),
+        ("Qwen/Qwen3-30B-A3B", 40960),
+        ("MiniMaxAI/MiniMax-M2.5", 131072),  # App. E: MiniMax, 128K
+        ("gpt-5.2", None),  # its native context: the reference's 150K hard limit
+    ],
+)
+def test_each_agent_gets_the_context_window_app_e_gives_it(model: str, window: int | None) -> None:
+    """The limit is the window less the reply budget, so every request fits the served
+    context; setting it yourself is a deviation only when it differs."""
+    paper = load_preset("paper")
+    applied, deviations = apply_preset(
+        Settings.model_validate({"agent": {"llm": {"model": model}}}), paper
+    )
+    want = window - 4096 if window else 150000
+    assert applied.agent.max_context_tokens == want and deviations == []
+    same = {"agent": {"llm": {"model": model}, "max_context_tokens": want}}
+    assert apply_preset(Settings.model_validate(same), paper)[1] == []
 
 
 @pytest.mark.parametrize("name", ["paper", "extended"])

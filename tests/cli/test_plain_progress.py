@@ -29,8 +29,8 @@ def test_lines_are_rate_limited_and_carry_total_and_eta() -> None:
     progress.update("basketball clips", 300, 300)  # finished stages stay quiet
     assert lines == [
         "basketball clips: 0/300 (0%), 0:00:00 elapsed, ETA -:--:--",
-        "basketball clips: 150/300 (50%), 0:00:12 elapsed, ETA 0:00:12",
-        "basketball clips: 300/300 done in 0:00:15",
+        "basketball clips: 150/300 (50%), 0:00:12 elapsed, ETA 0:00:12, 12/s",
+        "basketball clips: 300/300 done in 0:00:15, 20/s",
     ]
 
 
@@ -43,7 +43,7 @@ def test_stage_clock_starts_with_the_stage() -> None:
     progress.update("documents", 0, 80)
     now.t += 7
     progress.update("documents", 80, 80)
-    assert lines[-1] == "documents: 80/80 done in 0:00:07"
+    assert lines[-1] == "documents: 80/80 done in 0:00:07, 11/s"
 
 
 def test_close_finishes_open_stages_and_amounts_can_be_bytes() -> None:

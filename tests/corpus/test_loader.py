@@ -160,6 +160,28 @@ def test_paths_cannot_leave_the_corpus_root(tmp_path: Path) -> None:
         list(Corpus(root).iter_documents("basketball"))
 
 
+def test_clip_paths_through_links_and_absolute_paths_cannot_leave_the_root(
+    tmp_path: Path,
+) -> None:
+    """The folder part of a clip path is resolved once per folder; the file and its folder
+    are still followed through links, and an absolute path is judged as one."""
+    root = write_minicorpus(tmp_path / "c")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside/x.mp4").write_bytes(b"\0")
+    clips = root / "data/basketball/clips/1001"
+    clips.mkdir(parents=True, exist_ok=True)
+    (clips / "inside.mp4").write_bytes(b"\0")
+    (clips / "link.mp4").symlink_to(tmp_path / "outside/x.mp4")
+    (clips / "dirlink").symlink_to(tmp_path / "outside")
+    (clips / "ok.mp4").symlink_to(clips / "inside.mp4")
+    corpus = Corpus(root)
+    for bad in ("link.mp4", "dirlink/x.mp4", str(tmp_path / "outside/x.mp4"), "/x.mp4"):
+        with pytest.raises(CorpusError, match="leaves the corpus root"):
+            corpus.resolve(clips, bad)
+    assert corpus.resolve(clips, "ok.mp4") == (clips / "inside.mp4").resolve()
+    assert corpus.resolve(clips, "sub/../inside.mp4") == (clips / "inside.mp4").resolve()
+
+
 def test_unknown_sport_and_game_are_one_line_errors(corpus: Corpus, tmp_path: Path) -> None:
     with pytest.raises(CorpusError, match="unknown sport 'curling'"):
         corpus.games("curling")

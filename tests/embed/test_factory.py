@@ -11,7 +11,7 @@ from playscout.embed import EmbedderSpec, EmbeddingError, make_embedder
 
 
 def test_unknown_kind_is_an_error() -> None:
-    known = "bge-m3, minilm, open_clip, openai, precomputed"
+    known = "bge-m3, minilm, open_clip, openai, precomputed, text-tower"
     with pytest.raises(EmbeddingError, match=rf"^unknown embedder 'clip'; known: {known}$"):
         make_embedder({"kind": "clip", "model": "x", "dim": 3})
     with pytest.raises(EmbeddingError, match=r"^unknown embedder 'clip'; known: bge-m3"):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from playscout.agent.policies.route import split_framed
 from playscout.clients.chat import ChatMessage, ChatParams, ChatResponse
 from playscout.config import EvalSettings, Settings
 from playscout.eval import RunSpec, run_eval
@@ -55,7 +56,9 @@ def test_t9_oracle_run_judge_report(tmp_path, settings, eval_settings, synth_bac
     rows = load_results(run)
     assert {r.status for r in rows} <= {"answered", "no_answer"}
     assert all((run / r.trajectory).is_file() for r in rows)
-    assert all(r.tool_calls.get("search_documents") == 1 for r in rows)
+    # the workflow baseline searches and reads each of a T9 question's facts
+    facts = {r.qid: len(split_framed(r.question)[0]) for r in rows}
+    assert all(r.tool_calls.get("search_documents") == facts[r.qid] >= 2 for r in rows)
     stats = judge_run(run, EquivalenceJudge())
     assert stats["judged_now"] == 3
     again = judge_run(run, EquivalenceJudge())
@@ -65,7 +68,8 @@ def test_t9_oracle_run_judge_report(tmp_path, settings, eval_settings, synth_bac
     assert "| basketball |" in md and "(Table 39)" in md and "search_documents" in md
     rep = json.loads((run / "report.json").read_text())
     assert rep["accuracy"]["overall"]["n"] == 3
-    assert rep["tool_calls_per_question"]["search_documents"] == 1.0
+    per_question = sum(facts.values()) / len(facts)
+    assert rep["tool_calls_per_question"]["search_documents"] == pytest.approx(per_question)
     for f in (
         "accuracy_per_sport.png",
         "tool_calls.png",

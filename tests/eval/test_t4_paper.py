@@ -36,14 +36,29 @@ def media(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _run(media: Path, out: Path, reply: str, preset: str) -> tuple[list[Any], list[dict[str, Any]]]:
+def video_frames(body: dict[str, Any]) -> int:
+    """Frames of the one video a request sends (a data: URI MP4)."""
+    import base64
+    import io
+
+    import av
+
+    [part] = [p for p in body["messages"][-1]["content"] if p["type"] == "video_url"]
+    data = base64.b64decode(part["video_url"]["url"].split(",", 1)[1])
+    with av.open(io.BytesIO(data)) as container:
+        return sum(1 for _ in container.decode(video=0))
+
+
+def _run(
+    media: Path, out: Path, reply: str, preset: str, vlm_model: str = "Qwen3-VL-32B-Instruct"
+) -> tuple[list[Any], list[dict[str, Any]]]:
     with (
         FakeOpenAIServer(default=lambda body: Reply.chat(reply)) as vlm,
         FakeOpenAIServer(default=lambda body: Reply.chat('{"score": 3}')) as judge,
     ):
         settings = Settings(
             preset=preset,
-            qa={"vlm": {"base_url": vlm.url, "model": "Qwen3-VL-32B-Instruct", "max_retries": 0}},
+            qa={"vlm": {"base_url": vlm.url, "model": vlm_model, "max_retries": 0}},
             eval=EvalSettings(
                 cache_db=None, judge={"base_url": judge.url, "model": "deepseek-v3.2"}
             ),
@@ -59,7 +74,11 @@ def test_paper_t4_asks_for_five_answers_with_table_8_frames(media: Path, tmp_pat
     (row,) = [r for r in rows if r.status == "answered"]
     (body,) = bodies
     assert "Respond with up to 5 answers" in last_user_text(body)
-    assert images(body) == 768  # Table 8: Qwen3-VL-32B (768 frames)
+    # Table 8: Qwen3-VL-32B (768 frames), as the reference's qwen.py passes them: one video
+    # input before the question, greedy, 1,024 tokens
+    assert [p["type"] for p in body["messages"][-1]["content"]] == ["video_url", "text"]
+    assert images(body) == 0 and video_frames(body) == 768
+    assert (body["temperature"], body["max_tokens"]) == (0.0, 1024)
     assert len(row.candidates) == 5 and row.candidate_scores == [3.0] * 5 and row.score == 3.0
     meta = orjson.loads((tmp_path / "run" / "run.json").read_bytes())
     assert meta["best_of_k"] == 5 and meta["frame_policy"]["frames_per_game"] == 768
@@ -67,6 +86,18 @@ def test_paper_t4_asks_for_five_answers_with_table_8_frames(media: Path, tmp_pat
     write_report([tmp_path / "run"], plots=False)
     report = (tmp_path / "run" / "report.md").read_text()
     assert "T4: best of k=5 candidates; a full-game video sends 768 frames" in report
+
+
+def test_paper_t4_asks_gpt5_with_its_500_images_after_the_question(
+    media: Path, tmp_path: Path
+) -> None:
+    """The reference's gpt.py: 500 JPEG frames after the text, no sampling settings of its own
+    (the VLM endpoint's, which the paper preset sets to the QA models' 1.0 and 4,096)."""
+    _, bodies = _run(media, tmp_path / "run", FIVE, "paper", vlm_model="gpt-5.2")
+    (body,) = bodies
+    types = [p["type"] for p in body["messages"][-1]["content"]]
+    assert types[0] == "text" and images(body) == 500 and "video_url" not in types
+    assert (body["temperature"], body["max_completion_tokens"]) == (1.0, 4096)
 
 
 def test_paper_t4_scores_an_unnumbered_reply_zero(media: Path, tmp_path: Path) -> None:

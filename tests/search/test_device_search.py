@@ -123,6 +123,7 @@ def test_no_gpu_keeps_the_cpu_path_with_one_log_line(
     synth_index: object, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(dev, "gpu_visible", lambda: False)
+    monkeypatch.setattr(dev, "DEVICE_MIN_ROWS", 0)
     with caplog.at_level(logging.INFO, logger="playscout.search.embedded.device"):
         backend = open_backend(synth_index.index_dir, device="auto")  # type: ignore[attr-defined]
     lines = [r.getMessage() for r in caplog.records if r.name.endswith("device")]
@@ -136,11 +137,30 @@ def test_too_little_memory_falls_back_per_channel(
 ) -> None:
     monkeypatch.setattr(dev, "choose_device", lambda name: ("cuda:0", ""))
     monkeypatch.setattr(dev, "free_bytes", lambda where: 1024)
+    monkeypatch.setattr(dev, "DEVICE_MIN_ROWS", 0)
     backend = open_backend(synth_index.index_dir)  # type: ignore[attr-defined]
     with caplog.at_level(logging.INFO, logger="playscout.search.embedded.device"):
         assert place_channels(backend, "cuda") == []
     (line,) = [r.getMessage() for r in caplog.records if r.name.endswith("device")]
     assert line.startswith("search.device cuda: too little free memory on cuda:0 for basketball/")
+
+
+def test_a_small_index_stays_on_the_cpu_without_asking_for_the_gpu(
+    synth_index: object, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under DEVICE_MIN_ROWS rows in every channel, search.device=cuda neither imports torch
+    nor starts CUDA (a cold CLI search would pay seconds for a search of milliseconds)."""
+
+    def no_gpu_wanted(name: str) -> tuple[str | None, str]:
+        raise AssertionError("the GPU was asked for")
+
+    monkeypatch.setattr(dev, "choose_device", no_gpu_wanted)
+    with caplog.at_level(logging.INFO, logger="playscout.search.embedded.device"):
+        backend = open_backend(synth_index.index_dir, device="cuda")  # type: ignore[attr-defined]
+    (line,) = [r.getMessage() for r in caplog.records if r.name.endswith("device")]
+    assert line.startswith("search.device cuda: every vector channel has under 250000 rows")
+    clips = backend._sport("basketball").clips  # type: ignore[attr-defined]
+    assert not any(isinstance(s, DeviceVectors) for s in clips.dense.values())
 
 
 def test_backend_searches_on_the_device_equal_the_cpu_backend(
@@ -153,6 +173,7 @@ def test_backend_searches_on_the_device_equal_the_cpu_backend(
     cpu.exact = True  # type: ignore[attr-defined]
     monkeypatch.setattr(dev, "choose_device", lambda name: ("cpu", ""))
     monkeypatch.setattr(dev, "free_bytes", lambda where: 1 << 40)
+    monkeypatch.setattr(dev, "DEVICE_MIN_ROWS", 0)
     on_device = open_backend(index_dir, device="cuda")
     placed = dev.channels_of(on_device)
     assert placed and all(

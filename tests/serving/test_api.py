@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
+
+from tests.synthdata import workflow_calls
 
 from .conftest import api_error
 
@@ -18,7 +22,8 @@ def test_ask_workflow_answers_with_evidence(client, synth_index):
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["status"] == "answered" and body["answer"]
-    assert body["policy"] == "workflow" and body["turns"] == 3
+    assert body["policy"] == "workflow"
+    assert body["turns"] == len(workflow_calls(synth_index.question))
     assert body["evidence"]["documents"] and body["evidence"]["clips"]
     clip = body["evidence"]["clips"][0]
     assert clip["found"] and clip["video_end"] > clip["video_start"]
@@ -35,9 +40,10 @@ def test_trajectory_fetch_has_events_in_order(client, synth_index):
     t = client.get(f"/v1/trajectories/{tid}").json()
     types = [e["type"] for e in t["events"]]
     assert types[0] == "run_start" and types[-1] == "final_answer"
-    assert types.count("tool_call") == types.count("observation") == 3
+    calls = workflow_calls(synth_index.question)
+    assert types.count("tool_call") == types.count("observation") == len(calls)
     assert [e["seq"] for e in t["events"]] == list(range(1, len(types) + 1))
-    assert t["summary"]["tool_calls"] == {"search_documents": 1, "search_videos": 1, "video_qa": 1}
+    assert t["summary"]["tool_calls"] == dict(Counter(calls))
 
 
 @pytest.mark.parametrize(

@@ -149,6 +149,11 @@ def test_a_run_on_a_corpus_without_video_names_no_clip_file_and_carries_its_gold
         if e["type"] == "observation" and e["name"] == "search_videos"
         for h in e["data"]["hits"]
     ]
-    assert hits and all(h["caption"] and h["rank"] >= 1 for h in hits)
+    records = synth_index.backend.get_clips("basketball", [h["id"] for h in hits], True)
+    captions = {r.clip_id: " ".join(r.caption.split()) for r in records if r is not None}
+    assert hits and all(h["rank"] >= 1 for h in hits)
+    # every hit whose clip has a caption shows it (a window where nothing happened has none)
+    assert all(captions[h["id"]].startswith(h.get("caption", "").rstrip("…")) for h in hits)
+    assert any(h.get("caption") for h in hits)
     assert a["media"] and set(a["media"]) >= {h["id"] for h in hits}
     assert not any(a["media"].values())

@@ -163,3 +163,30 @@ def test_compose_vllm_services_match_the_profile():
         assert got["entrypoint"] == service["entrypoint"] and got["ports"] == service["ports"]
         assert got["healthcheck"]["test"] == service["healthcheck"]["test"]
     assert {k for k in compose["services"] if k.startswith("vllm-")} == set(expected)
+
+
+def test_the_paper_profile_serves_the_papers_qa_stack_as_the_stamp_names_it():
+    """LLaVA-NeXT-Video for video QA, Qwen3-VL-8B for document and caption QA (one server), by
+    served names the stamp accepts as the paper's; `serve models` prints the flags."""
+    from playscout.config.presets import load_preset
+    from playscout.eval.stamp import is_model
+
+    profile = load_profile("paper")
+    expects = load_preset("paper").expects
+    assert expects is not None
+    served = {}
+    for server in profile.servers.values():
+        for role in (server.role, *server.also):
+            served[role] = server.served_model_name
+    assert is_model(served["vlm"], expects.models["vlm"])
+    assert is_model(served["document_qa"], expects.models["document_llm"])
+    assert is_model(served["caption_qa"], expects.models["caption_llm"])
+    flags = profile.playscout_flags()
+    assert flags[flags.index("--caption-llm-model") + 1] == "qwen3-vl-8b-thinking"
+    assert flags[flags.index("--caption-llm-url") + 1] == "http://127.0.0.1:8095/v1"
+    result = CliRunner().invoke(serve_app, ["models", "--profile", "paper", "--dry-run"])
+    assert result.exit_code == 0, result.output
+    assert "# playscout flags: --llm-url http://127.0.0.1:8093/v1" in result.output
+    # the earlier GPU profile's QA models are not the paper's
+    other = {s.role: s.served_model_name for s in load_profile("qwen3").servers.values()}
+    assert not is_model(other["document_qa"], expects.models["document_llm"])

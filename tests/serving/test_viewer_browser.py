@@ -22,6 +22,7 @@ from playscout.serving.app import create_app
 from tests.browser import CHROMIUM, DRIVER, chromium, frames_loaded, play, redraw, show
 from tests.serving.conftest import LiveServer, free_port, live_server, make_settings
 from tests.serving.runs_data import EVIL, write_run
+from tests.synthdata import workflow_calls
 
 RED = "rgba(179, 38, 30, 1)"  # viewer.css: .reason
 pytestmark = [
@@ -234,12 +235,12 @@ def test_old_trajectory_links_and_ad_hoc_asks_open(site, browser):
     show(browser, f"{site.url}/viewer/{tid}")  # the link format of the old viewer
     assert browser.current_url.endswith(f"/viewer#/asks/{tid}")
     blocks = browser.find_elements(By.CSS_SELECTOR, "#timeline .block")
-    assert [b.get_attribute("data-tool") for b in blocks] == [
-        "search_documents",
-        "search_videos",
-        "video_qa",
-    ]
-    assert len({b.value_of_css_property("background-color") for b in blocks}) == 3
+    shown = [b.get_attribute("data-tool") for b in blocks]
+    question = httpx.get(f"{site.url}/v1/trajectories/{tid}").json()["summary"]["question"]
+    assert shown == workflow_calls(question)
+    colours = [b.value_of_css_property("background-color") for b in blocks]
+    pairs = set(zip(shown, colours, strict=True))  # one colour per tool, each its own
+    assert len(pairs) == len(set(shown)) == len(set(colours)) == 4
 
 
 # ------------------------------------------------------------------ real clips

@@ -98,10 +98,13 @@ def test_extractive_reader_without_a_document_llm(synth_index: SynthIndex) -> No
     result = document_qa(make_ctx(synth_index), args)
     item = data(result).items[0]
     assert NO_DOC_LLM in result.observation
-    assert item.answer is not None and item.answer.startswith(f"{player}:")
+    # the box score's row the question names, under its team's header, as written
+    assert item.answer is not None and item.answer.startswith("### ")
+    assert item.answer.splitlines()[1:] == [line.strip()]
     assert item.confidence is not None and 0.0 < item.confidence <= 1.0
-    assert item.evidence is not None and item.evidence.count(" | ") == 2
-    assert result.observation.splitlines()[-1].startswith(f"{doc.doc_id}: answer={player}:")
+    assert item.evidence == f"the rows the question names: {player}"
+    last = result.observation.splitlines()[-1]
+    assert last.startswith(f"{doc.doc_id}: answer=### ") and f" {player}: " in last
     again = data(document_qa(make_ctx(synth_index), args)).items[0]
     assert again.model_dump(exclude={"latency_s"}) == item.model_dump(exclude={"latency_s"})
 

@@ -70,17 +70,33 @@ def parse_verdict(text: str) -> Verdict:
 
 
 class LLMJudge:
+    """`params`: the judge endpoint's generation settings (temperature, reasoning effort, the
+    budget; eval/judges/run.make_judge takes them from eval.judge), sent as the endpoint says,
+    the budget as `max_completion_tokens` for the GPT-5 family (clients/wire.py). Each verdict
+    records `model`, the model that gave it."""
+
     name = "llm"
 
     def __init__(
-        self, client: ChatClient, max_tokens: int = 2048, prompt: str = "fig42_question"
+        self,
+        client: ChatClient,
+        params: ChatParams | None = None,
+        prompt: str = "fig42_question",
+        model: str | None = None,
     ) -> None:
         if prompt not in PROMPTS:
             raise ValueError(f"unknown judge prompt {prompt!r}; use one of {', '.join(PROMPTS)}")
         self.client = client
-        self.instrument = prompt
+        self.prompt = prompt
+        self.model = model or str(getattr(client, "model", "") or "") or None
         self.template = PROMPTS[prompt]
-        self.params = ChatParams(temperature=0.0, max_tokens=max_tokens)
+        self.params = params or ChatParams(temperature=0.0, max_tokens=2048)
+
+    @property
+    def instrument(self) -> str:
+        """What a verdict depends on besides the answer: the prompt and the judging model (a
+        verdict of another model is judged again)."""
+        return f"{self.prompt}|{self.model}" if self.model else self.prompt
 
     async def judge(
         self, question: str, gold: str, pred: str | None, sport: str | None = None

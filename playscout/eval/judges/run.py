@@ -45,13 +45,15 @@ def make_judge(
                 "the llm judge needs a model: set PLAYSCOUT_EVAL__JUDGE__BASE_URL and "
                 "PLAYSCOUT_EVAL__JUDGE__MODEL, or use --judge equivalence"
             )
+        from playscout.clients.chat import ChatParams
         from playscout.eval.cache import CachingChatClient, ResponseCache
         from playscout.runtime import chat_client
 
         client: Any = chat_client(settings.judge)
         if settings.cache_db is not None:
             client = CachingChatClient(client, ResponseCache(settings.cache_db))
-        return LLMJudge(client, settings.judge_max_tokens, prompt)
+        params = ChatParams.from_endpoint(settings.judge, max_tokens=settings.judge_max_tokens)
+        return LLMJudge(client, params, prompt, settings.judge.model)
     raise RunError(f"unknown judge {kind!r}; use llm or equivalence")
 
 
@@ -67,6 +69,7 @@ async def judge_run_async(
     done = {k: r.get("hash") for k, r in store.latest().items()}
     rows = [r for r in load_results(run_dir) if r.judgeable]
     instrument = getattr(judge, "instrument", "")
+    model = getattr(judge, "model", None)
     todo = [r for r in rows if done.get((r.qid, judge.name)) != judged_hash(r, instrument)]
     sem = asyncio.Semaphore(concurrency)
 
@@ -81,6 +84,7 @@ async def judge_run_async(
                 "verdict": v.verdict,
                 "reason": v.reason,
                 "raw": v.raw,
+                "model": model,
             }
         )
         judge_span(
@@ -94,8 +98,9 @@ async def judge_run_async(
         )
 
     await asyncio.gather(*(one(r) for r in todo))
-    record_judge(run_dir, judge.name, instrument or None)
     latest = [v for k, v in store.latest().items() if k[1] == judge.name]
+    given = sum(v["verdict"] is not None and v.get("model") == model for v in latest)
+    record_judge(run_dir, judge.name, getattr(judge, "prompt", None), model, given, len(rows))
     return {
         "judged_now": len(todo),
         "cached": len(rows) - len(todo),
@@ -105,9 +110,17 @@ async def judge_run_async(
     }
 
 
-def record_judge(run_dir: Path, kind: str, prompt: str | None) -> None:
-    """run.json learns which judge (and prompt) produced verdicts, and its stamp is redone:
-    the judge is part of what makes a number comparable (eval/stamp.py)."""
+def record_judge(
+    run_dir: Path,
+    kind: str,
+    prompt: str | None,
+    model: str | None = None,
+    verdicts: int = 0,
+    questions: int = 0,
+) -> None:
+    """run.json learns which judge (kind, prompt, model) produced verdicts and how many of the
+    judged questions have one from it, and its stamp is redone: the judge is part of what
+    makes a number comparable (eval/stamp.py)."""
     import orjson
 
     from playscout.eval.stamp import run_stamp
@@ -118,8 +131,9 @@ def record_judge(run_dir: Path, kind: str, prompt: str | None) -> None:
     ran = meta.get("ran")
     if not ran:
         return  # a run from before the stamp: nothing recorded to redo it from
-    ran.setdefault("judged_by", {})[kind] = prompt
-    ran["judge"] = {"kind": kind, "prompt": prompt, "judged": True}
+    facts = {"prompt": prompt, "model": model, "verdicts": verdicts, "questions": questions}
+    ran.setdefault("judged_by", {})[kind] = facts
+    ran["judge"] = {"kind": kind, **facts, "judged": True}
     meta["stamp"] = run_stamp(meta).record()
     write_json_atomic(path, meta)
 
@@ -171,3 +185,32 @@ def run_aliases(run_dir: Path) -> dict[str, dict[str, str]]:
         teams, players = backend.entities(sport) if backend is not None else ([], [])
         out[sport] = name_aliases(teams, players, sport_record(sport).team_aliases)
     return out
+
+
+# The judge endpoint's fields a run records and `eval judge` carries (the key stays in the env).
+_JUDGE_FIELDS = (
+    "base_url", "model", "api_key_env", "temperature", "top_p", "max_tokens",
+    "reasoning_effort", "timeout_s", "max_retries",
+)  # fmt: skip
+
+
+def run_judge_settings(run_dir: Path) -> dict[str, Any]:
+    """The LLM judge a run was made with (run.json's eval.judge and eval.judge_max_tokens), as
+    settings for `eval judge`, so a run is judged by the judge it names unless flags or --set
+    say otherwise. Empty when the run had no LLM judge, or its URL was stored redacted."""
+    import orjson
+
+    from playscout.eval.store import RUN_JSON
+
+    path = Path(run_dir) / RUN_JSON
+    if not path.is_file():
+        return {}  # not a run: `eval judge` says so once the settings are read
+    meta = orjson.loads(path.read_bytes())
+    ev = (meta.get("settings") or {}).get("eval") or {}
+    judge = ev.get("judge") or {}
+    if not (judge.get("base_url") and judge.get("model")) or "***@" in str(judge["base_url"]):
+        return {}
+    carried: dict[str, Any] = {"judge": {k: judge[k] for k in _JUDGE_FIELDS if k in judge}}
+    if ev.get("judge_max_tokens") is not None:
+        carried["judge_max_tokens"] = ev["judge_max_tokens"]
+    return {"eval": carried}

@@ -45,19 +45,32 @@ async def ask_video_files(
     env: TaskEnv, inst: Instance, prompt: str, trajectory: Path, frames: int | None = None
 ) -> Outcome:
     """The item's videos and `prompt` to the VLM, recorded as a one-step trajectory; `frames`
-    per video when given (T4's full games), else qa.frames_per_clip."""
+    per video when given (T4's full games: then also the game answerer's settings,
+    eval.game_temperature, game_max_tokens and game_video_input), else qa.frames_per_clip."""
     client = env.models.vlm
     if client is None:  # require_vlm ran before the run started
         raise RunError("no VLM configured")
     videos = video_files(inst)
     args = {"videos": [str(v.path) for v in videos], "query": prompt}
-    qa = env.settings.qa
+    qa, ev = env.settings.qa, env.settings.eval
+    as_video = False
     if frames is not None:
-        qa = qa.model_copy(update={"frames_per_clip": frames})
+        vlm = qa.vlm.model_copy(
+            update={
+                k: v
+                for k, v in (
+                    ("temperature", ev.game_temperature),
+                    ("max_tokens", ev.game_max_tokens),
+                )
+                if v is not None
+            }
+        )
+        qa = qa.model_copy(update={"frames_per_clip": frames, "vlm": vlm})
+        as_video = ev.game_video_input
 
     async def run() -> tuple[ToolResult, float]:
         t0 = time.perf_counter()
-        result = await video_files_qa(client, qa, videos, prompt)
+        result = await video_files_qa(client, qa, videos, prompt, as_video=as_video)
         return result, time.perf_counter() - t0
 
     async def call(writer: TrajectoryWriter) -> ToolResult:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from playscout.corpus import Corpus
+from playscout.corpus import Corpus, Question
 from playscout.corpus.models import GoldEvidence
 from playscout.eval.errors import RunError
 from playscout.eval.records import Outcome, ResultRow
@@ -21,6 +21,12 @@ def _gold_ids(gold: GoldEvidence | None) -> dict[str, list[str]]:
     if gold is None:
         return {}
     return {"gold_doc_ids": list(gold.doc_ids), "gold_clip_ids": list(gold.clip_ids)}
+
+
+def question_instance(sport: str, q: Question) -> Instance:
+    """A corpus-layout question as the runner asks it, with what the report slices by."""
+    meta = {"answer_type": q.answer_type, "sources": q.sources, **_gold_ids(q.gold)}
+    return Instance(id=q.id, sport=sport, prompt=q.question, gold=q.answer, meta=meta)
 
 
 class T9Task:
@@ -44,20 +50,7 @@ class T9Task:
                 raise RunError(
                     f"{corpus.root}: no questions for {sport}; run `playscout corpus questions`"
                 )
-            for q in qs[:limit] if limit else qs:
-                out.append(
-                    Instance(
-                        id=q.id,
-                        sport=sport,
-                        prompt=q.question,
-                        gold=q.answer,
-                        meta={
-                            "answer_type": q.answer_type,
-                            "sources": q.sources,
-                            **_gold_ids(q.gold),
-                        },
-                    )
-                )
+            out += [question_instance(sport, q) for q in (qs[:limit] if limit else qs)]
         return out
 
     async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:

@@ -104,6 +104,11 @@ class BackendCore(ABC):
     @abstractmethod
     def channels(self, sport: str) -> list[ClipChannel]: ...
 
+    def unembedded(self, sport: str) -> list[ClipChannel]:
+        """Clip channels with vectors but no query embedder (captions always have theirs)."""
+        vectors = self._visual_sides(sport)[1] if "visual" in self.channels(sport) else False
+        return ["visual"] if vectors and "visual" not in self.embedders else []
+
     @abstractmethod
     def entities(self, sport: str) -> tuple[list[str], list[str]]: ...
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from playscout.corpus.models import ClipRecord, DocumentRecord
 from playscout.embed.embedder import made_on
+from playscout.embed.release import identity
 from playscout.errors import PlayscoutError
 from playscout.search.backend_api import IndexOpenError
 from playscout.search.core.spec import spec_of
@@ -30,6 +31,9 @@ class SportSource(NamedTuple):
     clips: Iterable[ClipRecord]
     documents_total: int | None = None
     clips_total: int | None = None
+    # The same clips in runs that a worker process can read itself: picklable callables, each
+    # yielding one run (a few games), whose concatenation is `clips`; None = `clips` only.
+    clip_shards: Sequence[Callable[[], Iterable[ClipRecord]]] | None = None
 
 
 class VisualVectorSource(Protocol):
@@ -74,12 +78,45 @@ def no_visual_vectors(sport: str) -> ValueError:
     return ValueError(f"no clips for sport {sport}: visual channel has no vectors")
 
 
-def channel_entry(source: Any, dim: int | None, **extra: Any) -> dict[str, Any]:
+# Embedder kinds whose model playscout runs itself: the spec names what made the vectors.
+_RUN_HERE = frozenset({"minilm", "bge-m3", "open_clip"})
+
+
+def identity_of(source: Any) -> dict[str, Any]:
+    """What made a source's vectors, as far as the source itself can say (embed/release.py's
+    identity): a model playscout ran is `built`; a served model (kind openai) or vectors with
+    an embedder.json are `declared` by a name nobody checked; bare vectors are `unknown`."""
+    own = getattr(source, "identity", None)
+    if isinstance(own, dict):
+        return dict(own)
+    spec = spec_of(source)
+    if spec.get("kind") in _RUN_HERE:
+        return identity(str(spec["kind"]), "built", spec_model=spec.get("model"))
+    if spec.get("kind") == "precomputed":
+        return identity(None, "unknown", why="vectors without a record of their model")
+    return identity(str(spec.get("model")), "declared", by=f"{spec.get('kind')} model name")
+
+
+def channel_entry(
+    source: Any,
+    dim: int | None,
+    known: dict[str, Any] | None = None,
+    units: str | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
     """A vector channel as the manifest records it: the spec the vectors were made with (query
-    embedders are checked against it at open), their dimension and, when known, the device
-    and dtype that made them (`made_on`, e.g. cuda:0 float16)."""
+    embedders are checked against it at open), their dimension, what made them (`identity`:
+    `known` when the caller knows, e.g. from the release layout, else identity_of) and the text
+    units embedded (search/core/units.py), and, when known, the device and dtype that made
+    them (`made_on`, e.g. cuda:0 float16)."""
     where = made_on(source)
-    return {"spec": spec_of(source), "dim": dim, **({"made_on": where} if where else {}), **extra}
+    entry = {
+        "spec": spec_of(source),
+        "dim": dim,
+        "identity": dict(known) if known is not None else identity_of(source),
+        **({"units": units} if units else {}),
+    }
+    return {**entry, **({"made_on": where} if where else {}), **extra}
 
 
 def check_schema_version(manifest: dict[str, Any], reads: int, where: str) -> dict[str, Any]:

@@ -60,7 +60,9 @@ EMBEDDER_KEYS = ("documents", "caption", "visual")
 
 def check_embedders(manifest: Mapping[str, Any], given: Mapping[str, Any]) -> None:
     """Every backend's rule: a query embedder must embed like the one the index was built with
-    (the visual channel compares model and dim only: its query side is a text tower)."""
+    (the visual channel compares model and dim only: its query side is a text tower; over
+    vectors with no recorded model, such as the release's `embeds/videos`, only the dim can be
+    checked, and what made them is the manifest's `identity`, which the stamp reads)."""
     unknown = set(given) - set(EMBEDDER_KEYS)
     if unknown:
         raise IndexOpenError(f"unknown embedder key(s) {sorted(unknown)}; use {EMBEDDER_KEYS}")
@@ -69,7 +71,11 @@ def check_embedders(manifest: Mapping[str, Any], given: Mapping[str, Any]) -> No
             emb = given.get(key)
             if emb is None:
                 continue
-            why = spec_mismatch(channel["spec"], spec_dict(emb.spec()), strict=key != "visual")
+            recorded = channel["spec"]
+            if key == "visual" and recorded.get("kind") == "precomputed":
+                why = None  # a text tower cannot share the vectors' (absent) model name
+            else:
+                why = spec_mismatch(recorded, spec_dict(emb.spec()), strict=key != "visual")
             if why is None and emb.dim != channel["dim"]:
                 why = f"dim {channel['dim']} != {emb.dim}"
             if why:

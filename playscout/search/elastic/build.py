@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -23,6 +23,7 @@ from playscout.search.core.build import (
     no_visual_vectors,
 )
 from playscout.search.core.spec import DocumentEmbedder
+from playscout.search.core.units import DocUnits, PlayscoutUnits
 from playscout.search.elastic import mappings as mp
 from playscout.search.elastic.client import make_client
 from playscout.search.elastic.ingest import SportStats, bulk_load, clip_actions, doc_actions
@@ -80,6 +81,8 @@ def _load_sport(
     doc_embedder: DocumentEmbedder | None,
     caption_embedder: DocumentEmbedder | None,
     visual: VisualVectorSource | None,
+    units: DocUnits,
+    known: Mapping[str, dict[str, Any]],
 ) -> tuple[dict[str, Any], SportStats]:
     sport = check_sport(source.sport)
     t0 = time.perf_counter()
@@ -88,7 +91,7 @@ def _load_sport(
     dims = doc_embedder.dim if doc_embedder is not None else None
     passages = b.create(n.alias(sport, "passages"), mp.passages_mapping(dims, b.index_options))
     stats = SportStats()
-    acts = doc_actions(sport, source.documents, docs, passages, doc_embedder, stats)
+    acts = doc_actions(sport, source.documents, docs, passages, doc_embedder, stats, units)
     bulk_load(b.es, acts, sport, f"{sport} documents", b.progress, b.chunk_size)
     # The visual dim is known only from the first vectors; probe one clip lazily.
     clips_iter = iter(source.clips)
@@ -100,19 +103,26 @@ def _load_sport(
     clips = b.create(
         n.alias(sport, "clips"), mp.clips_mapping(cap_dim, visual_dim, b.index_options)
     )
-    acts = clip_actions(sport, _chain(first, clips_iter), clips, caption_embedder, visual, stats)
+    acts = clip_actions(
+        sport, _chain(first, clips_iter), clips, caption_embedder, visual, stats, units
+    )
     bulk_load(b.es, acts, sport, f"{sport} clips", b.progress, b.chunk_size)
     if visual is not None and visual_dim is None:
         raise no_visual_vectors(sport)
     for index in (docs, passages, clips):
         b.finish_index(index)
     channels: dict[str, Any] = {}
+    style = units.style
     if doc_embedder is not None:
-        channels["documents"] = channel_entry(doc_embedder, doc_embedder.dim)
+        channels["documents"] = channel_entry(
+            doc_embedder, doc_embedder.dim, known.get("documents"), style
+        )
     if caption_embedder is not None:
-        channels["caption"] = channel_entry(caption_embedder, caption_embedder.dim)
+        channels["caption"] = channel_entry(
+            caption_embedder, caption_embedder.dim, known.get("caption"), style
+        )
     if visual is not None:
-        channels["visual"] = channel_entry(visual, visual_dim)
+        channels["visual"] = channel_entry(visual, visual_dim, known.get("visual"))
     info = {
         "documents": stats.documents,
         "passages": stats.passages,
@@ -193,10 +203,13 @@ def build_elasticsearch(
     shards: int = 1,
     replicas: int = 0,
     chunk_size: int = 500,
+    units: DocUnits | None = None,
+    identities: Mapping[str, dict[str, Any]] | None = None,
 ) -> ElasticBuildSummary:
     """Build (or, with overwrite, replace) the index set under `prefix` at `url`.
 
-    `client` overrides the default client (auth, TLS, a test transport)."""
+    `client` overrides the default client (auth, TLS, a test transport); `units` and
+    `identities` as for the embedded build (search/kind.BuildOptions)."""
     names = Names(check_prefix(prefix))
     if index_options not in mp.INDEX_OPTION_TYPES:
         raise ValueError(f"index_options {index_options!r} is not one of {mp.INDEX_OPTION_TYPES}")
@@ -215,7 +228,13 @@ def build_elasticsearch(
         for source in sources:
             check_new_sport(source.sport, sports)
             sports[source.sport], stats[source.sport] = _load_sport(
-                b, source, doc_embedder, caption_embedder, visual_vectors
+                b,
+                source,
+                doc_embedder,
+                caption_embedder,
+                visual_vectors,
+                units or PlayscoutUnits(),
+                identities or {},
             )
         _write_meta(b, sports, stats, t0)
         retired = _swap_aliases(es, b.aliases, old)

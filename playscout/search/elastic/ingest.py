@@ -21,7 +21,7 @@ from playscout.search.core.build import (
     duplicate_clip,
     duplicate_doc,
 )
-from playscout.search.core.passages import split_passages
+from playscout.search.core.units import DocUnits, PlayscoutUnits, Unit, unit_vectors
 from playscout.search.elastic.client import RETRY_STATUS
 from playscout.search.elastic.mappings import (
     CAPTION_VECTOR,
@@ -76,14 +76,21 @@ def doc_actions(
     passages_index: str,
     embedder: Any | None,
     stats: SportStats,
+    units: DocUnits | None = None,
 ) -> Iterator[Action]:
+    """`units`: how documents are cut and what is embedded (search/core/units.py)."""
     pending: list[Action] = []
+    cut: DocUnits = units or PlayscoutUnits()
+    made: list[Unit] = []
 
     def flush() -> Iterator[Action]:
         if embedder is not None and pending:
             where = f"{sport} document embedder"
+            given = unit_vectors(made)  # the release's own vectors, else embedded here
             vecs = _unit_rows(
-                embedder.embed_documents([a["text"] for a in pending]), len(pending), where
+                given if given is not None else embedder.embed_documents([u.embed for u in made]),
+                len(pending),
+                where,
             )
             for act, vec in zip(pending, vecs, strict=True):
                 act[DOC_VECTOR] = vec.tolist()
@@ -96,6 +103,7 @@ def doc_actions(
                 "_source": src,
             }
         pending.clear()
+        made.clear()
 
     for doc in docs:
         check_record_sport("document", doc.doc_id, doc.sport, sport)
@@ -105,10 +113,12 @@ def doc_actions(
         yield {"_op_type": "create", "_index": docs_index, "_id": doc.doc_id, "_source": src}
         shared = {k: src[k] for k in ("doc_id", "game_id", "doc_type", "teams", "players")}
         shared |= {"season": doc.season, "date": doc.date}
-        for i, (start, end) in enumerate(split_passages(doc.text)):
+        for i, unit in enumerate(cut.units(doc)):
+            start, end = unit.start, unit.end
             pending.append(
                 {**shared, "ord": i, "start": start, "end": end, "text": doc.text[start:end]}
             )
+            made.append(unit)
             stats.passages += 1
         if len(pending) >= PASSAGE_BATCH:
             yield from flush()
@@ -122,14 +132,19 @@ def clip_actions(
     caption_embedder: Any | None,
     visual: Any | None,
     stats: SportStats,
+    units: DocUnits | None = None,
 ) -> Iterator[Action]:
     batch: list[ClipRecord] = []
+    cut: DocUnits = units or PlayscoutUnits()
 
     def flush() -> Iterator[Action]:
         cap = vis = None
         if caption_embedder is not None:
             cap = caption_vectors(
-                caption_embedder, sport, [c.clip_id for c in batch], [c.caption for c in batch]
+                caption_embedder,
+                sport,
+                [c.clip_id for c in batch],
+                [cut.caption_text(c) for c in batch],
             )
             cap = _unit_rows(cap, len(batch), f"{sport} caption embedder")
         if visual is not None:

@@ -12,6 +12,7 @@ what killed builds left beside the output. The manifest records every file's siz
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import contextlib
 import json
 import logging
@@ -20,7 +21,7 @@ import shutil
 import tempfile
 import time
 import traceback
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +38,7 @@ from playscout.search.core.build import (
     check_new_sport,
 )
 from playscout.search.core.spec import DocumentEmbedder
+from playscout.search.core.units import DocUnits
 from playscout.search.embedded.backend import EmbeddedBackend, open_index
 from playscout.search.embedded.columns import Vocab
 from playscout.search.embedded.integrity import FILES_KEY, record_files, seal
@@ -45,6 +47,13 @@ from playscout.search.embedded.layout import (
     MANIFEST,
     SCHEMA_VERSION,
     package_versions,
+)
+from playscout.search.embedded.pipeline import (
+    StageClock,
+    handled_shards,
+    on_cpu,
+    record_pool,
+    record_workers,
 )
 from playscout.search.embedded.recall import AnnOptions
 from playscout.search.embedded.text import tantivy_path
@@ -107,9 +116,16 @@ def build_index(
     overwrite: bool = False,
     lock: OutputLock | None = None,
     ann: AnnOptions | None = None,
+    units: DocUnits | None = None,
+    identities: Mapping[str, dict[str, Any]] | None = None,
+    workers: int | None = None,
 ) -> BuildSummary:
     """`lock`: the output's lock from claim_output, when the caller took it earlier. `ann`:
-    how each vector channel chooses and measures its search setting (recall.py)."""
+    how each vector channel chooses and measures its search setting (recall.py). `units`:
+    the text units ranked and embedded (search/core/units.py); `identities`: what made each
+    channel's vectors when the caller knows better than the source (the release layout).
+    `workers`: processes that handle clip records (None: by the cores and where the
+    embedders run)."""
     out_dir = Path(out_dir)
     with contextlib.ExitStack() as stack:
         if lock is None:
@@ -129,6 +145,9 @@ def build_index(
             progress,
             overwrite,
             ann,
+            units,
+            identities,
+            workers,
         )
     summary.swept = swept
     return summary
@@ -143,12 +162,24 @@ def _build_locked(
     progress: Progress | None,
     overwrite: bool,
     ann: AnnOptions | None,
+    units: DocUnits | None = None,
+    identities: Mapping[str, dict[str, Any]] | None = None,
+    workers: int | None = None,
 ) -> BuildSummary:
     started = time.perf_counter()
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.{STAGING}-", dir=out_dir.parent))
     try:
         sports = _build_into(
-            tmp, sources, doc_embedder, caption_embedder, visual_vectors, progress, ann
+            tmp,
+            sources,
+            doc_embedder,
+            caption_embedder,
+            visual_vectors,
+            progress,
+            ann,
+            units,
+            identities or {},
+            workers,
         )
         seconds = time.perf_counter() - started
         manifest = {
@@ -225,63 +256,128 @@ def _build_into(
     visual: VisualVectorSource | None,
     progress: Progress | None,
     ann_options: AnnOptions | None,
+    units: DocUnits | None = None,
+    identities: Mapping[str, dict[str, Any]] | None = None,
+    workers: int | None = None,
 ) -> dict[str, dict[str, Any]]:
+    """Each sport in turn. `workers`: processes that handle clip records (pipeline.py; None:
+    one per core but one unless an embedder computes on this CPU). Where the embedders do not
+    compute on this CPU, a sport's IVF training and recall tuning run in the background while
+    the next sport is read and embedded. Records are handled in this process where clips
+    embed other text than their caption (`units`: the reference's or the release's)."""
+    style = units.style if units is not None else "playscout"
+    known = dict(identities or {})
     out: dict[str, dict[str, Any]] = {}
-    for source in sources:
-        sport = source.sport
-        check_new_sport(sport, out)
-        t0 = time.perf_counter()
-        sroot = root / sport
-        teams, players = Vocab(), Vocab()
-        dw = DocWriter(
-            sroot / "docs",
-            sport,
-            teams,
-            players,
-            doc_embedder,
-            progress,
-            ann_options,
-            source.documents_total,
-        )
-        for doc in source.documents:
-            dw.add(doc)
-        docs_info = dw.finish()
-        cw = ClipWriter(
-            sroot / "clips",
-            sport,
-            teams,
-            players,
-            caption_embedder,
-            visual,
-            progress,
-            ann_options,
-            source.clips_total,
-        )
-        for clip in source.clips:
-            cw.add(clip)
-        clips_info = cw.finish()
-        write_entities(sroot, teams, players)
-        channels: dict[str, Any] = {}
-        if doc_embedder is not None:
-            ann = docs_info.pop("dense_ann", None)
-            channels["documents"] = channel_entry(doc_embedder, doc_embedder.dim, ann=ann)
-        if caption_embedder is not None:
-            ann = clips_info.pop("caption_ann", None)
-            channels["caption"] = channel_entry(caption_embedder, caption_embedder.dim, ann=ann)
-        if visual is not None:
-            dim = int(np.load(sroot / "clips/visual/dense/vectors.npy", mmap_mode="r").shape[1])
-            channels["visual"] = channel_entry(visual, dim, ann=clips_info.pop("visual_ann", None))
-        clip_games = set(cw.games.items)
-        out[sport] = {
-            **docs_info,
-            **clips_info,
-            # one meaning of "games" wherever a count is printed: every game the sport's
-            # records name, and how many of them have clips
-            "games": len(clip_games | set(dw.games.items)),
-            "clip_games": len(clip_games),
-            "teams": len(teams.items),
-            "players": len(players.items),
-            "channels": channels,
-            "build_seconds": round(time.perf_counter() - t0, 3),
-        }
+    processes = record_workers(workers, doc_embedder, caption_embedder)
+    if style != "playscout":
+        processes = 0
+    background = not any(on_cpu(e) for e in (doc_embedder, caption_embedder) if e is not None)
+    with contextlib.ExitStack() as stack:
+        defer = None
+        if background:
+            finisher = cf.ThreadPoolExecutor(1, thread_name_prefix="ann")
+            stack.callback(finisher.shutdown, wait=True, cancel_futures=True)
+            defer = finisher.submit
+        deferred: list[tuple[str, str, cf.Future[dict[str, Any]]]] = []
+        pool: cf.ProcessPoolExecutor | None = None
+        for source in sources:
+            sport = source.sport
+            check_new_sport(sport, out)
+            clock = StageClock()
+            sroot = root / sport
+            teams, players = Vocab(), Vocab()
+            dw = DocWriter(
+                sroot / "docs",
+                sport,
+                teams,
+                players,
+                doc_embedder,
+                progress,
+                ann_options,
+                source.documents_total,
+                units,
+                clock,
+            )
+            with _closing(dw):
+                with clock.timed("documents"):
+                    for doc in source.documents:
+                        dw.add(doc)
+                docs_info = dw.finish()
+            cw = ClipWriter(
+                sroot / "clips",
+                sport,
+                teams,
+                players,
+                caption_embedder,
+                visual,
+                progress,
+                ann_options,
+                source.clips_total,
+                units,
+                clock,
+                defer=defer,
+            )
+            with _closing(cw):
+                started = time.perf_counter()
+                if source.clip_shards is not None and processes > 1:
+                    if pool is None:
+                        pool = stack.enter_context(record_pool(processes))
+                    shards = source.clip_shards
+                    for handled in handled_shards(sport, shards, pool, processes):
+                        clock.add("records_cpu", handled.seconds, len(handled))
+                        cw.add_handled(handled)
+                else:
+                    for clip in source.clips:
+                        cw.add(clip)
+                    cw.flush()
+                # the records stage as the pipeline saw it: reading and handling, not the
+                # waits for the embedding behind it
+                waited = cw.pipe.waited if cw.pipe is not None else 0.0
+                clock.add("records", time.perf_counter() - started - waited, cw.count)
+                clips_info = cw.finish()
+            write_entities(sroot, teams, players)
+            channels: dict[str, Any] = {}
+            if doc_embedder is not None:
+                ann = docs_info.pop("dense_ann", None)
+                channels["documents"] = channel_entry(
+                    doc_embedder, doc_embedder.dim, known.get("documents"), style, ann=ann
+                )
+            if caption_embedder is not None:
+                ann = clips_info.pop("caption_ann", None)
+                channels["caption"] = channel_entry(
+                    caption_embedder, caption_embedder.dim, known.get("caption"), style, ann=None
+                )
+                deferred.append((sport, "caption", ann))
+            if visual is not None:
+                dim = int(np.load(sroot / "clips/visual/dense/vectors.npy", mmap_mode="r").shape[1])
+                channels["visual"] = channel_entry(visual, dim, known.get("visual"), None, ann=None)
+                deferred.append((sport, "visual", clips_info.pop("visual_ann", None)))
+            clip_games = set(cw.games.items)
+            out[sport] = {
+                **docs_info,
+                **clips_info,
+                # one meaning of "games" wherever a count is printed: every game the sport's
+                # records name, and how many of them have clips
+                "games": len(clip_games | set(dw.games.items)),
+                "clip_games": len(clip_games),
+                "teams": len(teams.items),
+                "players": len(players.items),
+                "channels": channels,
+                "build_seconds": round(time.perf_counter() - clock.started, 3),
+                "stages": clock,
+            }
+        for sport, channel, future in deferred:
+            out[sport]["channels"][channel]["ann"] = future.result() if future else None
+    for info in out.values():
+        info["stages"] = info["stages"].record()
+        info["stages"]["records_processes"] = max(1, processes)
     return out
+
+
+@contextlib.contextmanager
+def _closing(writer: DocWriter | ClipWriter) -> Iterator[None]:
+    """The writer's embedding thread stops whether its sport finished or failed."""
+    try:
+        yield
+    finally:
+        writer.close()

@@ -25,11 +25,11 @@ from __future__ import annotations
 import logging
 import math
 import threading
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from playscout.embed.device import gpu_visible
 from playscout.search.embedded.vectors import (
     OVERSAMPLE,
     RowRange,
@@ -48,12 +48,11 @@ SLACK = {"float16": 2.0**-8, "bfloat16": 2.0**-5, "float32": 2.0**-12}
 MEMORY_HEADROOM = 256 << 20  # bytes left free on the card beyond a channel and its scratch
 BATCH_SCRATCH = 256  # queries per batch that the scratch memory is sized for
 _UPLOAD_ROWS = 262_144
-
-
-def gpu_visible() -> bool:
-    """Whether an NVIDIA device node is there, without importing torch (an index opened on a
-    laptop must not pay for the import)."""
-    return Path("/dev/nvidiactl").exists() or Path("/proc/driver/nvidia/gpus").is_dir()
+# Channels below this many rows stay on the CPU even where search.device names a GPU: their
+# CPU search takes milliseconds, while torch's import and the CUDA context cost a cold CLI
+# search seconds (issue 36: 5.0-5.3 s with search.device=cuda against 1.2-1.7 s on the CPU).
+# An index with no channel this large opens without importing torch.
+DEVICE_MIN_ROWS = 250_000
 
 
 def choose_device(name: str) -> tuple[str | None, str]:
@@ -244,9 +243,25 @@ def channels_of(backend: Any) -> list[tuple[str, Any, str]]:
     return found
 
 
+def _store(channel: tuple[str, Any, str]) -> VectorStore:
+    _, owner, key = channel
+    return owner[key] if isinstance(owner, dict) else getattr(owner, key)
+
+
 def place_channels(backend: Any, device: str) -> list[str]:
-    """Move an EmbeddedBackend's vector channels to the GPU `device` names (search.device);
-    returns the channels placed. Anything that stays on the CPU gets one log line saying why."""
+    """Move an EmbeddedBackend's vector channels of at least DEVICE_MIN_ROWS rows to the GPU
+    `device` names (search.device); returns the channels placed. Anything that stays on the
+    CPU gets one log line saying why."""
+    found = channels_of(backend)
+    large = [c for c in found if _store(c).n >= DEVICE_MIN_ROWS]
+    if device != "cpu" and found and not large:
+        log.info(
+            "search.device %s: every vector channel has under %d rows; searched on the CPU "
+            "(faster than starting the GPU for them)",
+            device,
+            DEVICE_MIN_ROWS,
+        )
+        return []
     where, why = choose_device(device)
     if where is None:
         if device != "cpu":
@@ -254,8 +269,8 @@ def place_channels(backend: Any, device: str) -> list[str]:
         return []
     placed: list[str] = []
     left: list[str] = []
-    for name, owner, key in channels_of(backend):
-        store: VectorStore = owner[key] if isinstance(owner, dict) else getattr(owner, key)
+    for name, owner, key in large:
+        store = _store((name, owner, key))
         need = store.n * store.dim * 2 + store.n * BATCH_SCRATCH * 2 + MEMORY_HEADROOM
         if free_bytes(where) < need:
             left.append(name)

@@ -46,20 +46,40 @@ def _schema() -> tantivy.Schema:
     return sb.build()
 
 
-def build_text_index(directory: Path, texts: Iterable[tuple[int, str]], heap: int = 200_000_000):
-    """Index (row, text) pairs; rows with empty text are skipped."""
-    directory.mkdir(parents=True, exist_ok=True)
-    index = tantivy.Index(_schema(), path=tantivy_path(directory))
-    writer = index.writer(heap_size=heap, num_threads=1)
-    for row, text in texts:
+class TextIndexWriter:
+    """Adds (row, text) pairs as they come; tantivy indexes them in its own thread, so a build
+    feeds it while records arrive instead of after every vector is embedded (issue 36)."""
+
+    def __init__(self, directory: Path, heap: int = 200_000_000) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self.directory = directory
+        index = tantivy.Index(_schema(), path=tantivy_path(directory))
+        self._writer = index.writer(heap_size=heap, num_threads=1)
+
+    def add(self, row: int, text: str) -> None:
+        """Rows with empty text are skipped."""
         if not text:
-            continue
+            return
         doc = tantivy.Document()
         doc.add_text("text", text)
         doc.add_unsigned("row", int(row))
-        writer.add_document(doc)
+        self._writer.add_document(doc)
+
+    def restart(self) -> None:
+        """Drop every row added so far (nothing was committed)."""
+        self._writer.rollback()
+
+    def commit(self) -> None:
+        self._writer.commit()
+        self._writer.wait_merging_threads()
+
+
+def build_text_index(directory: Path, texts: Iterable[tuple[int, str]], heap: int = 200_000_000):
+    """Index (row, text) pairs; rows with empty text are skipped."""
+    writer = TextIndexWriter(directory, heap)
+    for row, text in texts:
+        writer.add(row, text)
     writer.commit()
-    writer.wait_merging_threads()
 
 
 def query_text(query: str) -> str:

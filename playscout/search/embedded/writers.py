@@ -4,10 +4,11 @@ a contiguous row range and filter-only browsing is a scan in row order."""
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import json
 import shutil
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,8 @@ from playscout.search.core.build import (
     duplicate_doc,
     no_visual_vectors,
 )
-from playscout.search.core.passages import split_passages
 from playscout.search.core.spec import DocumentEmbedder
+from playscout.search.core.units import DocUnits, PlayscoutUnits, Unit, unit_vectors
 from playscout.search.embedded.blobs import BlobReader, BlobWriter, reorder_blob
 from playscout.search.embedded.columns import (
     CsrBuilder,
@@ -34,8 +35,15 @@ from playscout.search.embedded.columns import (
     permute_csr,
     save_columns,
 )
+from playscout.search.embedded.pipeline import (
+    EmbedPipe,
+    HandledClips,
+    StageClock,
+    embed_call_size,
+    handle_clips,
+)
 from playscout.search.embedded.recall import AnnOptions, RowTexts, build_ann
-from playscout.search.embedded.text import build_text_index
+from playscout.search.embedded.text import TextIndexWriter, build_text_index
 from playscout.search.embedded.vectors import HEADER_BYTES, VectorWriter
 from playscout.storage import ensure_free
 
@@ -108,11 +116,16 @@ class DocWriter:
         progress: Progress | None,
         ann: AnnOptions | None = None,
         total: int | None = None,
+        units: DocUnits | None = None,
+        clock: StageClock | None = None,
     ) -> None:
-        """`total`: the documents expected, when the source knows (progress shows it)."""
+        """`total`: the documents expected, when the source knows (progress shows it);
+        `units`: how documents are cut and what is embedded (search/core/units.py); `clock`:
+        where the stages' seconds go (the sport's)."""
         self.root, self.sport, self.teams, self.players = root, sport, teams, players
         self.embedder, self.progress, self.ann = embedder, progress, ann
         self.total = total
+        self.units: DocUnits = units or PlayscoutUnits()
         root.mkdir(parents=True)
         self.records = BlobWriter(root, "records.tmp")
         self.doc_ids: dict[str, int] = {}
@@ -127,7 +140,10 @@ class DocWriter:
         self.team_csr, self.player_csr = CsrBuilder(), CsrBuilder()
         self.pass_count, self.pass_span = array("q"), array("q")
         self.dense = _VectorChannel(root / "dense.tmp.npy", embedder.dim) if embedder else None
-        self._pending: list[str] = []
+        self._pending: list[Unit] = []
+        self.clock = clock or StageClock()
+        self.pipe = EmbedPipe(self.clock) if embedder is not None else None
+        self.call = embed_call_size(embedder)
         if progress:  # the stage's clock starts with its work, not with its first result
             progress(f"{sport} documents", 0, total)
 
@@ -144,26 +160,58 @@ class DocWriter:
         self.date.append(date_to_int(doc.date))
         self.team_csr.append(self.teams.add(t) for t in doc.teams)
         self.player_csr.append(self.players.add(p) for p in doc.players)
-        spans = split_passages(doc.text)
-        self.pass_count.append(len(spans))
-        for s, e in spans:
-            self.pass_span.extend((s, e))
-            self._pending.append(doc.text[s:e])
-        if len(self._pending) >= BATCH:
+        units = self.units.units(doc)
+        self.pass_count.append(len(units))
+        for unit in units:
+            self.pass_span.extend((unit.start, unit.end))
+        self._pending += units
+        if len(self._pending) >= self.call:
             self._flush()
 
     def _flush(self, final: bool = False) -> None:
-        """`final`: the last flush, whose count is the stage's total (it shows as finished)."""
-        if self.dense is not None and self._pending:
-            assert self.embedder is not None
-            self.dense.append(embed_distinct(self.embedder, self._pending))
+        """Queue the pending passages' embedding; `final`: the last flush, which waits for
+        every vector (the stage's count is then its total: it shows as finished)."""
+        done = len(self.keys)
+        embedder, pending = self.embedder, self._pending
+        if self.pipe is not None and embedder is not None and pending:
+            self.pipe.submit(
+                len(pending),
+                lambda: self._vectors(embedder, pending),
+                lambda vectors: self._embedded(vectors, done),
+            )
+        elif self.progress and not final:
+            self.progress(f"{self.sport} documents", done, self.total)
         self._pending = []
+        if self.pipe is not None and final:
+            self.pipe.drain()
+        if self.progress and final:
+            self.progress(f"{self.sport} documents", done, done)
+
+    def _vectors(self, embedder: DocumentEmbedder, pending: list[Unit]) -> np.ndarray:
+        """The release's own vectors of these units, else embedded here."""
+        assert self.dense is not None
+        given = unit_vectors(pending)
+        if given is not None and given.shape[1] != self.dense.dim:
+            raise ValueError(
+                f"the release's document vectors are {given.shape[1]}-d but the query "
+                f"model gives {self.dense.dim}-d: pass the model that made them"
+            )
+        return given if given is not None else embed_distinct(embedder, [u.embed for u in pending])
+
+    def _embedded(self, vectors: np.ndarray, done: int) -> None:
+        assert self.dense is not None
+        self.dense.append(vectors)
         if self.progress:
-            done = len(self.keys)
-            self.progress(f"{self.sport} documents", done, done if final else self.total)
+            self.progress(f"{self.sport} documents", done, self.total)
+
+    def close(self) -> None:
+        """Stop the embedding thread (also after a failure)."""
+        if self.pipe is not None:
+            self.pipe.close()
 
     def finish(self) -> dict[str, Any]:
-        self._flush(final=True)
+        """Columns, records and BM25 while the last passages are embedded, then the vectors."""
+        self._flush()
         self.records.close()
         n = len(self.keys)
         perm = np.asarray(sorted(range(n), key=self.keys.__getitem__), dtype=np.int64)
@@ -195,17 +243,21 @@ class DocWriter:
         reorder_blob(self.root, "records.tmp", "records", perm)
         for ext in ("bin", "off.npy"):
             (self.root / f"records.tmp.{ext}").unlink()
-        build_text_index(self.root / "bm25", _passage_texts(self.root, pass_ptr, spans))
+        with self.clock.timed("bm25", len(spans)):
+            build_text_index(self.root / "bm25", _passage_texts(self.root, pass_ptr, spans))
         info: dict[str, Any] = {"documents": n, "passages": len(spans)}
+        self._flush(final=True)
+        self.close()
         if self.dense is not None:
             self.dense.writer.close()
             reorder_vectors(
                 self.dense.path, self.root / "dense", _identity_or(pass_rows), self.dense.dim
             )
             texts = _passage_reader(self.root, pass_doc, spans)
-            info["dense_ann"] = build_ann(
-                self.root / "dense", self.ann, texts, self.embedder, self.progress
-            )
+            with self.clock.timed("ann"):
+                info["dense_ann"] = build_ann(
+                    self.root / "dense", self.ann, texts, self.embedder, self.progress
+                )
         return info
 
 
@@ -221,8 +273,17 @@ class ClipWriter:
         progress: Progress | None,
         ann: AnnOptions | None = None,
         total: int | None = None,
+        units: DocUnits | None = None,
+        clock: StageClock | None = None,
+        defer: Defer | None = None,
     ) -> None:
-        """`total`: the clips expected, when the source knows (progress shows it)."""
+        """`total`: the clips expected, when the source knows (progress shows it); `units`:
+        what text of a clip is embedded (search/core/units.py); `clock`: where the stages'
+        seconds go (the sport's); `defer`: runs each vector channel's ANN measurement (at
+        once by default; the build may run it in the background), so `finish` returns the
+        channels' entries as futures."""
+        self.defer: Defer = defer or _at_once
+        self.units: DocUnits = units or PlayscoutUnits()
         self.root, self.sport, self.teams, self.players = root, sport, teams, players
         self.caption_embedder, self.visual, self.progress = caption_embedder, visual, progress
         self.ann, self.total = ann, total
@@ -238,59 +299,113 @@ class ClipWriter:
         self.visual_dense: _VectorChannel | None = None
         self._batch: list[ClipRecord] = []
         self.count = 0
+        self.embedded = 0  # clips whose caption vectors are written
         self.observed = 0  # clips with transcript or audio-event text
+        self.clock = clock or StageClock()
+        self.pipe: EmbedPipe | None = None
+        self.call = embed_call_size(caption_embedder)
+        self._captions: tuple[list[str], list[str]] = ([], [])  # ids, texts not yet submitted
+        # BM25 over the captions, fed in arrival order as records come (rows = arrival order,
+        # which is storage order when the source yields clips by game in date order)
+        self.caption_bm25: TextIndexWriter | None = None
+        if caption_embedder is not None:
+            self.pipe = EmbedPipe(self.clock)
+            self.caption_bm25 = TextIndexWriter(root / "caption" / "bm25")
         if progress:
             progress(f"{sport} clips", 0, total)
+            if caption_embedder is not None:
+                progress(f"{sport} caption vectors", 0, total)
 
     def add(self, clip: ClipRecord) -> None:
-        check_record_sport("clip", clip.clip_id, clip.sport, self.sport)
         self._batch.append(clip)
         if len(self._batch) >= BATCH:
-            self._flush()
+            self.flush()
 
-    def _flush(self, final: bool = False) -> None:
+    def flush(self) -> None:
+        """Handle the clips added but not yet handled."""
         batch, self._batch = self._batch, []
-        if not batch:
-            return
-        for clip in batch:
-            g = self.games.add(clip.game_id)
-            if clip.date:
-                self.game_date.setdefault(g, clip.date)
+        if batch:
+            caption_text = None if self.units.style == "playscout" else self.units.caption_text
+            self.add_handled(handle_clips(self.sport, batch, caption_text))
+
+    def add_handled(self, h: HandledClips) -> None:
+        """Clips handled by `handle_clips` (here or in a worker process), in source order."""
+        first = self.count
+        for i, game_id in enumerate(h.game_ids):
+            g = self.games.add(game_id)
+            date = h.dates[i]
+            if date:
+                self.game_date.setdefault(g, date)
             self.game.append(g)
-            self.index.append(clip.index)
-            self.period.append(clip.period)
-            self.vstart.append(clip.video_start)
-            self.vend.append(clip.video_end)
-            self.team_csr.append(self.teams.add(t) for t in clip.teams)
-            self.player_csr.append(self.players.add(p) for p in clip.players)
-            self.records.append(clip.model_dump(mode="json", exclude={"caption"}))
-            self.captions.append(clip.caption)
-            self.observed += bool(clip.observed_text())
-        if self.caption_embedder is not None:
-            vecs = caption_vectors(
-                self.caption_embedder,
-                self.sport,
-                [c.clip_id for c in batch],
-                [c.caption for c in batch],
-            )
-            if self.caption_dense is None:
-                self.caption_dense = _VectorChannel(self.root / "caption.tmp.npy", vecs.shape[1])
-            self.caption_dense.append(vecs)
+            self.team_csr.append(self.teams.add(t) for t in h.teams[i])
+            self.player_csr.append(self.players.add(p) for p in h.players[i])
+        self.index.extend(h.index)
+        self.period.extend(h.period)
+        self.vstart.extend(h.vstart)
+        self.vend.extend(h.vend)
+        for record, caption in zip(h.records, h.captions, strict=True):
+            self.records.append_bytes(record)
+            self.captions.append(caption)
+        self.observed += h.observed
+        self.count += len(h)
+        if self.caption_bm25 is not None:
+            with self.clock.timed("bm25", len(h)):
+                for row, caption in enumerate(h.captions, first):
+                    self.caption_bm25.add(row, caption)
+        if self.pipe is not None:
+            ids, texts = self._captions
+            ids.extend(h.clip_ids)
+            texts.extend(h.captions if h.embed_texts is None else h.embed_texts)
+            while len(texts) >= self.call:
+                self._submit()
+                ids, texts = self._captions
+            self.pipe.collect()
         if self.visual is not None:
-            vecs = np.asarray(self.visual.vectors_for(self.sport, [c.clip_id for c in batch]))
-            if vecs.shape[0] != len(batch):
-                raise ValueError(
-                    f"visual source gave {vecs.shape[0]} vectors for {len(batch)} clips"
-                )
+            vecs = np.asarray(self.visual.vectors_for(self.sport, h.clip_ids))
+            if vecs.shape[0] != len(h):
+                raise ValueError(f"visual source gave {vecs.shape[0]} vectors for {len(h)} clips")
             if self.visual_dense is None:
                 self.visual_dense = _VectorChannel(self.root / "visual.tmp.npy", vecs.shape[1])
             self.visual_dense.append(vecs)
-        self.count += len(batch)
         if self.progress:
-            self.progress(f"{self.sport} clips", self.count, self.count if final else self.total)
+            self.progress(f"{self.sport} clips", self.count, self.total)
+
+    def _submit(self) -> None:
+        """Queue the next call of at most `call` captions: calls of one size whatever the
+        shards' (a call's batches, and so the vectors' rounding, depend on its texts)."""
+        assert self.pipe is not None
+        pending_ids, pending = self._captions
+        embedder = self.caption_embedder
+        if pending and embedder is not None:
+            ids, texts = pending_ids[: self.call], pending[: self.call]
+            self._captions = (pending_ids[self.call :], pending[self.call :])
+            self.pipe.submit(
+                len(texts),
+                lambda: caption_vectors(embedder, self.sport, ids, texts),
+                self._embedded,
+            )
+
+    def _embedded(self, vecs: np.ndarray) -> None:
+        if self.caption_dense is None:
+            self.caption_dense = _VectorChannel(self.root / "caption.tmp.npy", vecs.shape[1])
+        self.caption_dense.append(vecs)
+        self.embedded += len(vecs)
+        if self.progress:
+            self.progress(f"{self.sport} caption vectors", self.embedded, self.total)
+
+    def close(self) -> None:
+        """Stop the embedding thread (also after a failure)."""
+        if self.pipe is not None:
+            self.pipe.close()
 
     def finish(self) -> dict[str, Any]:
-        self._flush(final=True)
+        """Columns, records and the captions' BM25 while the last captions are embedded,
+        then the vectors and their ANN setting."""
+        self.flush()
+        while self.pipe is not None and self._captions[1]:
+            self._submit()
+        if self.progress and self.total != self.count:  # else the last batch finished it
+            self.progress(f"{self.sport} clips", self.count, self.count)
         self.records.close()
         self.captions.close()
         n = self.count
@@ -342,8 +457,17 @@ class ClipWriter:
         def captions(rows: Sequence[int]) -> list[str]:
             return [caps.get(int(r)) for r in rows]
 
+        if self.caption_bm25 is not None:
+            with self.clock.timed("bm25"):
+                if same is not None:  # fed in arrival order: index it again in storage order
+                    self.caption_bm25.restart()
+                    for i in range(n):
+                        self.caption_bm25.add(i, caps.get(i))
+                self.caption_bm25.commit()
+        if self.pipe is not None:
+            self.pipe.drain()
+            self.close()
         if self.caption_embedder is not None:
-            build_text_index(self.root / "caption" / "bm25", ((i, caps.get(i)) for i in range(n)))
             if self.caption_dense is None:  # no clips at all
                 self.caption_dense = _VectorChannel(
                     self.root / "caption.tmp.npy", self.caption_embedder.dim
@@ -373,13 +497,29 @@ class ClipWriter:
         perm: np.ndarray | None,
         texts: RowTexts,
         source: Any,
-    ) -> dict[str, Any]:
+    ) -> cf.Future[dict[str, Any]]:
         """Write the channel's vectors in clip order, then measure and record its ANN setting
-        (queries: `texts` of rows through `source`'s query side); returns the manifest entry."""
+        (queries: `texts` of rows through `source`'s query side); returns the manifest entry,
+        when `defer` has run the measurement."""
         channel.writer.close()
         dst = self.root / name / "dense"
         reorder_vectors(channel.path, dst, perm, channel.dim)
-        return build_ann(dst, self.ann, texts, query_side(source), self.progress)
+
+        def measure() -> dict[str, Any]:
+            with self.clock.timed("ann"):
+                return build_ann(dst, self.ann, texts, query_side(source), self.progress)
+
+        return self.defer(measure)
+
+
+# Runs a job now or later; its future holds the job's result.
+Defer = Callable[[Callable[[], dict[str, Any]]], "cf.Future[dict[str, Any]]"]
+
+
+def _at_once(job: Callable[[], dict[str, Any]]) -> cf.Future[dict[str, Any]]:
+    done: cf.Future[dict[str, Any]] = cf.Future()
+    done.set_result(job())
+    return done
 
 
 def _heard(record: dict[str, Any]) -> dict[str, Any]:

@@ -98,17 +98,24 @@ class JudgeRequest(BaseModel):
 async def judge(
     state: State, run_id: RunId, req: Annotated[JudgeRequest | None, Body()] = None
 ) -> dict[str, int | str]:
-    """Judge the run's answers (only new or changed ones; re-runnable); returns the counts."""
+    """Judge the run's answers (only new or changed ones; re-runnable) with its preset's judge
+    prompt and the LLM judge it was made with (else the server's); returns the counts."""
+    from playscout.config import EvalSettings, deep_merge
+    from playscout.config.presets import load_preset
     from playscout.eval.judges import judge_run_async, make_judge
+    from playscout.eval.judges.run import run_judge_settings, run_preset
 
     path = catalog.run_dir(state.runs_dir, run_id)
     # No response cache here: judge_run skips what was judged already, and a server must not
     # keep a database handle per request.
-    ev = state.settings.eval.model_copy(update={"cache_db": None})
+    carried = run_judge_settings(path).get("eval", {})
+    ev = EvalSettings.model_validate(deep_merge(state.settings.eval.model_dump(), carried))
+    ev = ev.model_copy(update={"cache_db": None})
     kind = (req.judge if req else None) or ("llm" if ev.judge.configured else "equivalence")
+    prompt = load_preset(run_preset(path)).judge_prompt
     stats = await judge_run_async(
         path,
-        make_judge(kind, ev),
+        make_judge(kind, ev, prompt),
         ev.judge_concurrency,
         state.runtime.tracer,
         state.settings.telemetry,

