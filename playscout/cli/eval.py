@@ -85,6 +85,13 @@ def run_cmd(
     retry_failed: Annotated[
         bool, typer.Option(help="Re-run questions whose status is error.")
     ] = False,
+    rerun_changed: Annotated[
+        bool,
+        typer.Option(
+            help="Resume although questions changed since they ran: re-run the changed ones, "
+            "drop the removed ones, mark the run mixed."
+        ),
+    ] = False,
     no_cache: Annotated[bool, typer.Option(help="Do not use the response cache.")] = False,
     strict: Annotated[
         bool,
@@ -118,6 +125,7 @@ def run_cmd(
         out_dir=out_dir,
         concurrency=concurrency,
         retry_failed=retry_failed,
+        rerun_changed=rerun_changed,
     )
     settings = run_config.settings(index=index, corpus_dir=corpus)
     if no_cache:
@@ -167,9 +175,13 @@ def _print_summary(summary: Any, out_dir: Path, warnings: list[str], json_out: b
 
 def _failures(errors: list[Any], total: int) -> str:
     first = f"first ({errors[0].qid}): {one_line(errors[0].error or 'no reason recorded')}"
+    if all(e.error_kind for e in errors):  # the disk or the model server: not the questions
+        again = "the same command runs them again once the cause is fixed"
+    else:
+        again = "--retry-failed runs them again"
     if len(errors) == total:
-        return f"every question failed ({total}); {first}"
-    return f"{len(errors)} of {total} questions failed; {first}; --retry-failed runs them again"
+        return f"every question failed ({total}); {first}; {again}"
+    return f"{len(errors)} of {total} questions failed; {first}; {again}"
 
 
 @eval_app.command("judge")

@@ -160,7 +160,10 @@ class EvalRunService:
         except BaseException as e:  # reported through status.json, never raised into nothing
             error = e
         finally:
-            self._settle(out, active, error)
+            try:
+                self._settle(out, active, error)
+            except OSError as e:  # a full disk: one line in the log, not a thread traceback
+                log.error("run %s: cannot record how it ended: %s", run_id, e)
             active.lock.release()
             with self._lock:
                 self._active.pop(run_id, None)

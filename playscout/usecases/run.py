@@ -85,6 +85,9 @@ class LocalRun(RunRequest):
     preset: str | None = Field(None, description="Protocol preset [settings.preset, paper].")
     concurrency: int | None = Field(None, ge=1, description="In flight [eval.concurrency].")
     retry_failed: bool = Field(False, description="Re-run questions whose status is error.")
+    rerun_changed: bool = Field(
+        False, description="Resume although questions changed: re-run them, mark the run mixed."
+    )
 
     @field_validator("task")
     @classmethod
@@ -155,6 +158,7 @@ def prepare_run(
         concurrency=req.concurrency or settings.eval.concurrency,
         out_dir=req.out_dir or new_run_dir(settings, req.task, mode, policy),
         retry_failed=req.retry_failed,
+        rerun_changed=req.rerun_changed,
     )
     warnings = probe_models(settings, run_needs(task, spec, preset)) if probe else []
     runtime = eval_runtime(spec, settings, needs_index=needs_index, backend=backend)

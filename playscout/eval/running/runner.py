@@ -4,7 +4,8 @@ concurrently under a semaphore, resumable after any crash.
 Fixes of the reference (§5.1, defects 13 and 23): one process with asyncio concurrency instead
 of a SLURM array; results keyed by question id in one append-only, fsync'd JSONL, so a killed
 run resumes with every question exactly once, whatever the concurrency; errors are recorded
-(status "error") and re-run only with retry_failed; the fallback phrase is never an answer; one
+(status "error") and re-run with retry_failed, or by any resume when the disk or the model
+server caused them (`error_kind`); the fallback phrase is never an answer; one
 run directory holds everything (run.json, results, trajectories, judgements, report).
 """
 
@@ -28,8 +29,9 @@ from playscout.agent.ids import valid_id
 from playscout.clients.chat import ChatClient
 from playscout.config import Mode, Settings, package_versions, redact_urls
 from playscout.config.presets import DEFAULT_EVAL_PRESET, DEFAULT_PRODUCT_PRESET
-from playscout.eval.errors import MissingInput, RunError
+from playscout.eval.errors import MissingInput, RunError, failure_kind, failure_kind_of_text
 from playscout.eval.running.cache import CachingChatClient, ResponseCache
+from playscout.eval.running.fingerprint import QuestionChanges, fingerprint, question_changes
 from playscout.eval.running.ran import merge_resume, planned_stamp, require_comparable, what_ran
 from playscout.eval.running.spec import RunSpec
 from playscout.eval.running.stamp import Stamp, run_stamp, stamp
@@ -203,7 +205,11 @@ def check_strict(spec: RunSpec, runtime: Runtime, task: Task) -> Stamp:
 _SAME = ("task", "mode", "policy", "sports", "preset", "data")
 
 
-def _open_run(out_dir: Path, manifest: dict[str, Any]) -> None:
+def _open_run(
+    out_dir: Path, manifest: dict[str, Any], changes: QuestionChanges, rerun_changed: bool
+) -> None:
+    """A new run's run.json, or a resume's checks: the same options, and the same questions
+    unless `rerun_changed` (then the run is marked mixed)."""
     path = out_dir / RUN_JSON
     if path.is_file():
         old = orjson.loads(path.read_bytes())
@@ -217,13 +223,31 @@ def _open_run(out_dir: Path, manifest: dict[str, Any]) -> None:
                     f"{out_dir} holds a run with {key}={before!r}, not {now!r}; "
                     "use another --out or the same options to resume"
                 )
+        if changes and not rerun_changed:
+            raise RunError(
+                f"{out_dir}: questions changed since this run ran them ({changes.line()}); "
+                "--rerun-changed runs the changed ones again and drops the removed ones (the "
+                "run is then marked mixed), or use another --out"
+            )
         old.setdefault("resumes", []).append(datetime.now(UTC).isoformat())
         merge_resume(old, manifest)
+        if changes:  # a mixed run: the stamp says so (eval/running/stamp.mixed_questions)
+            ran = old.setdefault("ran", {})
+            ran.setdefault("mixed_questions", []).append(changes.line(limit=50))
         old["stamp"] = run_stamp(old).record()
         write_json_atomic(path, old)
     else:
         out_dir.mkdir(parents=True, exist_ok=True)
         write_json_atomic(path, manifest)
+
+
+def _run_again(prev: ResultRow, inst: Instance, retry_failed: bool) -> bool:
+    """Whether a resume runs a question with a row again: every error with `retry_failed`; an
+    error whose cause was the disk or the model server (it says nothing about the question)
+    always; a `missing_input` whose input is there now."""
+    if prev.status == "error":
+        return retry_failed or (prev.error_kind or failure_kind_of_text(prev.error)) is not None
+    return prev.status == "missing_input" and not inst.missing
 
 
 async def _one(inst: Instance, task: Task, env: TaskEnv, out_dir: Path, attempt: int) -> ResultRow:
@@ -239,6 +263,7 @@ async def _one(inst: Instance, task: Task, env: TaskEnv, out_dir: Path, attempt:
         attempt=attempt,
         trajectory=str(traj.relative_to(out_dir)),
         judgeable=task.judged,
+        fingerprint=fingerprint(inst.prompt, inst.gold, inst.meta),
     )
     if inst.missing:  # not asked at all: nothing to route, nothing to judge, no trajectory
         unasked = question.model_copy(update={"judgeable": False, "trajectory": ""})
@@ -257,6 +282,8 @@ async def _one(inst: Instance, task: Task, env: TaskEnv, out_dir: Path, attempt:
             traceback=traceback.format_exc(limit=6),
             wall_s=round(time.perf_counter() - t0, 4),
         )
+        if kind := failure_kind(e):  # the disk or the model server: run it again on resume
+            out = out.updated(error_kind=kind)
     return ResultRow.of(question, out)
 
 
@@ -320,17 +347,19 @@ async def _run(
     manifest = run_manifest(spec, env.settings, env, instances)  # as run: the preset applied
     if t.data is not None:
         manifest["format"] = t.data.format.name
-    _open_run(out_dir, manifest)
     store = results_store(out_dir)
-    previous = store.latest()
+    previous = store.latest()  # nothing for a new run
+    every = (lambda: {i.id for i in t.load(env, list(spec.sports), None)}) if spec.limit else None
+    changes = question_changes(previous, instances, every)
+    _open_run(out_dir, manifest, changes, spec.rerun_changed)
+    if changes.removed:
+        store.remove(changes.removed, "the task no longer has this question")
     todo: list[tuple[Instance, int]] = []
     for inst in instances:
         prev = previous.get(inst.id)
         if prev is None:
             todo.append((inst, 1))
-        elif (spec.retry_failed and prev.status == "error") or (
-            prev.status == "missing_input" and not inst.missing
-        ):
+        elif inst.id in changes.changed or _run_again(prev, inst, spec.retry_failed):
             todo.append((inst, prev.attempt + 1))
     sem = asyncio.Semaphore(spec.concurrency)
     statuses: dict[str, int] = {}

@@ -4,7 +4,7 @@ the CLI and the HTTP run service alike, so both agree on the options and their d
 `run_eval(spec, settings)` takes it whole.
 
 The options that must match for a run directory to be resumed (task, mode, policy, sports)
-are recorded in its run.json; the rest (concurrency, retry_failed) may change between
+are recorded in its run.json; the rest (concurrency, retry_failed, rerun_changed) may change between
 attempts.
 """
 
@@ -35,6 +35,11 @@ class RunSpec(BaseModel):
     limit: int | None = Field(None, description="Questions per sport at most (None: all).")
     concurrency: int = Field(8, ge=1, description="Questions in flight.")
     retry_failed: bool = Field(False, description="Re-run questions whose status is error.")
+    rerun_changed: bool = Field(
+        False,
+        description="Resume even though questions changed since they ran: re-run the changed "
+        "ones, drop the removed ones, and mark the run mixed (else the resume is refused).",
+    )
     data: Path | None = Field(
         None, description="A published data file (or folder) of the task; None: the corpus'."
     )

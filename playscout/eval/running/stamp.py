@@ -117,8 +117,23 @@ def is_model(name: str | None, wanted: Sequence[str]) -> bool:
 def stamp(
     preset: Mapping[str, Any] | None, ran: Mapping[str, Any] | None, *, planned: bool = False
 ) -> Stamp:
-    """The verdict for a run's preset record and `ran` facts (run.json). `planned`: before the
-    run (`--strict`): what cannot be known yet (the verdicts) is not a reason."""
+    """The verdict for a run's preset record and `ran` facts (run.json), whatever the preset,
+    with a resume over changed questions said apart (eval/running/fingerprint.py). `planned`: before
+    the run (`--strict`): what cannot be known yet (the verdicts) is not a reason."""
+    verdict = _protocol_stamp(preset, ran, planned=planned)
+    mixed = [f"mixed: resumed after the questions changed ({c})" for c in mixed_questions(ran)]
+    return Stamp(False, (*verdict.reasons, *mixed), verdict.agent) if mixed else verdict
+
+
+def mixed_questions(ran: Mapping[str, Any] | None) -> list[str]:
+    """What each resume that re-ran changed questions (or dropped removed ones) recorded."""
+    return [str(c) for c in (ran or {}).get("mixed_questions") or []]
+
+
+def _protocol_stamp(
+    preset: Mapping[str, Any] | None, ran: Mapping[str, Any] | None, *, planned: bool = False
+) -> Stamp:
+    """The verdict of the preset and what ran: models, index, judge, questions, corpus."""
     preset = preset or {"name": "extended", "paper_comparable": False}
     if not preset.get("paper_comparable"):
         return Stamp(False, (f"preset {preset.get('name')} is not the paper's protocol",))

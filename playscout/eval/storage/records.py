@@ -15,6 +15,7 @@ from typing import Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field
 
 from playscout.agent.trajectory import ForcedFinal, Status
+from playscout.eval.errors import ErrorKind
 
 RowStatus = Status | Literal["missing_input"]
 """An agent run's status, or `missing_input`: the item could not be asked as its protocol says
@@ -40,6 +41,7 @@ class Outcome(BaseModel):
     errors: int = 0  # error events in the trajectory
     error: str | None = None
     traceback: str | None = None  # the route raised (status "error")
+    error_kind: ErrorKind | None = None  # an error a plain resume runs again
     evidence: dict[str, list[str]] = Field(default_factory=dict)
     note: str | None = None
     observation_errors: list[str] = Field(default_factory=list)
@@ -83,6 +85,7 @@ class QuestionFields(BaseModel):
     attempt: int = 1
     trajectory: str  # relative to the run directory
     judgeable: bool = True  # answers go through the judge step (T9-style tasks)
+    fingerprint: str | None = None  # of text, gold and evidence (eval/running/fingerprint.py)
 
 
 class ResultRow(Outcome, QuestionFields):
@@ -93,12 +96,11 @@ class ResultRow(Outcome, QuestionFields):
     @classmethod
     def of(cls, question: QuestionFields, outcome: Outcome) -> ResultRow:
         """The row for `question`: its answer stays None unless the route gave one."""
+        fields = question.model_dump(include=set(QuestionFields.model_fields))
+        if fields["fingerprint"] is None:  # rows from before fingerprints stay as they were
+            del fields["fingerprint"]
         return cls.model_validate(
-            {
-                **question.model_dump(include=set(QuestionFields.model_fields)),
-                "answer": None,
-                **outcome.model_dump(exclude_unset=True),
-            }
+            {**fields, "answer": None, **outcome.model_dump(exclude_unset=True)}
         )
 
     def to_record(self) -> dict[str, Any]:

@@ -8,7 +8,10 @@ plain records keyed by (question, judge)."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
+import logging
 import os
 import threading
 from collections.abc import Iterator
@@ -21,8 +24,11 @@ from pydantic import ValidationError
 from playscout.errors import displayable_json
 from playscout.eval.errors import RunError
 from playscout.eval.storage.records import ResultRow
+from playscout.storage import user_os_error
 
+log = logging.getLogger(__name__)
 RESULTS = "results.jsonl"
+REMOVED = "removed"  # the key of a results.jsonl record that takes a question out of the run
 JUDGEMENTS = "judgements.jsonl"
 RUN_JSON = "run.json"
 TRAJECTORIES = "trajectories"
@@ -41,14 +47,24 @@ class JsonlStore:
         line = orjson.dumps(record, option=orjson.OPT_SERIALIZE_NUMPY) + b"\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._lock:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            except OSError as e:
+                raise _named(e, self.path)  # noqa: B904
             try:
                 # other processes (a CLI beside a server) append too: the lock keeps a heal
                 # and a record of one writer from interleaving with another's
                 fcntl.flock(fd, fcntl.LOCK_EX)
-                self._heal(fd)
-                os.write(fd, line)
-                os.fsync(fd)
+                size = os.fstat(fd).st_size
+                try:
+                    self._heal(fd)
+                    if os.write(fd, line) < len(line):  # the disk filled mid-line
+                        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                    os.fsync(fd)
+                except OSError as e:
+                    with contextlib.suppress(OSError):  # no torn record is left behind
+                        os.ftruncate(fd, size)
+                    raise _named(e, self.path)  # noqa: B904
             finally:
                 os.close(fd)
 
@@ -85,10 +101,16 @@ class JsonlStore:
 
 
 class ResultStore:
-    """A run's results.jsonl as `ResultRow`s, latest per question id."""
+    """A run's results.jsonl as `ResultRow`s, latest per question id.
+
+    A line that is JSON but not a result row (a wrong field type, no question id: an edit by
+    hand, a bug of another version) is skipped like a torn line, so it blocks neither the
+    report nor the resume: its question's earlier row counts, or, when it has none, the
+    question runs again. `skipped` says what was skipped, for the caller to show."""
 
     def __init__(self, run_dir: Path) -> None:
         self.records = JsonlStore(Path(run_dir) / RESULTS, ("qid",))
+        self.skipped: list[str] = []
 
     @property
     def path(self) -> Path:
@@ -97,17 +119,36 @@ class ResultStore:
     def append(self, row: ResultRow) -> None:
         self.records.append(row.to_record())
 
+    def remove(self, qids: list[str], why: str) -> None:
+        """The questions leave the run (a record `{"qid", "removed"}` that later rows override):
+        a resume after they were deleted from the task must not score them any more."""
+        for qid in qids:
+            self.records.append({"qid": qid, REMOVED: why})
+
     def latest(self) -> dict[str, ResultRow]:
         """Question id -> its latest row, in first-seen order."""
         out: dict[str, ResultRow] = {}
-        for (qid,), record in self.records.latest().items():
+        self.skipped = []
+        for record in self.records.rows():
+            if REMOVED in record and "status" not in record:
+                out.pop(str(record.get("qid")), None)
+                continue
             try:
-                out[str(qid)] = ResultRow.model_validate(record)
+                row = ResultRow.model_validate(record)
             except ValidationError as e:
-                raise RunError(
-                    f"{self.path}: the row for question {qid!r} is not a result row "
-                    f"({e.error_count()} problems, first: {_first(e)})"
-                ) from None
+                qid = record.get("qid")
+                what = f"the row for question {qid!r}" if isinstance(qid, str) else "a row"
+                self.skipped.append(f"{what} is not a result row ({_first(e)})")
+                continue
+            out[row.qid] = row
+        if self.skipped:
+            log.warning(
+                "%s: skipped %d line(s) that are not result rows (first: %s); their questions "
+                "run again on resume",
+                self.path,
+                len(self.skipped),
+                self.skipped[0],
+            )
         return out
 
 
@@ -138,12 +179,22 @@ def load_results(run_dir: Path) -> list[ResultRow]:
     return list(results_store(run_dir).latest().values())
 
 
+def _named(error: OSError, path: Path) -> OSError:
+    """A write the disk refused as a one-line StorageError naming `path` (a failed write
+    carries no file name); any other error as it is."""
+    return user_os_error(error, path) or error
+
+
 def write_json_atomic(path: Path, data: Any) -> None:
     """Non-string keys (a metric's {1: r@1, 5: r@5}) are written as strings, and names that
     are not UTF-8 escaped (errors.displayable), as JSON needs."""
     tmp = path.with_suffix(path.suffix + ".tmp")
     option = orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
-    tmp.write_bytes(orjson.dumps(displayable_json(data), option=option))
-    with tmp.open("rb") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        tmp.write_bytes(orjson.dumps(displayable_json(data), option=option))
+        with tmp.open("rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as e:  # a full disk: the old file stays whole, no half-written copy is left
+        tmp.unlink(missing_ok=True)
+        raise _named(e, path)  # noqa: B904  (the context is kept)

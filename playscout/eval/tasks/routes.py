@@ -23,6 +23,7 @@ from playscout.agent.trajectory import (
     summarise,
 )
 from playscout.config import package_versions
+from playscout.eval.errors import failure_kind
 from playscout.eval.storage.records import Outcome
 from playscout.eval.tasks.task import Instance, TaskEnv
 from playscout.tools.tool import Tool, ToolContext, ToolResult
@@ -53,7 +54,7 @@ async def run_agent(
         answer, error = None, failure_reason(result.events) or "the agent run failed"
     elif answer is not None and is_fallback(answer):
         status = "no_answer"
-    return Outcome(
+    outcome = Outcome(
         answer=answer if status != "no_answer" else None,
         raw_answer=result.answer,
         status=status,
@@ -72,6 +73,8 @@ async def run_agent(
         ),
         wall_s=round(result.wall_s, 4),
     )
+    kind = failure_kind(result.failure) if status == "error" else None
+    return outcome.updated(error_kind=kind) if kind else outcome
 
 
 async def direct_call(

@@ -1,7 +1,8 @@
 """Typed result rows and run specs against files written before they existed: the samples
 under samples/results_v1.jsonl and samples/run_v1/ were written by the untyped runner (one row
 per task, and a T9 run with an error row), and must load, score, judge, report and resume
-unchanged."""
+unchanged. run_v1's question, gold and meta values are those of today's test corpus (a resume
+refuses a run whose questions changed: eval/running/fingerprint.py); its rows' format is the old one."""
 
 from __future__ import annotations
 
@@ -108,10 +109,19 @@ def test_row_keeps_only_the_keys_its_route_set() -> None:
     assert "rank" not in row.to_record() and row.to_record()["answer"] is None
 
 
-def test_a_row_that_is_not_a_result_is_one_line(tmp_path: Path) -> None:
-    results_store(tmp_path).records.append({"qid": "a", "status": "answered"})
-    with pytest.raises(RunError, match="question 'a' is not a result row"):
-        load_results(tmp_path)
+def test_a_row_that_is_not_a_result_is_skipped(tmp_path: Path) -> None:
+    """As a torn line is: the question's earlier row counts, else it has none (and runs again)."""
+    store = results_store(tmp_path)
+    good = _v1_lines()[0]
+    store.records.append(good)
+    store.records.append({**good, "turns": "many"})  # valid JSON, wrong type: a later row
+    store.records.append({"qid": "b", "status": "answered"})  # no question, gold, trajectory
+    store.records.append({"status": "answered"})  # no question id at all
+    assert [r.qid for r in load_results(tmp_path)] == [good["qid"]]
+    assert load_results(tmp_path)[0].turns == good["turns"]
+    store.latest()
+    assert len(store.skipped) == 3
+    assert store.skipped[1].startswith("the row for question 'b' is not a result row")
 
 
 def test_run_spec_defaults() -> None:
