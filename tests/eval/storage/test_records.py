@@ -2,7 +2,8 @@
 under samples/results_v1.jsonl and samples/run_v1/ were written by the untyped runner (one row
 per task, and a T9 run with an error row), and must load, score, judge, report and resume
 unchanged. run_v1's question, gold and meta values are those of today's test corpus (a resume
-refuses a run whose questions changed: eval/running/fingerprint.py); its rows' format is the old one."""
+refuses a run whose questions changed: eval/running/fingerprint.py); its rows' format is the
+old one."""
 
 from __future__ import annotations
 
