@@ -112,7 +112,7 @@ class _FakeBackend:
 
 async def measure(url: str, n: int, concurrency: int, out: Path) -> float:
     items = [Instance(f"q{i:04d}", "basketball", f"question {i}?", "42") for i in range(n)]
-    T9Task.load = lambda self, env, sports, limit: items  # type: ignore[method-assign]
+    T9Task.questions = lambda self, env, sports, limit: items  # type: ignore[method-assign]
     settings = Settings(eval=EvalSettings(cache_db=None))
     settings.agent.tool_protocol = "text"
     client = OpenAIChatClient(url, "scripted", timeout_s=30)

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from playscout.corpus.sports import sport as sport_record
-from playscout.eval.judges import judge_equivalence
-from playscout.eval.judges.text import name_aliases
+from playscout.eval.judging import judge_equivalence
+from playscout.eval.judging.text import name_aliases
 
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = ROOT / "tests" / "eval" / "judge_labels.jsonl"

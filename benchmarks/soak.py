@@ -9,8 +9,12 @@ searches (documents and clips), blocking asks and full streams (workflow policy,
 no model server needed), streams dropped at random points (a raw socket closed before the
 first byte, an SSE stream closed after 1-6 events, a blocking ask abandoned mid-run), hostile
 requests that must get a 4xx (malformed JSON, a 5 MB body, path traversal, NUL bytes in an id,
-wrong types, unknown fields and parameters) and odd-but-valid ones that must get a 200 (query
-syntax, NUL bytes and emoji in a query). Halfway, `playscout index verify` runs on the served
+wrong types, unknown fields and parameters, a rebound `Host`, a cross-site POST, a form
+post, a question of zero-width characters) and odd-but-valid ones that must get a 200 (query
+syntax, NUL bytes and emoji in a query). With `--model-asks` (on by default) some asks run the
+llm policy against an OpenAI-compatible stand-in model in this process (FakeOpenAIServer: no
+model can be served cheaply here) whose every 4th reply is 4 MB, so the reply bounds are on:
+each such answer must come back cut (under 256 KB). Halfway, `playscout index verify` runs on the served
 index. 429s are admission control doing its job and are counted, not failed.
 
 It reports requests served, 5xx (must be 0), hostile requests not answered 4xx (must be 0),
@@ -47,6 +51,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 SPORT = "basketball"
 ASK = {"policy": "workflow", "mode": "oracle", "sport": SPORT}
 VIDEO_QUERIES = ["dunk", "layup in transition", "turnover steal", "free throw"]
+MAX_ANSWER_BYTES = 256_000  # an llm ask's body once its 4 MB reply is cut (32 KB at 1024 tokens)
+BIG_REPLY_BYTES = 4_000_000
+
+
+def stand_in_model() -> Any:
+    """FakeOpenAIServer (tests/clients): every 4th reply a 4 MB answer, the others short."""
+    from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
+
+    big = Reply(
+        body=json.dumps(Reply.chat("<answer>" + "x" * BIG_REPLY_BYTES + "</answer>").body).encode()
+    )
+    small = Reply.chat("<answer>42</answer>")
+    calls = iter(range(10**9))
+    return FakeOpenAIServer(lambda _: big if next(calls) % 4 == 3 else small)
 
 
 def prepare_corpus(work: Path) -> Path:
@@ -250,6 +268,19 @@ class Load:
         body = {"question": self.question(), **ASK}
         self.timed("POST /v1/ask", lambda: self.client.post("/v1/ask", json=body))
 
+    def model_ask(self) -> None:
+        """An llm ask against the stand-in model; a 4 MB reply must come back cut."""
+        body = {"question": self.question(), **ASK, "policy": "llm"}
+
+        def send() -> httpx.Response:
+            r = self.client.post("/v1/ask", json=body)
+            if len(r.content) > MAX_ANSWER_BYTES:
+                with self.tally.lock:
+                    self.tally.failures.append(f"llm ask: {len(r.content)} bytes, not cut")
+            return r
+
+        self.timed("POST /v1/ask (llm, 1 in 4 replies 4 MB)", send)
+
     def stream(self) -> None:
         body = {"question": self.question(), **ASK}
 
@@ -266,7 +297,10 @@ class Load:
         if kind == "after k events":
             k = self.rng.randint(1, 6)
             try:
-                with self.client.stream("POST", "/v1/ask/stream", content=body) as s:
+                json_body = {"content-type": "application/json"}
+                with self.client.stream(
+                    "POST", "/v1/ask/stream", content=body, headers=json_body
+                ) as s:
                     for n, _ in enumerate(s.iter_lines(), start=1):
                         if n >= 2 * k:  # an SSE event is two lines (event, data)
                             break
@@ -306,11 +340,15 @@ class Load:
             ("unknown task", lambda: c.post("/v1/runs", json={"task": "t99"}), "4xx"),
             ("query syntax", lambda: c.get("/v1/search/documents", params={"sport": SPORT, "query": 'title:(a OR b) AND -c* "x'}), "ok"),
             ("NUL and emoji in query", lambda: c.get("/v1/search/videos", params={"sport": SPORT, "mode": "oracle", "query": "dunk\x00 🏀"}), "ok"),
+            ("rebound Host", lambda: c.get("/v1/trajectories", headers={"Host": f"evil.example:{self.port}"}), "4xx"),
+            ("cross-site POST", lambda: c.post("/v1/runs/some-run/cancel", headers={"Origin": "http://evil.example"}), "4xx"),
+            ("form POST", lambda: c.post("/v1/ask", content=b'{"question": "q"}', headers={"content-type": "text/plain"}), "4xx"),
+            ("zero-width question", lambda: c.post("/v1/ask", json={"question": "\u200b\u200e", **ASK}), "4xx"),
         ]  # fmt: skip
         name, send, expect = self.rng.choice(cases)
         self.timed(f"hostile: {name}", send, expect)
 
-    def run(self, deadline: float, max_requests: int) -> None:
+    def run(self, deadline: float, max_requests: int, model_asks: bool = True) -> None:
         actions = [
             (self.search_documents, 4),
             (self.search_videos, 4),
@@ -319,6 +357,8 @@ class Load:
             (self.dropped, 2),
             (self.hostile, 2),
         ]
+        if model_asks:
+            actions.append((self.model_ask, 1))
         funcs, weights = zip(*actions, strict=True)
         for _ in range(max_requests):
             if time.monotonic() >= deadline:
@@ -328,9 +368,16 @@ class Load:
 
 
 def start_server(
-    index: Path, work: Path, port: int, recall_rate: float
+    index: Path, work: Path, port: int, recall_rate: float, model_url: str | None = None
 ) -> tuple[subprocess.Popen[bytes], Path]:
+    model = {} if model_url is None else {
+        "PLAYSCOUT_AGENT__LLM__BASE_URL": model_url,
+        "PLAYSCOUT_AGENT__LLM__MODEL": "fake-model",
+        "PLAYSCOUT_AGENT__LLM__MAX_RETRIES": "0",
+        "PLAYSCOUT_AGENT__TOOL_PROTOCOL": "text",
+    }  # fmt: skip
     env = {
+        **model,
         **os.environ,
         "PLAYSCOUT_AGENT__TRAJECTORY_DIR": str(work / "trajectories"),
         "PLAYSCOUT_AGENT__SESSION_DB": str(work / "sessions.sqlite"),
@@ -426,6 +473,12 @@ def main() -> int:
         default=0.05,
         help="search.recall_sample_rate of the server (the live recall check)",
     )
+    ap.add_argument(
+        "--model-asks",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="llm asks against a stand-in model whose every 4th reply is 4 MB (reply bounds)",
+    )
     args = ap.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="playscout-soak-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -442,7 +495,8 @@ def main() -> int:
         old.unlink(missing_ok=True)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    proc, log = start_server(index, work, port, args.recall_rate)
+    model = stand_in_model().start() if args.model_asks else None
+    proc, log = start_server(index, work, port, args.recall_rate, model and model.url)
     try:
         t_ready = time.monotonic()
         wait_ready(url, proc)
@@ -471,7 +525,7 @@ def main() -> int:
         threads += [
             threading.Thread(
                 target=Load(url, questions, tally, args.seed + i, video_queries).run,
-                args=(deadline, args.max_requests),
+                args=(deadline, args.max_requests, args.model_asks),
             )
             for i in range(args.workers)
         ]
@@ -496,6 +550,8 @@ def main() -> int:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        if model is not None:
+            model.stop()
     server_log = log.read_text(errors="replace")
     tracebacks = server_log.count("Traceback (most recent call last)")
     served = sum(n for (_, status), n in tally.statuses.items())

@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import socket
+import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,12 +78,20 @@ _RUST_IO = re.compile(r"\(os error (\d+)\)")  # std::io::Error as Rust libraries
 _SHORT_WRITE = re.compile(r"\d+ requested and \d+ written")  # numpy's tofile on a full disk
 
 
+# SQLite's primary result codes for the refusals a user fixes (sqlite3.h), as errnos.
+_SQLITE_ERRNOS = {13: errno.ENOSPC, 8: errno.EROFS, 23: errno.EACCES}  # FULL, READONLY, AUTH
+
+
 def os_error_of(exc: BaseException) -> OSError | None:
     """The OSError inside what libraries raise for one: an OSError with an errno; numpy's
-    errno-less short write (`N requested and M written`: the disk is full); a Rust library's
-    error text ending in `(os error N)`. None for anything else."""
+    errno-less short write (`N requested and M written`: the disk is full); SQLite's "database
+    or disk is full" and "attempt to write a readonly database"; a Rust library's error text
+    ending in `(os error N)`. None for anything else."""
     if isinstance(exc, OSError) and exc.errno is not None:
         return exc
+    if isinstance(exc, sqlite3.Error):
+        code = _SQLITE_ERRNOS.get((getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF)
+        return OSError(code, os.strerror(code)) if code else None
     text = str(exc)
     if isinstance(exc, OSError) and _SHORT_WRITE.search(text):
         return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -118,6 +127,21 @@ def user_os_error(
             text += f", about {human_bytes(needed)} needed"
         text += ")"
     return StorageError(text, found.errno)
+
+
+def storage_error_in(
+    exc: BaseException | None, path: Path | str | None = None
+) -> StorageError | None:
+    """The one-line StorageError for `exc` or what caused it (`__cause__`, `__context__`, a
+    wrapper's `cause`), else None: a route or a run that failed because a write was refused
+    says so, not "internal error"."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if (found := user_os_error(exc, path)) is not None:
+            return found
+        exc = getattr(exc, "cause", None) or exc.__cause__ or exc.__context__
+    return None
 
 
 def ensure_free(directory: Path, needed: int, what: str) -> None:
@@ -237,9 +261,13 @@ class OutputLock:
                 break
             os.close(fd)  # its holder removed it after we opened it: lock the new one
         pid = f"{os.getpid()}\n".encode()
-        os.pwrite(fd, pid, 0)  # then cut: a reader never sees the file empty
-        os.ftruncate(fd, len(pid))
         self._fd = fd
+        try:
+            os.pwrite(fd, pid, 0)  # then cut: a reader never sees the file empty
+            os.ftruncate(fd, len(pid))
+        except OSError as exc:  # a full disk: no lock left behind, one line naming the output
+            self.release()
+            raise (user_os_error(exc, self.target) or exc) from None
         return self
 
     def _still_linked(self, fd: int) -> bool:

@@ -1,5 +1,5 @@
 """The comparability stamp of each case of issue 34 (item 3), as `eval run` + `eval judge`
-stamp it, every model a scripted OpenAI-compatible server (tests/eval/paper_runs.py) over a
+stamp it, every model a scripted OpenAI-compatible server (tests/eval/running/paper_runs.py) over a
 release-layout copy of the test corpus (tests/release_layout.py). Prints one markdown row per
 case: the case and the stamp's line.
 
@@ -35,7 +35,7 @@ from playscout.corpus import Corpus
 from playscout.indexer.build import build_from_corpus
 from tests.embed.fake_server import Behaviour, FakeEmbeddingServer
 from tests.embed.fake_tower import ScriptedTextTower
-from tests.eval.paper_runs import NO_VERDICT, ScriptedPaperModels, run_args
+from tests.eval.running.paper_runs import NO_VERDICT, ScriptedPaperModels, run_args
 from tests.release_layout import write_release_embeds
 from tests.synthdata import SPORT, make_corpus
 

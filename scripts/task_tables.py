@@ -1,12 +1,12 @@
 """Rewrite the generated task and format tables of docs/published-data.md from the task
-declarations (playscout/eval/tasklist.py); tests/eval/test_registry.py fails until this is run
-after a task is added or changed. Run from the repository root."""
+declarations (playscout/eval/tasks/listing.py); tests/eval/tasks/test_registry.py fails until
+this is run after a task is added or changed. Run from the repository root."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from playscout.eval.tasklist import with_tables
+from playscout.eval.tasks.listing import with_tables
 
 DOC = Path("docs/published-data.md")
 

@@ -15,8 +15,8 @@ from playscout.cli.main import app
 from playscout.config import EvalSettings, Settings
 from playscout.corpus import Corpus
 from playscout.eval import RunSpec, run_eval
-from playscout.eval.judges.run import run_aliases
-from playscout.eval.store import load_results
+from playscout.eval.running.judge import run_aliases
+from playscout.eval.storage.store import load_results
 from playscout.tools import ToolContext
 from playscout.tools.registry import SEARCH_TOOLS, call_tool
 from tests.futsal import registered

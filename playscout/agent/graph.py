@@ -269,6 +269,7 @@ class AgentGraph:
             context_tokens=context_tokens + (self.final_tokens if final else 0),
             latency_s=reply.latency_s,
             finish_reason=reply.finish_reason,
+            cut_from_bytes=reply.cut_from_bytes,
             content=reply.content,
             reasoning=reply.reasoning,
             forced_final=forced,

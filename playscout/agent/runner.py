@@ -29,6 +29,7 @@ from playscout.agent.graph import (
 from playscout.agent.ids import new_id, valid_id
 from playscout.agent.policies.llm import FINAL_ANSWER_TOOL, LLMPolicy
 from playscout.agent.policies.workflow import run_workflow
+from playscout.agent.question import visible_question
 from playscout.agent.trajectory import (
     CallbackRecorder,
     ErrorEvent,
@@ -44,7 +45,7 @@ from playscout.clients.chat import ChatClient, ModelError
 from playscout.config import DEFAULT_POLICY, AgentSettings, Policy, package_versions, redact_urls
 from playscout.config.presets import DEFAULT_PRODUCT_PRESET, Preset, load_preset
 from playscout.errors import PlayscoutError, one_line
-from playscout.storage import ProcessOwner
+from playscout.storage import ProcessOwner, storage_error_in
 from playscout.tools.tool import Tool, ToolContext
 
 AGENT_PACKAGES = ("playscout", "langgraph", "langchain-core", "pydantic", "tokenizers")
@@ -147,6 +148,7 @@ class Agent:
         """`run_id`: the id the caller already handed out for this run (the API's trajectory
         id), so events, spans, file and URLs name one id; minted here when not given.
         `span_attributes`: extra attributes of the run's `invoke_agent` span (a viewer link)."""
+        visible_question(question)  # BlankQuestion: nothing to ask
         if run_id is not None and not valid_id(run_id):
             raise AgentError(f"run id {run_id!r} is not an id (letters, digits, _ and -)")
         run_id = run_id or new_id()
@@ -318,7 +320,8 @@ class Agent:
                 cast(Any, fresh_inputs(question)), config=cast(Any, config)
             )
         except Exception as e:  # recursion limit or a bug in a node: an error run, not a crash
-            return self._failed(run_id, question, writer, "internal", e)
+            kind = "storage" if storage_error_in(e) is not None else "internal"  # sessions' db
+            return self._failed(run_id, question, writer, kind, e)
         if run.failure is not None:  # the graph ended the run and recorded why
             return self._failed(run_id, question, writer, "model", run.failure, recorded=True)
         return AgentResult(

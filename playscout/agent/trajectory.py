@@ -8,19 +8,23 @@ are stored, never frames.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO, Annotated, Any, Literal, Protocol, runtime_checkable
+from typing import Annotated, Any, Literal, NoReturn, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from playscout.clients.calls import CallRecord
 from playscout.errors import PlayscoutError
-from playscout.storage import ProcessOwner
+from playscout.storage import ProcessOwner, user_os_error
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: a final_answer in a file may hold its answer as a span of the last model_call's content
+(`answer_span`); an older reader would see no answer, so it refuses the file instead."""
 Status = Literal["answered", "no_answer", "error", "budget_exhausted"]
 ForcedFinal = Literal["max_calls", "context"]
 
@@ -61,6 +65,7 @@ class ModelCall(_Event):
     context_tokens: int  # our own count of what was sent
     latency_s: float
     finish_reason: str | None = None
+    cut_from_bytes: int | None = None  # over the reply byte cap: cut, and how big it was
     content: str
     reasoning: str | None = None
     forced_final: ForcedFinal | None = None
@@ -110,6 +115,9 @@ class ContextEvent(_Event):
 class FinalAnswer(_Event):
     type: Literal["final_answer"] = "final_answer"
     answer: str | None
+    # In a file only: the answer is the last model_call's content[start:end], written there
+    # once, not twice (JsonlRecorder); read_trajectory puts it back in `answer`.
+    answer_span: tuple[int, int] | None = None
     raw: str | None = None
     status: Status
     forced_final: ForcedFinal | None = None
@@ -146,24 +154,63 @@ class MemoryRecorder:
 
 
 class JsonlRecorder:
-    """One file per run, one line per event, flushed per line so a crash loses nothing and a
-    reader can follow the file while the agent works."""
+    """One file per run, one line per event, written with one `os.write` per line (no buffer
+    left to flush later) so a crash loses nothing and a reader can follow the file while the
+    agent works. A write the disk refuses (full, read-only) is cut back to the last whole line
+    and raised as a one-line StorageError naming the file: the run stops, its file stays
+    readable, and the caller says why (HTTP 507, a result that is re-run on resume)."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh: IO[str] | None = self.path.open("a", encoding="utf-8")
+        self._last_content = ""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as e:
+            _raise_refused(e, self.path)
 
     def record(self, event: Event) -> None:
-        if self._fh is None:
+        if self._fd is None:
             raise ValueError(f"recorder for {self.path} is closed")
-        self._fh.write(event.model_dump_json() + "\n")
-        self._fh.flush()
+        line = (self._once(event).model_dump_json() + "\n").encode("utf-8")
+        size = os.fstat(self._fd).st_size
+        try:
+            view = memoryview(line)
+            while view:
+                view = view[os.write(self._fd, view) :]
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, size)  # no torn line: the file ends at the last event
+            _raise_refused(e, self.path)
 
     def close(self) -> None:
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def _once(self, event: Event) -> Event:
+        """The event as written: an answer that is part of the last model call's content is
+        written as its span there (a 1 MB answer costs 1 MB on disk, not 2)."""
+        if isinstance(event, ModelCall):
+            self._last_content = event.content
+        elif isinstance(event, FinalAnswer) and event.answer and len(event.answer) >= SPAN_MIN:
+            start = self._last_content.find(event.answer)
+            if start != -1:
+                span = (start, start + len(event.answer))
+                return event.model_copy(update={"answer": None, "answer_span": span})
+        return event
+
+
+SPAN_MIN = 256
+"""Answers shorter than this are written as text (a span would save nothing worth reading)."""
+
+
+def _raise_refused(error: OSError, path: Path) -> NoReturn:
+    """A write the user can fix as a StorageError naming `path`; any other error as it is."""
+    disk = user_os_error(error, path)
+    if disk is None:
+        raise error
+    raise disk from error
 
 
 class CallbackRecorder:
@@ -208,6 +255,7 @@ def read_trajectory(path: Path) -> list[Event]:
     if not path.is_file():
         raise TrajectoryError(f"{path}: no such trajectory file")
     events: list[Event] = []
+    last_content = ""
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
@@ -221,6 +269,11 @@ def read_trajectory(path: Path) -> list[Event]:
                 f"{path}:{n}: schema version {event.schema_version} is newer than this "
                 f"playscout ({SCHEMA_VERSION}); upgrade playscout"
             )
+        if isinstance(event, ModelCall):
+            last_content = event.content
+        elif isinstance(event, FinalAnswer) and event.answer_span is not None:
+            start, end = event.answer_span
+            event.answer, event.answer_span = last_content[start:end], None
         events.append(event)
     return events
 

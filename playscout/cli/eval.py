@@ -85,6 +85,13 @@ def run_cmd(
     retry_failed: Annotated[
         bool, typer.Option(help="Re-run questions whose status is error.")
     ] = False,
+    rerun_changed: Annotated[
+        bool,
+        typer.Option(
+            help="Resume although questions changed since they ran: re-run the changed ones, "
+            "drop the removed ones, mark the run mixed."
+        ),
+    ] = False,
     no_cache: Annotated[bool, typer.Option(help="Do not use the response cache.")] = False,
     strict: Annotated[
         bool,
@@ -103,7 +110,7 @@ def run_cmd(
     2: the run could not start (preflight: model servers, sports, what the index holds; with
     --data, the published data and what its task needs; with --strict, a run that could not
     be comparable to the paper)."""
-    from playscout.eval.runner import run_eval
+    from playscout.eval.running.runner import run_eval
     from playscout.usecases.run import LocalRun, prepare_run
 
     request = LocalRun.of(
@@ -118,6 +125,7 @@ def run_cmd(
         out_dir=out_dir,
         concurrency=concurrency,
         retry_failed=retry_failed,
+        rerun_changed=rerun_changed,
     )
     settings = run_config.settings(index=index, corpus_dir=corpus)
     if no_cache:
@@ -139,7 +147,7 @@ def run_cmd(
 def _print_summary(summary: Any, out_dir: Path, warnings: list[str], json_out: bool) -> None:
     """What the run did, for people or (--json) for scripts; `failed: ...`, exit 1, when some
     questions ended with status error."""
-    from playscout.eval.store import load_results
+    from playscout.eval.storage.store import load_results
 
     errors = [r for r in load_results(out_dir) if r.status == "error"]
     if json_out:
@@ -167,9 +175,13 @@ def _print_summary(summary: Any, out_dir: Path, warnings: list[str], json_out: b
 
 def _failures(errors: list[Any], total: int) -> str:
     first = f"first ({errors[0].qid}): {one_line(errors[0].error or 'no reason recorded')}"
+    if all(e.error_kind for e in errors):  # the disk or the model server: not the questions
+        again = "the same command runs them again once the cause is fixed"
+    else:
+        again = "--retry-failed runs them again"
     if len(errors) == total:
-        return f"every question failed ({total}); {first}"
-    return f"{len(errors)} of {total} questions failed; {first}; --retry-failed runs them again"
+        return f"every question failed ({total}); {first}; {again}"
+    return f"{len(errors)} of {total} questions failed; {first}; {again}"
 
 
 @eval_app.command("judge")
@@ -194,9 +206,14 @@ def judge_cmd(
     equivalence judge's abstentions (answers only a reader can judge) are a warning."""
     from playscout.agent.tracing import otlp_tracer
     from playscout.config.presets import load_preset
-    from playscout.eval.judges import judge_run, make_judge
-    from playscout.eval.judges.run import run_aliases, run_judge_settings, run_preset
-    from playscout.eval.store import judgements_store, load_results
+    from playscout.eval.running.judge import (
+        judge_run,
+        make_judge,
+        run_aliases,
+        run_judge_settings,
+        run_preset,
+    )
+    from playscout.eval.storage.store import judgements_store, load_results
     from playscout.runtime.preflight import Needs, check_models
     from playscout.tools.offer import check_preset_tools
 
@@ -256,7 +273,7 @@ def report_cmd(
     ] = None,
 ) -> None:
     """Write report.md, report.json and PNG plots."""
-    from playscout.eval.report import write_report
+    from playscout.eval.results.report import write_report
 
     res = write_report(run_dirs, out_dir, judge)
     out.print(
@@ -276,8 +293,8 @@ def compare_cmd(
     ] = None,
 ) -> None:
     """Side-by-side report of two runs, and the questions whose verdict changed."""
-    from playscout.eval.catalog import run_at
-    from playscout.eval.compare import comparison
+    from playscout.eval.results.catalog import run_at
+    from playscout.eval.results.compare import comparison
 
     report_cmd([run_a, run_b], out_dir or run_a.parent / f"compare_{run_a.name}_{run_b.name}", None)
     _, rows_a = run_at(run_a)
@@ -343,7 +360,7 @@ def _run_corpus(run_dir: Path) -> Path | None:
     """The corpus the run was made with (run.json), if it is still there."""
     import orjson
 
-    from playscout.eval.store import RUN_JSON
+    from playscout.eval.storage.store import RUN_JSON
 
     try:
         meta = orjson.loads((run_dir / RUN_JSON).read_bytes())
@@ -361,8 +378,8 @@ def tasks_cmd(
 ) -> None:
     """List the tasks: what each runs on the synthetic corpus, its metric, the published
     formats it reads with --data (and where each is documented), and what such a run needs."""
-    from playscout.eval import tasklist
-    from playscout.eval.registry import all_tasks
+    from playscout.eval.tasks import listing as tasklist
+    from playscout.eval.tasks.registry import all_tasks
 
     if markdown:
         out.print(tasklist.markdown(), end="", highlight=False, markup=False, soft_wrap=True)

@@ -129,8 +129,7 @@ def serve(
             host=settings.serving.host,
             port=bound,
             log_level="info",
-            timeout_graceful_shutdown=int(settings.serving.shutdown_grace_s) or None,
-            **uvicorn_options(settings.serving),
+            **uvicorn_options(settings.serving, app),  # the graceful timeout, the shutdown hook
         )
         server = uvicorn.Server(config)
         with contextlib.suppress(KeyboardInterrupt):

@@ -19,6 +19,7 @@ class CallRecord(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     finish_reason: str | None = None
+    cut_from_bytes: int | None = None  # the reply was over its byte cap and cut (clients/wire.py)
     error: str | None = None
     server: str | None = None  # scheme://host:port of the endpoint; no path, no credentials
     images: int = 0  # frames sent with the request

@@ -99,6 +99,10 @@ class ChatResponse(BaseModel):
     latency_s: float = 0.0
     model: str = ""
     finish_reason: str | None = None
+    # The reply was over its byte cap (clients/wire.bound_reply): its texts were cut to the cap
+    # (finish_reason "length") and this is how many bytes they held (at least, when the body
+    # itself was cut off while it was read).
+    cut_from_bytes: int | None = None
 
 
 class ModelError(PlayscoutError, RuntimeError):

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import httpx
+import orjson
 
 from playscout.clients.chat import (
     ChatMessage,
@@ -30,7 +31,15 @@ from playscout.clients.chat import (
 )
 from playscout.clients.pool import shared_client
 from playscout.clients.retry import backoff_s, is_retryable_status, one_line, parse_retry_after
-from playscout.clients.wire import WireError, parse_response, request_body
+from playscout.clients.wire import (
+    WireError,
+    body_limit,
+    bound_reply,
+    parse_response,
+    partial_response,
+    reply_cap,
+    request_body,
+)
 from playscout.config import ModelEndpoint
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -44,12 +53,16 @@ def chat_url(base_url: str) -> str:
     return url if url.endswith("/chat/completions") else url + "/chat/completions"
 
 
-def _error_detail(response: httpx.Response) -> str:
+ERROR_BODY_BYTES = 64 * 1024  # an error body is read this far: its message is at the start
+
+
+def _error_detail(raw: bytes) -> str:
     """Prefer the OpenAI-style {"error": {"message": ...}} text over the raw body."""
+    text = raw.decode("utf-8", "replace")
     try:
-        body = response.json()
-    except ValueError:
-        return one_line(response.text) or "(empty body)"
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return one_line(text) or "(empty body)"
     err = body.get("error") if isinstance(body, dict) else None
     if isinstance(err, dict) and err.get("message"):
         return one_line(str(err["message"]))
@@ -57,7 +70,19 @@ def _error_detail(response: httpx.Response) -> str:
         return one_line(err)
     if isinstance(body, dict) and isinstance(body.get("detail"), str):
         return one_line(body["detail"])
-    return one_line(response.text)
+    return one_line(text)
+
+
+async def _read_at_most(response: httpx.Response, limit: int) -> tuple[bytes, int]:
+    """(the body's first `limit` bytes or all of it, bytes received): the rest is never read
+    (the connection is dropped instead), so memory stays bounded whatever the server sends."""
+    chunks, size = [], 0
+    async for chunk in response.aiter_bytes():
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            break
+    return b"".join(chunks)[: limit + 1], size
 
 
 class ModelBusy(ModelUnavailable):
@@ -84,6 +109,7 @@ class OpenAIChatClient:
         backoff_max_s: float = 8.0,
         default_params: ChatParams | None = None,
         sleep: Sleep = asyncio.sleep,
+        max_reply_bytes: int = 1_000_000,
     ) -> None:
         if timeout_s <= 0 or max_retries < 0:
             raise ValueError("chat client: need timeout_s > 0 and max_retries >= 0")
@@ -97,6 +123,7 @@ class OpenAIChatClient:
         self.default_params = default_params or ChatParams(timeout_s=timeout_s)
         self._api_key = api_key
         self._sleep = sleep
+        self.max_reply_bytes = max_reply_bytes  # with max_tokens, bounds each reply (wire.py)
 
     @classmethod
     def from_endpoint(cls, endpoint: ModelEndpoint, **overrides: Any) -> OpenAIChatClient:
@@ -108,6 +135,7 @@ class OpenAIChatClient:
             "timeout_s": endpoint.timeout_s,
             "max_retries": endpoint.max_retries,
             "default_params": ChatParams.from_endpoint(endpoint),
+            "max_reply_bytes": endpoint.max_reply_bytes,
         }
         kwargs.update(overrides)
         return cls(endpoint.base_url, endpoint.model, **kwargs)
@@ -127,10 +155,11 @@ class OpenAIChatClient:
         body = request_body(self.model, messages, tools, params)
         attempts = self.max_retries + 1
         last: ModelError | None = None
+        cap = reply_cap(params.max_tokens, self.max_reply_bytes)
         for attempt in range(1, attempts + 1):
             retry_after: float | None = None
             try:
-                return await self._once(body, timeout_s)
+                return await self._once(body, timeout_s, cap)
             except ModelError as e:
                 if not e.retryable:
                     raise
@@ -145,13 +174,17 @@ class OpenAIChatClient:
         gave_up.args = (f"{last} (gave up after {attempts} attempts)",)
         raise gave_up
 
-    async def _once(self, body: dict[str, Any], timeout_s: float) -> ChatResponse:
+    async def _once(self, body: dict[str, Any], timeout_s: float, cap: int) -> ChatResponse:
+        """One request; the reply's texts bounded by `cap` bytes (wire.bound_reply)."""
         client = shared_client(self.base_url, self._api_key)
         timeout = httpx.Timeout(timeout_s, connect=min(timeout_s, 10.0))
         where = f"chat request to {self.url}"
         t0 = time.perf_counter()
         try:
-            response = await client.post(self.url, json=body, timeout=timeout)
+            async with client.stream("POST", self.url, json=body, timeout=timeout) as response:
+                ok = 200 <= response.status_code < 300
+                limit = body_limit(cap) if ok else ERROR_BODY_BYTES
+                raw, received = await _read_at_most(response, limit)
         except httpx.TimeoutException as e:
             raise ModelTimeout(
                 f"{where} timed out after {timeout_s:g}s ({type(e).__name__})"
@@ -165,12 +198,14 @@ class OpenAIChatClient:
             raise ModelUnavailable(f"{where} failed: {type(e).__name__}: {one_line(str(e))}") from e
         latency = time.perf_counter() - t0
         status = response.status_code
-        if 200 <= status < 300:
+        if ok and received > limit:  # it ignored max_tokens: keep the start, cut, say so
+            return partial_response(raw, cap, latency, self.model, received)
+        if ok:
             try:
-                return parse_response(response.content, latency, self.model)
+                return bound_reply(parse_response(raw, latency, self.model), cap)
             except WireError as e:
                 raise ModelBadResponse(f"{where}: malformed reply: {e}") from None
-        detail = f"{where} failed: HTTP {status}: {_error_detail(response)}"
+        detail = f"{where} failed: HTTP {status}: {_error_detail(raw)}"
         if not is_retryable_status(status):
             raise ModelRejected(detail, status=status)
         retry_after = parse_retry_after(response.headers.get("retry-after"))

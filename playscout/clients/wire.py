@@ -6,6 +6,7 @@ Only what the API defines is sent (no internal bookkeeping, reference defect 11)
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -161,4 +162,89 @@ def parse_response(raw: bytes, latency_s: float, requested_model: str) -> ChatRe
         latency_s=latency_s,
         model=str(body.get("model") or requested_model),
         finish_reason=finish if isinstance(finish, str) else None,
+    )
+
+
+REPLY_BYTES_PER_TOKEN = 32
+"""A reply of `max_tokens` tokens averages far fewer bytes per token than this in any
+tokenizer; one longer than max_tokens × 32 bytes ignored max_tokens (a server that does not
+honour it), and is cut there."""
+ENVELOPE_BYTES = 64 * 1024
+
+
+def reply_cap(max_tokens: int, max_reply_bytes: int) -> int:
+    """Most bytes of text one reply may keep, per text (content, reasoning, tool arguments)."""
+    return max(1, min(max_reply_bytes, max_tokens * REPLY_BYTES_PER_TOKEN))
+
+
+def body_limit(cap: int) -> int:
+    """Most bytes of a reply's body read off the socket: its texts at the cap, JSON-escaped
+    (up to 6 bytes a character), plus the envelope. Past it the reading stops, so a server that
+    sends 20 MB costs this much memory, not 20 MB."""
+    return 16 * cap + ENVELOPE_BYTES
+
+
+def _utf8_cut(text: str, cap: int) -> tuple[str, int]:
+    """(`text` cut to at most `cap` bytes of UTF-8 on a character boundary, its size)."""
+    if len(text) * 4 <= cap:
+        return text, len(text.encode("utf-8", "surrogatepass"))
+    raw = text.encode("utf-8", "surrogatepass")
+    return (raw[:cap].decode("utf-8", "ignore") if len(raw) > cap else text), len(raw)
+
+
+def bound_reply(reply: ChatResponse, cap: int) -> ChatResponse:
+    """The reply with each text cut to `cap` bytes; a cut one says so (`cut_from_bytes`, the
+    texts' bytes before; finish_reason `length`, as a server that stops at max_tokens says)."""
+    content, size = _utf8_cut(reply.content, cap)
+    reasoning, r_size = _utf8_cut(reply.reasoning, cap) if reply.reasoning else (None, 0)
+    size += r_size
+    calls = []
+    for call in reply.tool_calls:
+        arguments, a_size = _utf8_cut(call.arguments, cap)
+        size += a_size
+        if arguments != call.arguments:
+            call = call.model_copy(update={"arguments": arguments})
+        calls.append(call)
+    cut = content != reply.content or reasoning != reply.reasoning or calls != reply.tool_calls
+    if not cut:
+        return reply
+    return reply.model_copy(
+        update={
+            "content": content,
+            "reasoning": reasoning,
+            "tool_calls": calls,
+            "finish_reason": "length",
+            "cut_from_bytes": max(size, reply.cut_from_bytes or 0),
+        }
+    )
+
+
+_CONTENT_KEY = re.compile(rb'"content"\s*:\s*"')
+# a JSON string's characters up to its end or its first incomplete escape: runs of plain
+# characters between escapes, possessive (no backtracking state kept per character)
+_JSON_STRING_BODY = re.compile(r'[^"\\]*+(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*+)*+')
+_LONE_HIGH_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}$")
+
+
+def partial_response(
+    raw: bytes, cap: int, latency_s: float, requested_model: str, read: int
+) -> ChatResponse:
+    """A body cut off at `body_limit` (`read`: bytes received by then, at least): the start
+    of its message's content, cut to `cap`; no tool call (its JSON is incomplete)."""
+    text = ""
+    if (found := _CONTENT_KEY.search(raw)) is not None:
+        tail = raw[found.end() : found.end() + 6 * cap + 16].decode("utf-8", "ignore")
+        body = _JSON_STRING_BODY.match(tail)
+        escaped = _LONE_HIGH_SURROGATE.sub("", body.group(0) if body else "")
+        try:
+            text = json.loads(f'"{escaped}"')
+        except ValueError:
+            text = ""
+    content, _ = _utf8_cut(text, cap)
+    return ChatResponse(
+        content=content,
+        latency_s=latency_s,
+        model=requested_model,
+        finish_reason="length",
+        cut_from_bytes=read,
     )

@@ -159,6 +159,12 @@ class ModelEndpoint(BaseModel):
     temperature: float = Field(0.0, ge=0, description="Applied as given (reference bug 3).")
     top_p: float = Field(1.0, gt=0, le=1, description="Nucleus sampling mass, sent as given.")
     max_tokens: int = Field(1024, ge=1, description="Completion budget per call.")
+    max_reply_bytes: int = Field(
+        1_000_000,
+        ge=1024,
+        description="Most bytes of text kept from one reply (content, reasoning, each tool "
+        "call's arguments), and at most 32 per max_tokens; the rest is cut, the cut recorded.",
+    )
     reasoning_effort: str | None = Field(
         None,
         description="Sent as reasoning_effort to reasoning models (GPT-5: medium); None = not sent.",
@@ -312,6 +318,11 @@ class ServingSettings(BaseModel):
     api_key_env: str = Field(
         "PLAYSCOUT_API_KEY",
         description="Env var holding the bearer key; unset or empty = no auth (loopback only).",
+    )
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="Host names a server without an API key answers besides IP addresses, "
+        "localhost and `host` (421 for any other Host: DNS rebinding); '*' = any Host.",
     )
     max_body_bytes: int = Field(
         64 * 1024, ge=1024, description="Largest request body; bigger ones get 413."

@@ -98,7 +98,7 @@ class FrameProfile(_ByModelName):
 
 class Expectation(BaseModel):
     """What a run must have used for its number to stand next to the paper's: the stamp
-    (eval/stamp.py) checks it against what ran, never against what was asked for."""
+    (eval/running/stamp.py) checks it against what ran, never against what was asked for."""
 
     model_config = ConfigDict(extra="forbid")
 

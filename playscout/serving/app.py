@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -18,12 +19,14 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from playscout.agent.sessions import check_session_db
 from playscout.clients.chat import ChatClient
 from playscout.config import Settings
 from playscout.errors import PlayscoutError
 from playscout.runtime import Runtime
 from playscout.search.backend_api import SearchBackend
-from playscout.serving.errors import describe
+from playscout.serving.browser_guard import BrowserGuardMiddleware
+from playscout.serving.errors import STORAGE_CODES, describe
 from playscout.serving.limits import AskLimiter
 from playscout.serving.metrics import HttpMetricsMiddleware, RunMetrics
 from playscout.serving.recall import RecallCollector, attach_sampler, detach_sampler
@@ -54,17 +57,23 @@ log = logging.getLogger(__name__)
 def install_error_handlers(app: FastAPI) -> None:
     """Every exception becomes the OpenAI-shaped error body of `serving.errors.describe`."""
 
-    async def handle(_: Request, exc: Exception) -> JSONResponse:
+    async def handle(request: Request, exc: Exception) -> JSONResponse:
         error = describe(exc)
         if error.status == 500:
             log.exception("internal error", exc_info=exc)
+        elif error.code in STORAGE_CODES:  # the operator's to fix: one line, no traceback
+            log.error("%s %s: %s", request.method, request.url.path, error.message)
         return error.response()
 
+    # OSError and sqlite3.Error are handled here, not by Starlette's last-resort handler
+    # (which logs a traceback after ours): a full disk is one line in the log.
     for kind in (
         RequestValidationError,
         StarletteHTTPException,
         ValidationError,
         PlayscoutError,
+        OSError,
+        sqlite3.Error,
         Exception,
     ):
         app.add_exception_handler(kind, handle)
@@ -130,7 +139,7 @@ def create_app(
             yield
             if state.recall is not None:
                 detach_sampler(state.backend, state.recall)
-            cancelled = await state.limiter.drain(settings.serving.shutdown_grace_s)
+            cancelled = await state.drained()
             if cancelled:
                 log.warning("shutdown: %d ask(s) interrupted and recorded as such", cancelled)
 
@@ -145,6 +154,8 @@ def create_app(
     app.state.serving = _build_state(
         settings, backend, llm_client, models, tools, run_service, tracer
     )
+    if app.state.serving.llm_client is not None:  # sessions are the llm policy's
+        check_session_db(settings.agent.session_db, thorough=True)  # not at the first ask
     settings.agent.trajectory_dir.mkdir(parents=True, exist_ok=True)
     install_error_handlers(app)
     modules = (ask, chat, search, trajectories, runs, clips, health, metrics, viewer, docs)
@@ -152,6 +163,12 @@ def create_app(
         app.include_router(module.router)
     templates = [route for module in modules for route in module.router.routes]
     key = api_key if api_key is not None else settings.serving.api_key()
+    app.add_middleware(  # inside the key check: a request without the key is a 401 first
+        BrowserGuardMiddleware,
+        keyless=not key,
+        bind_host=settings.serving.host,
+        allowed_hosts=settings.serving.allowed_hosts,
+    )
     app.add_middleware(BearerAuthMiddleware, api_key=key)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.serving.max_body_bytes)
     app.add_middleware(HttpMetricsMiddleware, metrics=app.state.serving.metrics, routes=templates)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 
 from playscout.agent import AgentResult
 from playscout.agent.ids import new_id
+from playscout.agent.sessions import SessionStoreError, check_session_db
 from playscout.agent.tracing import VIEWER_URL, viewer_url
 from playscout.agent.trajectory import (
     ErrorEvent,
@@ -37,6 +39,7 @@ from playscout.serving.schemas import (
 )
 from playscout.serving.state import ServingState
 from playscout.serving.trajectories import CANCELLED, INTERRUPTED
+from playscout.storage import StorageError, storage_error_in
 from playscout.usecases.ask import AskRequest, PreparedAsk, prepare_ask
 
 log = logging.getLogger(__name__)
@@ -85,9 +88,10 @@ def prepare(state: ServingState, request: AskRequest) -> PreparedAsk:
     limit = state.settings.serving.max_question_chars
     if len(request.question) > limit:
         raise AskRejected(f"question is {len(request.question)} characters; the limit is {limit}")
-    if not request.question.strip():
-        raise AskRejected("question is blank", "blank_question")
-    return prepare_ask(request, runtime=state.runtime)
+    prepared = prepare_ask(request, runtime=state.runtime)
+    if request.session_id is not None and state.checkpointer is not None:
+        check_session_db(state.settings.agent.session_db)  # 503 before the run, not mid-run
+    return prepared
 
 
 def _mark_stopped(path: Path, tracker: _Tracker, req: PreparedAsk, reason: str) -> None:
@@ -97,15 +101,21 @@ def _mark_stopped(path: Path, tracker: _Tracker, req: PreparedAsk, reason: str) 
     if tracker.finished:
         return
     kind = CANCELLED if reason == CLIENT_GONE else INTERRUPTED
-    writer = TrajectoryWriter(tracker.run_id or path.stem, [JsonlRecorder(path)])
-    if tracker.run_id is None:
-        writer.emit(
-            RunStart, question=req.question, sport=req.sport, mode=req.mode, policy=req.policy
-        )
-    else:
-        writer.seq = tracker.seq
-    writer.emit(ErrorEvent, kind=kind, message=f"{kind}: {reason}", fatal=True)
-    writer.close()
+    writer: TrajectoryWriter | None = None
+    try:
+        writer = TrajectoryWriter(tracker.run_id or path.stem, [JsonlRecorder(path)])
+        if tracker.run_id is None:
+            writer.emit(
+                RunStart, question=req.question, sport=req.sport, mode=req.mode, policy=req.policy
+            )
+        else:
+            writer.seq = tracker.seq
+        writer.emit(ErrorEvent, kind=kind, message=f"{kind}: {reason}", fatal=True)
+    except StorageError as e:  # a full disk: one line in the log, not a failed callback
+        log.error("ask %s %s, not recorded: %s", path.stem, kind, e)
+    finally:
+        if writer is not None:
+            writer.close()
 
 
 async def run_ask(
@@ -143,10 +153,14 @@ async def run_ask(
         state.metrics.ask_seconds.labels(req.policy, outcome).observe(elapsed)
     if result.status == "error":
         log.warning("ask %s failed: %s", trajectory_id, result.error)
+        cause = result.failure
+        if req.session_id and isinstance(cause, sqlite3.Error):  # the sessions' database
+            db = state.settings.agent.session_db
+            cause = storage_error_in(cause, db) or SessionStoreError.of(db, cause)
         raise RunFailed(
             f"the agent run failed: {result.error} (trajectory {trajectory_id})",
             trajectory_id,
-            result.failure,
+            cause,
         )
     return to_response(state, req, trajectory_id, result)
 

@@ -13,6 +13,7 @@ rejected request) or with something that is not a chat completion.
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from playscout.clients.chat import ModelBadResponse, ModelError, ModelRejected, ModelTimeout
 from playscout.errors import PlayscoutError, is_user_error, one_line
 from playscout.runtime.preflight import PreflightError
+from playscout.storage import StorageError, storage_error_in
 
 MODEL_ERROR = "model_error"  # the `type` of every failure of the agent's model
 TYPES = {
@@ -42,6 +44,8 @@ CODES = {
     405: "method_not_allowed",
     409: "conflict",
     413: "request_too_large",
+    415: "unsupported_media_type",
+    421: "misdirected_request",
     422: "invalid_value",
     429: "too_many_asks",
     499: "client_closed_request",
@@ -49,6 +53,10 @@ CODES = {
     501: "not_implemented",
     503: "unavailable",
 }
+
+STORAGE_FULL = "storage_full"  # 507: the disk or quota under a write path is full
+STORAGE_UNAVAILABLE = "storage_unavailable"  # 503: read-only, or no permission to write
+STORAGE_CODES = frozenset({STORAGE_FULL, STORAGE_UNAVAILABLE})
 
 PREFLIGHT_CODES = {
     "sport": "unknown_sport",
@@ -166,6 +174,14 @@ def _model_failure(error: ModelError, trajectory_id: str | None) -> ApiError:
     )
 
 
+def storage_failure(error: StorageError) -> ApiError:
+    """A write the server's disk refused (trajectories, runs, sessions, verdicts): the user's
+    operator fixes it, so it says where and why, and is never an `internal_error`."""
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return api_error(507, f"the server cannot store this: {error}", STORAGE_FULL)
+    return api_error(503, f"the server cannot store this: {error}", STORAGE_UNAVAILABLE)
+
+
 def _validation(exc: RequestValidationError) -> ApiError:
     errors = exc.errors()
     if not errors:
@@ -180,12 +196,18 @@ def _validation(exc: RequestValidationError) -> ApiError:
 
 def describe(exc: BaseException) -> ApiError:
     """The API error for any exception a route or a run can raise; 500 for a bug."""
-    if isinstance(exc, RunFailed):
-        if isinstance(exc.cause, ModelError):
-            return _model_failure(exc.cause, exc.trajectory_id)
-        return api_error(500, str(exc), "agent_error")
+    if isinstance(exc, RunFailed) and isinstance(exc.cause, ModelError):
+        return _model_failure(exc.cause, exc.trajectory_id)
     if isinstance(exc, ModelError):
         return _model_failure(exc, None)
+    if isinstance(exc, StorageError):
+        return storage_failure(exc)
+    if isinstance(exc, RunFailed):
+        if (disk := storage_error_in(exc.cause)) is not None:
+            return storage_failure(disk)
+        if exc.cause is not None and is_user_error(exc.cause):  # a session db that broke
+            return describe(exc.cause)
+        return api_error(500, str(exc), "agent_error")
     if isinstance(exc, RequestValidationError):
         return _validation(exc)
     if isinstance(exc, PreflightError):  # the CLI's refusal, line for line, every reason
@@ -205,4 +227,6 @@ def describe(exc: BaseException) -> ApiError:
             getattr(exc, "code", None),
             headers=getattr(exc, "headers", None),
         )
+    if (disk := storage_error_in(exc)) is not None:  # an OSError or SQLite error, unconverted
+        return storage_failure(disk)
     return api_error(500, f"internal error ({type(exc).__name__}); see the server log")

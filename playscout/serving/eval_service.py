@@ -23,12 +23,12 @@ from typing import Any, TypeVar
 from playscout.agent.trajectory import Event, read_trajectory
 from playscout.clients.pool import close_shared_clients
 from playscout.config import EvalSettings, Settings
-from playscout.eval.catalog import run_dir as find_run_dir
 from playscout.eval.errors import RunConflict
-from playscout.eval.records import ResultRow
-from playscout.eval.runner import CANCELLED, run_eval_async
-from playscout.eval.spec import RunSpec
-from playscout.eval.status import (
+from playscout.eval.results.catalog import run_dir as find_run_dir
+from playscout.eval.running.runner import CANCELLED, run_eval_async
+from playscout.eval.running.spec import RunSpec
+from playscout.eval.storage.records import ResultRow
+from playscout.eval.storage.status import (
     ACTIVE,
     RunOwner,
     RunStatus,
@@ -160,7 +160,10 @@ class EvalRunService:
         except BaseException as e:  # reported through status.json, never raised into nothing
             error = e
         finally:
-            self._settle(out, active, error)
+            try:
+                self._settle(out, active, error)
+            except OSError as e:  # a full disk: one line in the log, not a thread traceback
+                log.error("run %s: cannot record how it ended: %s", run_id, e)
             active.lock.release()
             with self._lock:
                 self._active.pop(run_id, None)

@@ -17,8 +17,8 @@ import orjson
 from playscout.agent.ids import valid_id
 from playscout.agent.trajectory import read_trajectory
 from playscout.corpus import Corpus
-from playscout.eval import catalog
-from playscout.eval.compare import first_divergent_turn
+from playscout.eval.results import catalog
+from playscout.eval.results.compare import first_divergent_turn
 from playscout.media import MediaError
 from playscout.serving.media import ClipMedia, UnknownClip
 from playscout.serving.routes.viewer import ASSETS, read_asset
@@ -130,7 +130,7 @@ class _MediaWriter:
 
 def _divergence(baseline: Path, qid: str, path: Path) -> dict[str, Any] | None:
     """The first turn where this question's trajectory acted differently from the baseline
-    run's (eval/compare.py); None when the baseline has no trajectory for it."""
+    run's (eval/results/compare.py); None when the baseline has no trajectory for it."""
     other = catalog.trajectory_file(baseline, qid)
     if other is None:
         return None

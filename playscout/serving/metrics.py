@@ -22,8 +22,8 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from starlette.routing import BaseRoute, Match
 
 from playscout.agent.trajectory import ErrorEvent, Event, ModelCall, Observation
-from playscout.eval.records import ResultRow
-from playscout.eval.spec import RunSpec
+from playscout.eval.running.spec import RunSpec
+from playscout.eval.storage.records import ResultRow
 from playscout.serving.security import ASGIApp, Message, Receive, Scope, Send
 
 NAMESPACE = "playscout"

@@ -8,6 +8,7 @@ as gone). The defaults let a slow mobile client through: a head is a few hundred
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import h11
@@ -25,6 +26,15 @@ TIMEOUT_RESPONSE = (
 class DeadlineH11Protocol(H11Protocol):
     header_timeout_s: float = 30.0
     body_timeout_s: float = 60.0
+    on_shutdown: Callable[[], None] | None = None  # the app's, told first (see `shutdown`)
+
+    def shutdown(self) -> None:
+        """uvicorn's first step of a graceful shutdown, per open connection: the app hears of it
+        now (its asks get `serving.shutdown_grace_s`, then are cancelled and say why), not after
+        every connection has closed, which a stream held open by its client never does."""
+        if self.on_shutdown is not None:
+            self.on_shutdown()
+        super().shutdown()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self._deadline: asyncio.TimerHandle | None = None
@@ -65,15 +75,35 @@ class DeadlineH11Protocol(H11Protocol):
         self.transport.close()
 
 
-def protocol_for(settings: ServingSettings) -> type[DeadlineH11Protocol]:
-    """The protocol class with this server's deadlines (uvicorn takes a class, not options)."""
+def protocol_for(
+    settings: ServingSettings, on_shutdown: Callable[[], None] | None = None
+) -> type[DeadlineH11Protocol]:
+    """The protocol class with this server's deadlines and shutdown hook (uvicorn takes a
+    class, not options)."""
     return type(
         "DeadlineH11Protocol",
         (DeadlineH11Protocol,),
-        {"header_timeout_s": settings.header_timeout_s, "body_timeout_s": settings.body_timeout_s},
+        {
+            "header_timeout_s": settings.header_timeout_s,
+            "body_timeout_s": settings.body_timeout_s,
+            "on_shutdown": staticmethod(on_shutdown) if on_shutdown else None,
+        },
     )
 
 
-def uvicorn_options(settings: ServingSettings) -> dict[str, Any]:
-    """What `serve` (and every test that runs the real server) passes to uvicorn."""
-    return {"http": protocol_for(settings)}
+SHUTDOWN_MARGIN_S = 5.0
+"""How long uvicorn waits past `shutdown_grace_s` before it cuts what is left: time for the
+cancelled asks to record why and for their streams to send their last `error` event."""
+
+
+def uvicorn_options(settings: ServingSettings, app: Any = None) -> dict[str, Any]:
+    """What `serve` (and every test that runs the real server) passes to uvicorn. With `app`
+    (create_app's), its asks hear of a shutdown as it starts (ServingState.begin_shutdown).
+    The graceful timeout is never None (uvicorn's "wait forever"): a grace of 0 cancels the
+    asks at once, and no stream can hold the server up."""
+    state = getattr(getattr(app, "state", None), "serving", None)
+    hook = getattr(state, "begin_shutdown", None)
+    return {
+        "http": protocol_for(settings, hook),
+        "timeout_graceful_shutdown": settings.shutdown_grace_s + SHUTDOWN_MARGIN_S,
+    }

@@ -2,7 +2,7 @@
 (serving/eval_service.py) implements it; a server without one answers 501 to submit and cancel
 instead of pretending to run anything. The request body is the run use case's
 (`usecases.RunRequest`). Reading runs (list, status, questions) needs no service: the catalog
-reads the run directories (eval/catalog.py)."""
+reads the run directories (eval/results/catalog.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from playscout.agent.trajectory import Event
-from playscout.eval.records import ResultRow
-from playscout.eval.spec import RunSpec
-from playscout.eval.status import RunStatus
+from playscout.eval.running.spec import RunSpec
+from playscout.eval.storage.records import ResultRow
+from playscout.eval.storage.status import RunStatus
 from playscout.usecases.run import RunRequest
 
 NOT_AVAILABLE = "batch runs are not available: no RunService is configured in this server"

@@ -33,9 +33,15 @@ MEDIA_COOKIE = b"playscout_media_key"
 PUBLIC_PREFIXES = ("/healthz", "/readyz", "/docs", "/redoc", "/openapi.json", "/viewer")
 
 
-async def send_error(send: Send, status: int, message: str, headers: dict[str, str] | None = None):
+async def send_error(
+    send: Send,
+    status: int,
+    message: str,
+    headers: dict[str, str] | None = None,
+    code: str | None = None,
+) -> None:
     """The API's error body (serving/errors.py), sent before any route runs."""
-    error = api_error(status, message, headers=headers)
+    error = api_error(status, message, code, headers=headers)
     body = orjson.dumps(error.body())
     raw = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     raw += [(k.lower().encode(), v.encode()) for k, v in error.headers.items()]

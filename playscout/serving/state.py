@@ -4,6 +4,7 @@ limiter and the metrics. Each ask still gets its own ToolContext (fresh SessionM
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,9 +29,25 @@ class ServingState:
     sports: list[str] = field(default_factory=list)
     recall: RecallSampler | None = None  # serve's live recall check (serving/recall.py)
     metrics: Metrics = field(init=False)
+    draining: asyncio.Task[int] | None = None  # the shutdown's drain, once begun
 
     def __post_init__(self) -> None:
         self.metrics = Metrics(in_flight=lambda: self.limiter.in_use)
+
+    def begin_shutdown(self) -> None:
+        """The server started shutting down (serving/protocol.py): admit no more asks, give the
+        running ones `shutdown_grace_s`, then cancel them (each records `interrupted: server
+        shutdown`; a stream's last event is an `error` with code `server_shutting_down`).
+        Called on the event loop, once per open connection: the first call starts it."""
+        if self.draining is None:
+            grace = self.settings.serving.shutdown_grace_s
+            self.draining = asyncio.get_running_loop().create_task(self.limiter.drain(grace))
+
+    async def drained(self) -> int:
+        """Waits for the drain (starting it, when nothing began it); how many were cancelled."""
+        self.begin_shutdown()
+        assert self.draining is not None
+        return await self.draining
 
     @property
     def backend(self) -> SearchBackend:

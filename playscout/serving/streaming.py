@@ -22,7 +22,7 @@ from fastapi.responses import StreamingResponse
 
 from playscout.agent.trajectory import Event
 from playscout.serving.asks import CLIENT_GONE, TRAJECTORY_HEADER, AskRun, Receive
-from playscout.serving.errors import describe
+from playscout.serving.errors import STORAGE_CODES, describe
 from playscout.serving.state import ServingState
 from playscout.usecases.ask import PreparedAsk
 
@@ -58,6 +58,8 @@ def error_object(error: BaseException) -> dict[str, Any]:
     described = describe(error)
     if described.status == 500:
         log.error("streamed ask failed", exc_info=error)
+    elif described.code in STORAGE_CODES:
+        log.error("streamed ask: %s", described.message)
     return described.body()
 
 

@@ -1,6 +1,6 @@
 """Trajectory files as the API sees them: `{trajectory_dir}/{id}.jsonl` for ad-hoc asks (the
 id checked against a strict pattern before any path is built, so no request names a file
-outside the directory), and an eval question's file found through its run (eval/catalog.py).
+outside the directory), and an eval question's file found through its run (eval/results/catalog.py).
 
 Listings summarise every file once and keep the summary while the file's size and mtime stay
 the same, so filtering and paging thousands of asks stays cheap."""
@@ -24,7 +24,7 @@ from playscout.agent.trajectory import (
     summarise,
 )
 from playscout.errors import NotFound
-from playscout.eval.catalog import Page, paginate
+from playscout.eval.results.catalog import Page, paginate
 from playscout.serving.schemas import TrajectoryDetail, TrajectoryListItem
 from playscout.storage import ProcessOwner
 

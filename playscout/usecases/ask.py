@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from playscout.agent.ids import ID_PATTERN
+from playscout.agent.question import visible_question
 from playscout.config import Mode, Policy, ServingSettings, Settings
 from playscout.config.presets import DEFAULT_PRODUCT_PRESET, load_preset
 from playscout.runtime import Runtime
@@ -27,7 +28,9 @@ if TYPE_CHECKING:
 class AskRequest(Request):
     """One question and what it runs with (`POST /v1/ask`'s body; `playscout ask`'s flags)."""
 
-    question: str = Field(min_length=1, description="The question (max length: a setting).")
+    question: Annotated[str, AfterValidator(visible_question)] = Field(
+        min_length=1, description="The question (max length: a setting)."
+    )  # zero-width spaces or direction marks only are as empty as "" (agent/question.py)
     sport: str | None = Field(
         None,
         description="A sport present in the index [default: the server's, `serve --sport`, "

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Self
+from typing import Self
 
 from pydantic import Field, field_validator, model_validator
 
@@ -20,10 +20,11 @@ from playscout.corpus import Corpus
 from playscout.corpus.sports import sport as sport_record
 from playscout.corpus.sports import sport_names
 from playscout.eval.errors import RunError
-from playscout.eval.preflight import run_needs
-from playscout.eval.registry import get, task_names
-from playscout.eval.runner import check_strict, eval_runtime
-from playscout.eval.spec import RunSpec, default_run_dir, model_label
+from playscout.eval.running.preflight import run_needs
+from playscout.eval.running.runner import check_strict, eval_runtime
+from playscout.eval.running.spec import RunSpec, default_run_dir, model_label
+from playscout.eval.tasks.registry import get, open_task, task_names
+from playscout.eval.tasks.task import Task
 from playscout.runtime import Runtime
 from playscout.runtime.preflight import check_run, require
 from playscout.search.backend_api import SearchBackend
@@ -84,6 +85,9 @@ class LocalRun(RunRequest):
     preset: str | None = Field(None, description="Protocol preset [settings.preset, paper].")
     concurrency: int | None = Field(None, ge=1, description="In flight [eval.concurrency].")
     retry_failed: bool = Field(False, description="Re-run questions whose status is error.")
+    rerun_changed: bool = Field(
+        False, description="Resume although questions changed: re-run them, mark the run mixed."
+    )
 
     @field_validator("task")
     @classmethod
@@ -154,6 +158,7 @@ def prepare_run(
         concurrency=req.concurrency or settings.eval.concurrency,
         out_dir=req.out_dir or new_run_dir(settings, req.task, mode, policy),
         retry_failed=req.retry_failed,
+        rerun_changed=req.rerun_changed,
     )
     warnings = probe_models(settings, run_needs(task, spec, preset)) if probe else []
     runtime = eval_runtime(spec, settings, needs_index=needs_index, backend=backend)
@@ -163,7 +168,7 @@ def prepare_run(
     if needs_index and not needs.sports:  # published data without sports named: every one in it
         needs = replace(needs, sports=data_sports)
     warnings += [w.detail for w in require(check_run(runtime, needs))]
-    if req.strict:  # the one place a run is held to the stamp (eval/ran.py decides)
+    if req.strict:  # the one place a run is held to the stamp (eval/running/ran.py decides)
         check_strict(spec, runtime, task)
     return PreparedRun(spec, runtime, settings, notes + warnings)
 
@@ -173,21 +178,16 @@ def new_run_dir(settings: Settings, task: str, mode: Mode, policy: Policy) -> Pa
     return default_run_dir(settings.eval.runs_dir, task, mode, model_label(policy, settings))
 
 
-def _task(req: LocalRun, settings: Settings) -> tuple[Any, bool, tuple[str, ...]]:
-    """The task object, whether it searches the index, and (with data) the data's sports."""
-    declared = get(req.task)
-    if req.data is None:
-        task = declared.task()  # a task over published data only: one line saying --data
-        return task, task.needs_index, ()
-    from playscout.eval.published import published_task, read_data
-
-    published = published_task(req.task, read_data(req.task, req.data))
-    sports = tuple(published.data.sports) if published.data is not None else ()
-    return published, published.index_needed(settings), sports
+def _task(req: LocalRun, settings: Settings) -> tuple[Task, bool, tuple[str, ...]]:
+    """The task object, whether it searches the index, and (with data) the data's sports. A
+    task over published data only, asked without data, is one line saying --data."""
+    task = open_task(req.task, req.data)
+    sports = tuple(task.data.sports) if task.data is not None else ()
+    return task, task.index_needed(settings), sports
 
 
 def _sports(
-    req: LocalRun, settings: Settings, runtime: Runtime, task: Any
+    req: LocalRun, settings: Settings, runtime: Runtime, task: Task
 ) -> tuple[tuple[str, ...], list[str]]:
     """The sports the run asks, and what was said about choosing them: the request's, else
     (without data) `serving.sport`, else every sport the corpus has that the index holds,

@@ -25,7 +25,7 @@ from playscout.agent.prompts import template as prompt_template
 from playscout.clients.wire import request_body
 from playscout.config import Settings
 from playscout.config.presets import load_preset
-from playscout.eval.judges.llm import FIG42, SYSTEM, LLMJudge
+from playscout.eval.judging.llm import FIG42, SYSTEM, LLMJudge
 from playscout.runtime import Runtime
 from playscout.tools.prompts import qa_prompt
 from playscout.tools.tool import ModelSet

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from playscout.cli.main import app
-from playscout.eval.tasks import task_names
+from playscout.eval.tasks.registry import task_names
 
 runner = CliRunner()
 P = Path(__file__).parents[1] / "eval" / "published"

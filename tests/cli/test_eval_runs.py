@@ -72,7 +72,7 @@ def test_compare_prints_every_question_whose_verdict_changed(tmp_path: Path) -> 
 
 def test_compare_prints_peoples_verdicts_in_their_own_columns(tmp_path: Path) -> None:
     """A person's marks show beside the judge's verdicts, and `eval report` counts them."""
-    from playscout.eval.human import record_human_verdict
+    from playscout.eval.storage.human import record_human_verdict
     from tests.serving.runs_data import write_run
 
     a = write_run(tmp_path / "runs", "a", 6)

@@ -18,7 +18,7 @@ from playscout.runtime import Runtime
 from playscout.usecases.ask import Choice
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 from tests.corpus.minicorpus import write_minicorpus
-from tests.eval.test_report import write_run
+from tests.eval.results.test_report import write_run
 from tests.runtime.test_preflight import dead_url
 from tests.synthdata import SynthIndex
 
@@ -159,8 +159,8 @@ def test_progress_draws_nothing_before_the_first_update(monkeypatch) -> None:
 def test_eval_judge_equivalence_abstentions_are_a_warning(tmp_path: Path) -> None:
     """The deterministic judge leaves what only a reader can tell unjudged by design: exit 0,
     with a warning that says which judge decides them (the LLM judge's failures are exit 1)."""
-    from playscout.eval.records import ResultRow
-    from playscout.eval.store import results_store
+    from playscout.eval.storage.records import ResultRow
+    from playscout.eval.storage.store import results_store
 
     run = write_run(tmp_path / "run", 1)
     results_store(run).append(

@@ -12,6 +12,7 @@ the route); with `api_key` set, requests without that bearer key get 401.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from collections import deque
@@ -128,9 +129,16 @@ class FakeOpenAIServer:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._server.block_on_close = False
+        self._server.handle_error = self._handle_error  # type: ignore[method-assign]
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
         )
+
+    def _handle_error(self, request: Any, address: Any) -> None:
+        """A client that hangs up (one that stopped reading an oversized reply) is no error of
+        this server's: only other exceptions are printed, as the standard server does."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            ThreadingHTTPServer.handle_error(self._server, request, address)
 
     @property
     def port(self) -> int:

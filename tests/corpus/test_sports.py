@@ -53,8 +53,8 @@ def test_sites_that_read_sport_facts_fail_instead_of_defaulting() -> None:
     """The judge's coverage rubric, team aliases, the T5 cutoff and margins, the synthetic
     generator: each fails on an unknown sport (before: basketball's rubric, no aliases,
     cutoff 2)."""
-    from playscout.eval.judges.criteria import CriteriaJudge
-    from playscout.eval.tasks.games import _cutoff
+    from playscout.eval.judging.criteria import CriteriaJudge
+    from playscout.eval.tasks.t5 import _cutoff
     from playscout.synthetic.sports import SPECS
     from playscout.tools.entities import EntityResolver
     from tests.doubles import ScriptedChatModel

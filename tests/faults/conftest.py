@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -154,3 +155,36 @@ def tmpfs(tmp_path: Path) -> Iterator[Tmpfs]:
         yield mounts
     finally:
         mounts.unmount_all()
+
+
+def llm_settings(
+    tmp_path: Path, synth_index: Any, model_url: str, traj: Path | None = None,
+    session_db: Path | None = None, **extra: Any,
+) -> Any:  # fmt: skip
+    """A server's settings whose agent model is `model_url` (text tool protocol, no retries)."""
+    from tests.serving.conftest import make_settings
+
+    agent = {
+        "trajectory_dir": traj or tmp_path / "traj",
+        "session_db": session_db or tmp_path / "s.sqlite",
+        "tool_protocol": "text",
+        "llm": {"base_url": model_url, "model": "fake-model", "max_retries": 0},
+    }
+    return make_settings(tmp_path, synth_index, agent=agent, **extra)
+
+
+@contextlib.contextmanager
+def server_process(settings: Any, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The app of `settings` in its own uvicorn process (its URL, its log), terminated after."""
+    from tests.serving.conftest import free_port
+    from tests.serving.test_run_faults import start_server
+
+    config = tmp_path / "settings.json"
+    config.write_text(settings.model_dump_json())
+    log, port = tmp_path / "server.log", free_port()
+    server = start_server(config, port, log)
+    try:
+        yield f"http://127.0.0.1:{port}", log
+    finally:
+        server.terminate()
+        server.wait(30)

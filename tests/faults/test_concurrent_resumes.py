@@ -20,12 +20,12 @@ from typer.testing import CliRunner
 from playscout.cli.main import app
 from playscout.config import EvalSettings, Settings
 from playscout.eval import RunSpec, run_eval
-from playscout.eval.status import read_status
+from playscout.eval.storage.status import read_status
 from playscout.eval.tasks.t9 import T9Task
 from playscout.serving.eval_service import EvalRunService
 from playscout.storage import OutputBusyError
 from playscout.usecases import RunRequest
-from tests.eval.test_runner import _SLOW
+from tests.eval.running.test_runner import _SLOW
 
 SPORTS = ("basketball",)  # the shared synthetic index's sport
 

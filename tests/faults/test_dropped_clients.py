@@ -163,7 +163,7 @@ def test_request_cut_off_mid_body_admits_nothing(app_factory, synth_index):
             for _ in range(4):
                 with socket.create_connection((host, int(port)), timeout=5) as s:
                     s.sendall(
-                        f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                         f"Content-Length: {len(body)}\r\n\r\n".encode()
                         + body[: len(body) // 2]
                     )

@@ -18,7 +18,7 @@ from tests.serving.conftest import live_server
 from .conftest import open_fds
 
 pytestmark = pytest.mark.slow
-HEAD = b"GET /healthz HTTP/1.1\r\nHost: x\r\nUser-Agent: a-slow-phone\r\n\r\n"
+HEAD = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: a-slow-phone\r\n\r\n"
 
 
 def connect(url: str) -> socket.socket:
@@ -57,7 +57,7 @@ def test_a_stalled_body_is_closed_and_a_slow_head_in_time_is_answered(app_factor
     with live_server(app) as srv:
         stalled = connect(srv.url)
         stalled.sendall(
-            b"POST /v1/ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST /v1/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b"Content-Length: 1000\r\n\r\n" + b'{"question": "'  # then nothing
         )
         reply = read_all(stalled)  # returns only because the server closes

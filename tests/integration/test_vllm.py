@@ -222,8 +222,8 @@ def test_published_t2_and_gameplayqa_through_real_vlm(tmp_path: Path) -> None:
 
     from playscout.config import EvalSettings, Settings
     from playscout.eval import RunSpec, run_eval
-    from playscout.eval.report import summarise_run
-    from playscout.eval.store import load_results
+    from playscout.eval.results.report import summarise_run
+    from playscout.eval.storage.store import load_results
     from tests.media.videos import write_video
 
     published = Path(__file__).parents[1] / "eval" / "published"

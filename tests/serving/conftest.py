@@ -93,14 +93,10 @@ def _serving_settings(app: Any) -> ServingSettings:
 def live_server(app: FastAPI, grace_s: float | None = None) -> Iterator[LiveServer]:
     """uvicorn on 127.0.0.1 in a thread: the real HTTP stack, sockets and all."""
     port = free_port()
-    config = uvicorn.Config(
-        app,
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        timeout_graceful_shutdown=grace_s,
-        **uvicorn_options(_serving_settings(app)),  # as `playscout serve` runs it
-    )
+    options = uvicorn_options(_serving_settings(app), app)  # as `playscout serve` runs it
+    if grace_s is not None:
+        options["timeout_graceful_shutdown"] = grace_s
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **options)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

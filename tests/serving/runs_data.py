@@ -21,9 +21,9 @@ from playscout.agent.trajectory import (
     ToolCallEvent,
     TrajectoryWriter,
 )
-from playscout.eval.records import ResultRow
-from playscout.eval.status import RunStatus, write_status
-from playscout.eval.store import judgements_store, results_store, write_json_atomic
+from playscout.eval.storage.records import ResultRow
+from playscout.eval.storage.status import RunStatus, write_status
+from playscout.eval.storage.store import judgements_store, results_store, write_json_atomic
 
 SPORTS = ("basketball", "hockey", "soccer")
 EVIL = "<img src=x onerror=\"document.title='pwned'\">"

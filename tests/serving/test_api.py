@@ -52,7 +52,7 @@ def test_trajectory_fetch_has_events_in_order(client, synth_index):
         ({"sport": "basketball"}, 422, "question"),
         ({"question": ""}, 422, "question"),
         ({"question": "x" * 2001}, 400, "limit is 2000"),
-        ({"question": "   "}, 400, "blank"),
+        ({"question": "   "}, 422, "no visible characters"),
         ({"question": "who?", "sport": "curling", **ASK}, 400, "unknown sport 'curling'"),
         ({"question": "who?", "mode": "turbo"}, 422, "mode"),
         ({"question": "who?", "policy": "magic"}, 422, "policy"),
@@ -137,7 +137,7 @@ def test_unknown_trajectory_is_404(client):
 
 def test_runs_are_501_without_service(client):
     assert "RunService" in one_line_error(client.post("/v1/runs", json={}), 501)
-    assert "RunService" in one_line_error(client.post("/v1/runs/abc/cancel"), 501)
+    assert "RunService" in one_line_error(client.post("/v1/runs/abc/cancel", json={}), 501)
     # Reading runs needs no service: they are on disk.
     assert client.get("/v1/runs").json()["items"] == []
     assert "no run 'abc'" in one_line_error(client.get("/v1/runs/abc"), 404)
@@ -149,7 +149,7 @@ def test_runs_use_a_service(app_factory, tmp_path):
     from fastapi.testclient import TestClient
 
     from playscout.eval.errors import RunConflict
-    from playscout.eval.status import RunStatus, write_status
+    from playscout.eval.storage.status import RunStatus, write_status
     from playscout.usecases import RunRequest
 
     class RecordingRunService:
@@ -176,7 +176,7 @@ def test_runs_use_a_service(app_factory, tmp_path):
         assert got["id"] == "r0" and got["task"] == "t9" and got["state"] == "queued"
         assert c.get("/v1/runs").json()["total"] == 1
         assert c.get("/v1/runs/zzz").status_code == 404
-        assert "nothing to cancel" in one_line_error(c.post("/v1/runs/r0/cancel"), 409)
+        assert "nothing to cancel" in one_line_error(c.post("/v1/runs/r0/cancel", json={}), 409)
         assert c.post("/v1/runs", json={"limit": 0}).status_code == 422
         bad_task = one_line_error(c.post("/v1/runs", json={"task": "t99"}), 422)
         assert "unknown task 't99'" in bad_task and "t9" in bad_task

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from playscout.clients.chat import ImagePart
-from playscout.eval.tasks.task import tool_subset
+from playscout.eval.tasks.routes import tool_subset
 from playscout.serving.app import create_app
 from playscout.tools.tool import ModelSet
 from tests.doubles import ScriptedChatModel, text_call

@@ -14,8 +14,13 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
-from playscout.eval.human import HUMAN_VERDICTS, MAX_NOTE, human_verdicts, record_human_verdict
-from playscout.eval.store import JUDGEMENTS
+from playscout.eval.storage.human import (
+    HUMAN_VERDICTS,
+    MAX_NOTE,
+    human_verdicts,
+    record_human_verdict,
+)
+from playscout.eval.storage.store import JUDGEMENTS
 from playscout.serving.eval_service import EvalRunService
 from tests.serving.conftest import api_error, make_settings
 from tests.serving.runs_data import write_run

@@ -169,7 +169,7 @@ def test_the_paper_profile_serves_the_papers_qa_stack_as_the_stamp_names_it():
     """LLaVA-NeXT-Video for video QA, Qwen3-VL-8B for document and caption QA (one server), by
     served names the stamp accepts as the paper's; `serve models` prints the flags."""
     from playscout.config.presets import load_preset
-    from playscout.eval.stamp import is_model
+    from playscout.eval.running.stamp import is_model
 
     profile = load_profile("paper")
     expects = load_preset("paper").expects

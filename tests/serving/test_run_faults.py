@@ -86,7 +86,7 @@ def test_a_run_cancelled_over_http_stops_and_leaks_nothing(tmp_path, synth_index
             threads, fds = set(threading.enumerate()), open_fds()
             run_id = c.post("/v1/runs", json=RUN).json()["id"]
             wait_for(lambda: len(model.requests) >= 6, 60, "the agents to call the model")
-            r = c.post(f"/v1/runs/{run_id}/cancel")
+            r = c.post(f"/v1/runs/{run_id}/cancel", json={})
             assert r.status_code == 202 and r.json()["message"].startswith("cancel requested")
             assert service.wait(run_id, 30), "the run's thread did not end"
             calls = len(model.requests)
@@ -95,7 +95,7 @@ def test_a_run_cancelled_over_http_stops_and_leaks_nothing(tmp_path, synth_index
             assert info["questions"] == 0  # nobody finished: 30 calls each were scripted
             time.sleep(1.0)  # ~6 model latencies: any agent still alive would call again
             assert len(model.requests) == calls, "model calls after the run was cancelled"
-            assert c.post(f"/v1/runs/{run_id}/cancel").status_code == 409
+            assert c.post(f"/v1/runs/{run_id}/cancel", json={}).status_code == 409
             # Nothing leaks: no run thread, no executor thread, no socket or file left open.
             assert service.running() == []
             wait_for(lambda: not new_threads(threads), 10, "threads to end")
@@ -161,7 +161,7 @@ def test_a_run_killed_with_its_server_is_listed_interrupted_after_restart(tmp_pa
             assert 1 <= after["questions"] < 3
             listed = httpx.get(f"{url}/v1/runs", params={"status": "interrupted"}).json()
             assert [r["id"] for r in listed["items"]] == [run_id]
-            assert httpx.post(f"{url}/v1/runs/{run_id}/cancel").status_code == 409
+            assert httpx.post(f"{url}/v1/runs/{run_id}/cancel", json={}).status_code == 409
         finally:
             for proc in (first, second):
                 if proc is not None and proc.poll() is None:

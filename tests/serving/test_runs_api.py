@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from playscout.eval.catalog import natural_key
-from playscout.eval.status import RunOwner, RunStatus, write_status
+from playscout.eval.results.catalog import natural_key
+from playscout.eval.storage.status import RunOwner, RunStatus, write_status
 from playscout.serving.eval_service import EvalRunService
 from tests.serving.runs_data import write_run
 from tests.serving.test_api import one_line_error
@@ -162,8 +162,10 @@ def test_a_real_run_over_http_then_judged_and_reported(app_factory, synth_index,
         assert t["annotations"]["judge"] == "equivalence" and t["annotations"]["judge_reason"]
         searches = workflow_calls(t["summary"]["question"]).count("search_documents")
         assert t["summary"]["tool_calls"]["search_documents"] == searches
-        assert "nothing to cancel" in one_line_error(c.post(f"/v1/runs/{run_id}/cancel"), 409)
-        assert one_line_error(c.post("/v1/runs/nope/cancel"), 404)
+        assert "nothing to cancel" in one_line_error(
+            c.post(f"/v1/runs/{run_id}/cancel", json={}), 409
+        )
+        assert one_line_error(c.post("/v1/runs/nope/cancel", json={}), 404)
         assert "llm judge needs a model" in one_line_error(
             c.post(f"/v1/runs/{run_id}/judge", json={"judge": "llm"}), 400
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from playscout.eval.tasks.task import tool_subset
+from playscout.eval.tasks.routes import tool_subset
 from tests.doubles import ScriptedChatModel, text_call
 from tests.synthdata import SynthIndex
 

@@ -20,7 +20,7 @@ from playscout.agent.tracing import resource
 from playscout.agent.trajectory import JsonlRecorder, RunStart, TrajectoryWriter
 from playscout.clients.openai_chat import OpenAIChatClient
 from playscout.config import TelemetrySettings
-from playscout.eval.tasks.task import tool_subset
+from playscout.eval.tasks.routes import tool_subset
 from playscout.tools.tool import ModelSet
 from tests.clients.fake_openai_server import FakeOpenAIServer, Reply
 from tests.synthdata import SPORT, SynthIndex, copy_with_video

@@ -294,8 +294,8 @@ def media_run(tmp_path_factory, synth_index, media_corpus) -> Iterator[tuple[Set
     """A real t9 run in default mode over real clip files: the agent and the VLM are
     FakeOpenAIServer over HTTP (no model can be served here); the run, the tools, the frame
     sampling and the trajectory are real."""
-    from playscout.eval.runner import run_eval
-    from playscout.eval.spec import RunSpec
+    from playscout.eval.running.runner import run_eval
+    from playscout.eval.running.spec import RunSpec
     from tests.clients.fake_openai_server import FakeOpenAIServer
 
     tmp = tmp_path_factory.mktemp("media-run")

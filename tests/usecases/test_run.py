@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from playscout.cli.main import app as cli
-from playscout.eval.store import load_results
+from playscout.eval.storage.store import load_results
 from playscout.runtime.preflight import PreflightError
 from playscout.serving.app import create_app
 from playscout.serving.eval_service import EvalRunService

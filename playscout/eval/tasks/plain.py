@@ -18,7 +18,7 @@ from playscout.corpus.boxscore import finals, stat_rows
 from playscout.corpus.models import GoldEvidence
 from playscout.corpus.sports import sport as sport_record
 from playscout.eval.errors import RunError
-from playscout.eval.registry import declare
+from playscout.eval.tasks.registry import declare
 from playscout.eval.tasks.synthetic import rng_for
 from playscout.eval.tasks.t9 import T9Task, question_instance
 from playscout.eval.tasks.task import Instance, TaskEnv
@@ -145,17 +145,17 @@ class PlainTask(T9Task):
     def empty_sports(self, corpus: Corpus, sports: Sequence[str]) -> list[str]:
         return [sport for sport in sports if not plain_questions(corpus, sport, 1)]
 
-    def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
+    def questions(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
         corpus = env.need_corpus()
         out: list[Instance] = []
         for sport in sports:
-            questions = plain_questions(corpus, sport, limit)
-            if not questions:
+            made = plain_questions(corpus, sport, limit)
+            if not made:
                 raise RunError(
                     f"{corpus.root}: no {sport} game has the box scores plain questions are "
                     "made from (game_stat_player, game_stat_team)"
                 )
-            out += [question_instance(sport, q) for q in questions]
+            out += [question_instance(sport, q) for q in made]
         return out
 
 

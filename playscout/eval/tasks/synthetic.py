@@ -1,19 +1,20 @@
-"""Instances from the synthetic corpus: each clip window with its play-by-play events (which
-carry the structured attributes: type, shot/play type, zone, player, jersey number, score).
-Deterministic per clip id so reruns and resumes see the same instances."""
+"""What generated questions are made from: each clip window of the synthetic corpus with its
+play-by-play events (which carry the structured attributes: type, shot/play type, zone,
+player, jersey number, score), and a seeded RNG per clip id so reruns and resumes see the same
+questions."""
 
 from __future__ import annotations
 
 import hashlib
 import random
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from playscout.corpus import Corpus
 from playscout.eval.errors import RunError
 
-LETTERS = "ABCDE"
+SYNTHETIC = "synthetic boxes and a baseline predictor: no generator, no real tracks"
+"""The note of T7 and T8 rows on the synthetic corpus: no video generator stands behind them."""
 
 
 @dataclass
@@ -59,45 +60,3 @@ def clip_facts(corpus: Corpus, sport: str, max_games: int = 3) -> list[ClipFacts
                     ClipFacts(cid, game_id, sport, window.period, evs, teams, pbp.get("date"))
                 )
     return out
-
-
-def options_for(
-    correct: str, pool: list[str], rng: random.Random, n: int = 5
-) -> tuple[list[str], int]:
-    """`n` options with the correct one at a random position; distractors from the pool."""
-    others = sorted({p for p in pool if p and p != correct})
-    rng.shuffle(others)
-    opts = [correct, *others[: n - 1]]
-    rng.shuffle(opts)
-    return opts, opts.index(correct)
-
-
-def render_options(options: list[str]) -> str:
-    return "\n".join(f"{LETTERS[i]}: {o}" for i, o in enumerate(options))
-
-
-_LETTER = re.compile(r"(?:^|answer(?: is)?[:\s]+|\()\s*([A-E])(?:\)|\.|:|\s|$)", re.I)
-
-
-def pick_option(answer: str | None, options: list[str]) -> int | None:
-    """The chosen option: a leading/explicit letter, else the one option whose text appears in
-    the answer (GameplayQA's option extraction, made deterministic). None = no choice."""
-    if not answer:
-        return None
-    m = _LETTER.search(answer.strip())
-    if m and LETTERS.index(m.group(1).upper()) < len(options):
-        return LETTERS.index(m.group(1).upper())
-    from playscout.eval.judges.text import normalise
-
-    text = f" {normalise(answer)} "
-    found = [i for i, o in enumerate(options) if f" {normalise(o)} " in text]
-    return found[0] if len(found) == 1 else None
-
-
-def qa_answer(result: Any) -> tuple[str | None, float | None]:
-    """First item's answer and confidence of a video_qa/document_qa ToolResult."""
-    items = getattr(result.data, "items", None) or []
-    for item in items:
-        if item.answer:
-            return item.answer, item.confidence
-    return None, None

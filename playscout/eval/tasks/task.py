@@ -1,40 +1,35 @@
-"""What a task is: a loader (instances), a route through the same agent and tools (a prompt
-template with a tool subset, or one direct tool call), and a metric over the stored records.
+"""What a task is: one `Task` type, whatever its items come from. A task loads its items
+(`Instance`s), asks each through the same agent and tools (a route: a prompt template with a
+tool subset, one direct tool call, or one question to a VLM about video files) and scores the
+stored rows (a metric).
 
-Routes return an `Outcome` (eval/records.py) that becomes the question's result row, so every
+Its items come from one of its two sources: questions it generates from the synthetic corpus
+(`questions`), or a published data file (`data`), read by one of the task's published formats
+(`Format`: the file's layout, its parser and the Task class that routes and scores its items).
+A task module declares both with the task (tasks/registry.py, `declare`).
+
+Routes return an `Outcome` (storage/records.py) that becomes the question's result row, so every
 task shares the runner's resume, trajectory and report machinery, and `score` reads the rows
 back typed."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from playscout.agent.answer import is_fallback
-from playscout.agent.runner import AGENT_PACKAGES
-from playscout.agent.tooling import recorded_call
-from playscout.agent.trajectory import (
-    FinalAnswer,
-    JsonlRecorder,
-    MemoryRecorder,
-    Observation,
-    RunStart,
-    TrajectoryWriter,
-    failure_reason,
-    summarise,
-)
 from playscout.clients.chat import ChatClient
-from playscout.config import EvalSettings, Mode, Policy, Settings, package_versions
+from playscout.config import EvalSettings, Mode, Policy, Settings
 from playscout.config.presets import Preset
 from playscout.corpus import Corpus
 from playscout.eval.errors import RunError
-from playscout.eval.guard import BackendView
-from playscout.eval.records import Outcome, ResultRow
+from playscout.eval.storage.records import Outcome, ResultRow
+from playscout.eval.tasks.guard import BackendView
+from playscout.eval.tasks.media import resolve_media
 from playscout.runtime import Runtime
 from playscout.search.backend_api import SearchBackend
-from playscout.tools.tool import ModelSet, Tool, ToolContext, ToolResult
+from playscout.tools.tool import ModelSet, ToolContext
 
 
 @dataclass
@@ -113,127 +108,137 @@ AGENT_CALLS = frozenset({AGENT})
 """`Task.calls` of a task whose route runs the agent (which may call any of its tools)."""
 
 
-class Task(Protocol):
-    """A task over generated questions. One that reads the corpus' question files may also say
-    which sports have none, `empty_sports(corpus, sports)` (T9): a run that chose its sports
-    itself skips those (usecases/run.py)."""
+@dataclass(frozen=True)
+class Needs:
+    """What a run of the task on published data needs besides its data file."""
+
+    videos: str = "no"  # "no" | "optional" | "required": the items' video files (--media)
+    vlm: bool = False  # a VLM reads their frames (default mode)
+    corpus: str = "no"  # "no" | "optional" (used when given) | "required": corpus + index
+    judge: str = "deterministic metric"  # what scores the answers
+
+    def lines(self) -> list[str]:
+        out = []
+        if self.videos != "no":
+            out.append(f"video files ({self.videos}: --media, default the data file's folder)")
+        if self.vlm:
+            out.append("a VLM (--vlm-url/--vlm-model)")
+        if self.corpus != "no":
+            out.append(f"a corpus and its index ({self.corpus}: --corpus, --index)")
+        out.append(f"scored by: {self.judge}")
+        return out
+
+
+class Task:
+    """A task: what it is (name, description, the tools its route calls, whether a judge step
+    scores it), where its items come from, how each is asked (`route`) and how the rows are
+    scored (`score`).
+
+    Built without data, its items are the questions it generates from the corpus
+    (`questions`); built with a published file's `data`, they are that file's items, of the
+    sports asked, with their videos found (`needs` says what such a run needs; `check` refuses
+    what cannot run before anything is written). A task that reads the corpus' question files
+    may also say which sports have none, `empty_sports(corpus, sports)` (T9): a run that chose
+    its sports itself skips those (usecases/run.py)."""
+
+    name: str = ""  # the declaration's name when left empty (tasks/registry.py, `declare`)
+    description: str = ""
+    needs_index: bool = True  # its route searches the index
+    judged: bool = False  # answers scored by a T9-style judge step (else by `score`)
+    # The tools its route calls itself, or AGENT_CALLS: the preflight reads it (`eval run`, with
+    # or without --data); `check` refuses what the preflight cannot see (the data's own needs).
+    calls: frozenset[str] = frozenset()
+    stand_in: str | None = None  # what stands in for the paper's system, said in every report
+    needs: Needs = Needs()  # on published data
+
+    def __init__(self, data: PublishedData | None = None) -> None:
+        self.data = data
+        if data is not None:
+            self.needs_index = self.needs.corpus == "required"
+
+    def index_needed(self, settings: Settings) -> bool:
+        """Whether the run opens the index: generated questions when the route searches it;
+        published data when its task needs the corpus, or may use it and one is configured."""
+        if self.data is None:
+            return self.needs_index
+        return self.needs.corpus == "required" or (
+            self.needs.corpus == "optional" and settings.corpus_dir is not None
+        )
+
+    def check(self, env: TaskEnv) -> None:
+        """Refuse, in one line and before the run directory exists, what cannot run."""
+
+    def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
+        """The items to ask: the generated questions, or the data file's items of `sports`
+        (every sport when empty), `limit` per sport, with their videos found (or `missing`
+        set) and `resolve` applied."""
+        if self.data is None:
+            return self.questions(env, sports, limit)
+        counts: dict[str, int] = {}
+        items: list[Instance] = []
+        for inst in self.data.items:
+            if sports and inst.sport not in sports:
+                continue
+            counts[inst.sport] = counts.get(inst.sport, 0) + 1
+            if limit is None or counts[inst.sport] <= limit:
+                items.append(inst)
+        if not items:
+            raise RunError(
+                f"{self.data.path.name} has no items of {', '.join(sports)} "
+                f"(its sports: {', '.join(self.data.sports)}); leave out --sport for all"
+            )
+        if self.needs.videos == "required":
+            resolve_media(items, self.data.path, env.media)
+        self.resolve(items, env)
+        return items
+
+    def questions(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]:
+        """The questions generated from the corpus, at most `limit` per sport (a task declared
+        without `generated=` has none: `BenchmarkTask.task` says so before it gets here)."""
+        raise NotImplementedError
+
+    def resolve(self, items: list[Instance], env: TaskEnv) -> None:
+        """Published items: task-specific checks against the run's inputs (T4: is the game
+        in the corpus)."""
+
+    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome:
+        raise NotImplementedError
+
+    def score(self, records: list[ResultRow]) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Format:
+    """One published format of a task, declared with it (tasks/registry.py, `declare`): how the
+    data looks, where that is written down, its parser (`parse`) and its route (the Task class
+    that asks and scores its items)."""
 
     name: str
-    description: str
-    needs_index: bool
-    judged: bool  # answers scored by a T9-style judge step (else by `score`)
-    calls: frozenset[str]  # the tools its route calls itself, or AGENT_CALLS (preflight reads it)
+    layout: str  # what the data looks like, one line
+    source: str  # where the format is written down
+    parse: Callable[[Path], list[Instance]]
+    route: type[Task]
+    kind: str = ".json"  # file suffix, or "folder"
+    from_paper: bool = False  # no public file: written from the paper's description
+    runnable: bool = True  # False: recognised so the error can say what to pass instead
+    example: str = ""  # where such a file is in the release (markdown), for the docs table
+    task: str = ""  # the task that declares it (set by `declare`)
 
-    def load(self, env: TaskEnv, sports: Sequence[str], limit: int | None) -> list[Instance]: ...
-
-    async def route(self, inst: Instance, env: TaskEnv, trajectory: Path) -> Outcome: ...
-
-    def score(self, records: list[ResultRow]) -> dict[str, Any]: ...
-
-
-def tool_subset(names: Sequence[str]) -> tuple[Tool, ...]:
-    from playscout.tools.registry import ALL_TOOLS
-
-    by_name = {t.name: t for t in ALL_TOOLS}
-    return tuple(by_name[n] for n in names if n in by_name)
+    def fits(self, path: Path) -> bool:
+        if self.kind == "folder":
+            return path.is_dir()
+        return path.is_file() and path.suffix.lower() == self.kind
 
 
-async def run_agent(
-    env: TaskEnv,
-    ctx: ToolContext,
-    prompt: str,
-    trajectory: Path,
-    tools: Sequence[Tool] | None = None,
-) -> Outcome:
-    """One agent run -> the common row fields. The fallback phrase is kept as `raw_answer`
-    but never as `answer` (defect 13: it was counted as a successful answer)."""
-    agent = env.runtime.agent(ctx, env.policy, llm=env.client, tools=tools, tokenizer=env.tokenizer)
-    result = await agent.run(prompt, trajectory=trajectory)
-    summary = summarise(result.events)
-    answer, status = result.answer, result.status
-    error = None
-    if status == "error":
-        answer, error = None, failure_reason(result.events) or "the agent run failed"
-    elif answer is not None and is_fallback(answer):
-        status = "no_answer"
-    return Outcome(
-        answer=answer if status != "no_answer" else None,
-        raw_answer=result.answer,
-        status=status,
-        forced_final=result.forced_final,
-        turns=summary.turns,
-        tool_calls=summary.tool_calls,
-        valid_tool_calls=sum(isinstance(e, Observation) and e.error is None for e in result.events),
-        prompt_tokens=summary.prompt_tokens,
-        completion_tokens=summary.completion_tokens,
-        errors=summary.errors,
-        error=error,
-        evidence=result.evidence,
-        note=result.note,
-        observation_errors=sorted(
-            {e.error for e in result.events if isinstance(e, Observation) and e.error}
-        ),
-        wall_s=round(result.wall_s, 4),
-    )
+@dataclass
+class PublishedData:
+    """A parsed data file: its items, and the format they were read in."""
 
+    path: Path
+    format: Format
+    items: list[Instance]
 
-async def direct_call(
-    env: TaskEnv, ctx: ToolContext, tool: str, args: dict[str, Any], trajectory: Path
-) -> tuple[ToolResult, Outcome]:
-    """One tool call recorded as a trajectory (so timelines and tool counts cover direct routes
-    too) -> (the tool's result, the common row fields without an answer)."""
-    tools = {t.name: t for t in tool_subset([tool])}
-
-    async def call(writer: TrajectoryWriter) -> ToolResult:
-        return (await recorded_call(writer, tools, ctx, 1, tool, args)).result
-
-    question = str(args.get("query", ""))
-    return await record_direct(trajectory, question, ctx.sport, ctx.mode, tool, call)
-
-
-async def record_direct(
-    trajectory: Path,
-    question: str,
-    sport: str,
-    mode: str,
-    tool: str,
-    call: Callable[[TrajectoryWriter], Awaitable[ToolResult]],
-) -> tuple[ToolResult, Outcome]:
-    """A direct route's one recorded step (`call` emits its events on the writer) framed as a
-    run: RunStart, the step, FinalAnswer -> (its result, the common row fields)."""
-    import time
-
-    from playscout.agent.trajectory import Event
-
-    memory = MemoryRecorder()
-    writer = TrajectoryWriter(f"direct-{trajectory.stem}", [memory, JsonlRecorder(trajectory)])
-    t0 = time.perf_counter()
-    try:
-        writer.emit(
-            RunStart,
-            question=question,
-            sport=sport,
-            mode=mode,
-            policy="direct",
-            tools=[tool],
-            versions=package_versions(AGENT_PACKAGES),
-        )
-        result = await call(writer)
-        status = "error" if result.error else "answered"
-        wall = time.perf_counter() - t0
-        writer.emit(FinalAnswer, answer=None, status=status, turns=1, wall_s=wall)
-    finally:
-        writer.close()
-    events: list[Event] = list(memory.events)
-    summary = summarise(events)
-    return result, Outcome(
-        status=status,
-        turns=1,
-        tool_calls=summary.tool_calls,
-        prompt_tokens=0,
-        completion_tokens=0,
-        errors=int(result.error is not None),
-        error=result.error,
-        observation_errors=[result.error] if result.error else [],
-        wall_s=round(wall, 4),
-    )
+    @property
+    def sports(self) -> list[str]:
+        return sorted({i.sport for i in self.items})

@@ -1,7 +1,8 @@
 """`/healthz` (the process answers) and `/readyz` (the index is open and every configured model
 endpoint answers `/models` and lists its model: the CLI's preflight check, runtime/preflight.py;
 unconfigured endpoints are reported as such, not as failures); the tools' endpoints are the
-roles declared in tools/roles.py. The readiness body's index entry
+roles declared in tools/roles.py; the sessions' database answers (agent/sessions.py). The
+readiness body's index entry
 carries the live recall estimate per clip channel (serving/recall.py); it also counts
 asks: slots in use, runs in flight, and the limit."""
 
@@ -13,6 +14,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 
+from playscout.agent.sessions import SessionStoreError, check_session_db
 from playscout.runtime.preflight import check_endpoint
 from playscout.serving.routes import get_state
 from playscout.serving.state import ServingState
@@ -46,8 +48,25 @@ async def readyz(state: State) -> JSONResponse:
             index["recall"] = state.recall.snapshot()
     except Exception as e:
         index = {"status": "error", "error": f"{type(e).__name__}: {e}".splitlines()[0]}
-    ready = index["status"] == "ok" and all(m["ok"] for m in models.values())
+    sessions = await _sessions(state)
+    ready = (
+        index["status"] == "ok"
+        and all(m["ok"] for m in models.values())
+        and sessions["status"] != "error"
+    )
     limiter = state.limiter  # slots in use with no ask running would be a leak
     asks = {"in_flight": limiter.in_use, "running": len(limiter.tasks), "limit": limiter.limit}
-    body = {"ready": ready, "index": index, "models": models, "asks": asks}
+    body = {"ready": ready, "index": index, "models": models, "sessions": sessions, "asks": asks}
     return JSONResponse(body, status_code=200 if ready else 503)
+
+
+async def _sessions(state: ServingState) -> dict[str, Any]:
+    """The sessions' database (agent/sessions.py): `unused` without an agent model."""
+    path = state.settings.agent.session_db
+    if state.llm_client is None:
+        return {"status": "unused", "path": str(path)}
+    try:
+        await asyncio.to_thread(check_session_db, path)
+    except SessionStoreError as e:
+        return {"status": "error", "path": str(path), "error": str(e)}
+    return {"status": "ok", "path": str(path)}

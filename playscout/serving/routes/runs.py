@@ -1,5 +1,5 @@
 """Batch runs over HTTP. Reading (list, status, questions, a question's trajectory, report,
-compare) comes from the run directories (eval/catalog.py), so it works for CLI runs too and
+compare) comes from the run directories (eval/results/catalog.py), so it works for CLI runs too and
 after a restart; starting and cancelling need the server's RunService (501 without one)."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from playscout.agent.trajectory import read_trajectory
 from playscout.config import Mode
-from playscout.eval import catalog
-from playscout.eval.catalog import MAX_PAGE, Page, QuestionFilter, QuestionPage, RunInfo
-from playscout.eval.compare import Change, Comparison, comparison, first_divergent_turn
-from playscout.eval.human import (
+from playscout.eval.results import catalog
+from playscout.eval.results.catalog import MAX_PAGE, Page, QuestionFilter, QuestionPage, RunInfo
+from playscout.eval.results.compare import Change, Comparison, comparison, first_divergent_turn
+from playscout.eval.storage.human import (
     MAX_BY,
     MAX_NOTE,
     HumanRecord,
@@ -22,7 +22,7 @@ from playscout.eval.human import (
     human_verdicts,
     record_human_verdict,
 )
-from playscout.eval.status import RunState, RunStatus
+from playscout.eval.storage.status import RunState, RunStatus
 from playscout.serving.media import ClipMedia, with_media
 from playscout.serving.query import reject_unknown_query
 from playscout.serving.routes import get_state
@@ -102,8 +102,12 @@ async def judge(
     prompt and the LLM judge it was made with (else the server's); returns the counts."""
     from playscout.config import EvalSettings, deep_merge
     from playscout.config.presets import load_preset
-    from playscout.eval.judges import judge_run_async, make_judge
-    from playscout.eval.judges.run import run_judge_settings, run_preset
+    from playscout.eval.running.judge import (
+        judge_run_async,
+        make_judge,
+        run_judge_settings,
+        run_preset,
+    )
 
     path = catalog.run_dir(state.runs_dir, run_id)
     # No response cache here: judge_run skips what was judged already, and a server must not
@@ -133,7 +137,7 @@ class ReportBody(BaseModel):
 def report(state: State, run_id: RunId, judge: Text = None) -> ReportBody:
     """What `playscout eval report` writes, computed from the run directory (nothing is
     written)."""
-    from playscout.eval.report import markdown, summarise_run
+    from playscout.eval.results.report import markdown, summarise_run
 
     summary = summarise_run(catalog.run_dir(state.runs_dir, run_id), judge)
     return ReportBody(summary=summary, markdown=markdown([summary]))

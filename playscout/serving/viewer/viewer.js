@@ -333,7 +333,7 @@ function runHeader(run) {
   return box;
 }
 
-// "not comparable: <reasons>" beside a run's number (eval/stamp.py); "" when comparable or unknown.
+// "not comparable: <reasons>" beside a run's number (eval/running/stamp.py); "" when comparable or unknown.
 function comparability(r) {
   return r.comparable === false && r.not_comparable && r.not_comparable.length
     ? "not comparable: " + r.not_comparable.join("; ") : "";

@@ -112,6 +112,7 @@ def _call_record(
         prompt_tokens=usage.prompt_tokens if usage else 0,
         completion_tokens=usage.completion_tokens if usage else 0,
         finish_reason=resp.finish_reason if resp is not None else None,
+        cut_from_bytes=resp.cut_from_bytes if resp is not None else None,
         error=item.error,
         server=endpoint_origin(getattr(client, "base_url", None)),
         images=sum(
