@@ -13,7 +13,7 @@ alone; and the same unfiltered queries after evicting the index files from the p
 (posix_fadvise DONTNEED, checked with mincore), with and without the re-score prefetch.
 The `docs` part times hybrid document search including the live MiniLM query embedding.
 
-Per query set (the mixtures' "fresh", "gap" and "shift"; the real sets' "fresh" held-out
+Per query set (the mixtures' "fresh", "gap", "shift" and "gap2"; the real sets' "fresh" held-out
 captions and "questions", the corpus's T9 questions; search_data.py), the vector core's
 recall@100 mean and p5, p50/p99 ms and lists probed on the served path (the per-query probe
 rule when the build chose it) beside the fixed probe count and an exact scan, in the same run.

@@ -124,6 +124,9 @@ class Vectors:
 
 
 GAP = _unit(np.random.default_rng(77).standard_normal((1, DIM)).astype(np.float32))
+# A second gap direction for "gap2": no one chose a constant of the build looking at it (the
+# far queries' design was compared against "gap" and "shift" at 600K rows; issue 36).
+GAP2 = _unit(np.random.default_rng(78).standard_normal((1, DIM)).astype(np.float32))
 
 
 class Mixture(Vectors):
@@ -134,14 +137,18 @@ class Mixture(Vectors):
         self.description = f"Gaussian mixture, {centres} centres, noise norm {noise}"
 
     def query_sets(self, n: int, seed: int = 0) -> dict[str, np.ndarray]:
-        """Fresh draws, and the two sets from another source ("gap", "shift"; module doc);
-        `seed` > 0 draws other queries of the same kinds (a tuning sample)."""
+        """Fresh draws, and the sets from another source ("gap", "shift"; module doc; "gap2"
+        as "gap" along another direction, from another draw); `seed` > 0 draws other queries
+        of the same kinds (a tuning sample)."""
         rng = np.random.default_rng((99, seed))
         fresh = self.draw(rng, n)
         blur = _unit(rng.standard_normal((n, DIM)).astype(np.float32))
         gap = _unit(0.6 * self.draw(rng, n) + 0.5 * blur + 0.6 * GAP)
         shift = _unit(self.draw(rng, n) + GAP)
-        return {"fresh": fresh, "gap": gap, "shift": shift}
+        other = np.random.default_rng((98, seed))
+        blur2 = _unit(other.standard_normal((n, DIM)).astype(np.float32))
+        gap2 = _unit(0.6 * self.draw(other, n) + 0.5 * blur2 + 0.6 * GAP2)
+        return {"fresh": fresh, "gap": gap, "shift": shift, "gap2": gap2}
 
     def draw(self, rng: np.random.Generator, n: int) -> np.ndarray:
         a = rng.integers(0, len(self.centres), n)
