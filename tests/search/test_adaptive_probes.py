@@ -24,27 +24,7 @@ from playscout.search.embedded.recall import (
     describe_setting,
 )
 from playscout.search.embedded.vectors import VectorStore, VectorWriter
-
-DIM, CENTRES, NOISE, ROWS, K = 64, 128, 1.3, 16_384, 20
-
-
-def _unit(x: np.ndarray) -> np.ndarray:
-    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
-
-
-CENTRE = _unit(np.random.default_rng(0).standard_normal((CENTRES, DIM)))
-GAP = _unit(np.random.default_rng(7).standard_normal((1, DIM)))
-
-
-def _draw(n: int, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    noise = rng.standard_normal((n, DIM)) * NOISE / np.sqrt(DIM)
-    return _unit(CENTRE[rng.integers(0, CENTRES, n)] + noise)
-
-
-def _gap(n: int, seed: int) -> np.ndarray:
-    blur = _unit(np.random.default_rng(seed + 1).standard_normal((n, DIM)))
-    return _unit(0.6 * _draw(n, seed) + 0.5 * blur + 0.6 * GAP)
+from tests.search.mixture import DIM, ROWS, K, draw_rows, gap_queries
 
 
 def _search(
@@ -63,7 +43,7 @@ def _search(
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, np.ndarray, dict[str, Any]]:
     d = tmp_path_factory.mktemp("mixture")
     w = VectorWriter(d / "vectors.npy", DIM)
-    w.append(_draw(ROWS, 1))
+    w.append(draw_rows(ROWS, 1))
     w.close()
     opts = AnnOptions(target_recall=0.95, min_rows=1000, queries=100, k=K, compare_exact=False)
     return d, np.load(d / "vectors.npy"), build_ann(d, opts)
@@ -78,7 +58,7 @@ def test_far_queries_probe_more_and_reach_what_the_fixed_setting_misses(built: A
     store = VectorStore.open(d)
     assert rule["rule"] == ADAPTIVE_RULE
     assert store.adaptive == (rule["depth"], rule["least"], rule["most"], False)
-    like, far = _draw(60, 5), _gap(60, 6)
+    like, far = draw_rows(60, 5), gap_queries(60, 6)
     like_recall, like_probes = _search(store, x, like)
     far_recall, far_probes = _search(store, x, far)
     fixed_like, _ = _search(store, x, like, probe=setting["nprobe"])
@@ -93,9 +73,9 @@ def test_far_queries_probe_more_and_reach_what_the_fixed_setting_misses(built: A
 def test_a_probe_override_takes_the_fixed_path(built: Any) -> None:
     d, _, _ = built
     store = VectorStore.open(d)
-    store.search(_gap(1, 8)[0], K, probe=3)
+    store.search(gap_queries(1, 8)[0], K, probe=3)
     assert store.last_probes == 3
-    store.search(_gap(1, 8)[0], K)
+    store.search(gap_queries(1, 8)[0], K)
     assert store.last_probes > 3
 
 
@@ -103,7 +83,7 @@ def test_the_rule_is_bounded_and_padded(built: Any) -> None:
     d, _, _ = built
     ivf = VectorStore.open(d).ivf
     assert ivf is not None
-    queries = np.concatenate([_draw(3, 9), _gap(3, 10)])
+    queries = np.concatenate([draw_rows(3, 9), gap_queries(3, 10)])
     assign, dist = ivf.adaptive_probes(queries, depth=300, least=4, most=40)
     counts = (assign >= 0).sum(axis=1)
     assert ((counts >= 4) & (counts <= 40)).all() and (assign == -1).any()
@@ -122,7 +102,7 @@ def test_the_depth_is_the_deepest_that_leaves_data_rows_at_the_fixed_count(built
     d, _, _ = built
     ivf = VectorStore.open(d).ivf
     assert ivf is not None
-    rows, nprobe = _draw(100, 11), 8
+    rows, nprobe = draw_rows(100, 11), 8
 
     def at_fixed(depth: int) -> float:
         counts = (ivf.adaptive_probes(rows, depth, nprobe, 64)[0] >= 0).sum(axis=1)
@@ -140,7 +120,7 @@ def test_the_margin_is_absolute_so_far_queries_get_the_same_reach(built: Any) ->
     d, _, _ = built
     ivf = VectorStore.open(d).ivf
     assert ivf is not None
-    far = _gap(20, 12)
+    far = gap_queries(20, 12)
     sims = np.sort(far @ ivf.centroids.T, axis=1)[:, ::-1]
     assert (sims[:, 0] < 0.9).all()
     depth = 150

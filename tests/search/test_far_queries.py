@@ -21,29 +21,10 @@ from playscout.search.embedded import vectors as vec
 from playscout.search.embedded.far_queries import FAR_COSINE, FAR_GAPS, far_queries
 from playscout.search.embedded.recall import AnnOptions, build_ann, lower_bound
 from playscout.search.embedded.vectors import VectorStore, VectorWriter
+from tests.search.mixture import CENTRE, DIM, ROWS, K, draw_rows, gap_queries
 
-DIM, CENTRES, NOISE, ROWS, K = 64, 128, 1.3, 16_384, 20
 # sampling error between the build's 100 queries and the 100 held out
 SAMPLING = 0.015
-
-
-def _unit(x: np.ndarray) -> np.ndarray:
-    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
-
-
-CENTRE = _unit(np.random.default_rng(0).standard_normal((CENTRES, DIM)))
-GAP = _unit(np.random.default_rng(7).standard_normal((1, DIM)))
-
-
-def _draw(n: int, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    noise = rng.standard_normal((n, DIM)) * NOISE / np.sqrt(DIM)
-    return _unit(CENTRE[rng.integers(0, CENTRES, n)] + noise)
-
-
-def _gap(n: int, seed: int) -> np.ndarray:
-    blur = _unit(np.random.default_rng(seed + 1).standard_normal((n, DIM)))
-    return _unit(0.6 * _draw(n, seed) + 0.5 * blur + 0.6 * GAP)
 
 
 def _recall(store: VectorStore, x: np.ndarray, queries: np.ndarray, rows: Any = None) -> float:
@@ -73,7 +54,7 @@ def _build(directory: Path, x: np.ndarray, **opts: Any) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def mixture() -> np.ndarray:
-    return _draw(ROWS, 1)
+    return draw_rows(ROWS, 1)
 
 
 def test_far_queries_keep_part_of_their_row_and_sit_far_from_every_centre(
@@ -108,7 +89,7 @@ def test_without_a_query_file_the_build_tunes_on_far_queries_too(
     assert rule["chosen"] and rule["probes_median"]["far"] > rule["probes_median"]["data"]
     # with a file of the user's queries, the file is what the build tunes on
     path = tmp_path / "mine.npy"
-    np.save(path, _gap(100, 40))
+    np.save(path, gap_queries(100, 40))
     with_file = _build(tmp_path / "file", mixture, tune_queries=path)
     assert set(with_file["queries"]) == {"data", "file"}
 
@@ -119,7 +100,7 @@ def test_the_recorded_estimate_does_not_exceed_what_far_queries_get(
     monkeypatch.setattr(vec, "EXACT_MAX_ROWS", 100)  # filters of >100 rows take the IVF path
     rng = np.random.default_rng(9)
     filters = {s: np.sort(rng.choice(ROWS, int(s * ROWS), replace=False)) for s in (0.1, 0.3)}
-    gap = _gap(100, 6)
+    gap = gap_queries(100, 6)
 
     def measured(directory: Path, setting: dict[str, Any]) -> list[tuple[float, float]]:
         """(recorded estimate, recall the held-out gap queries get), unfiltered and per
