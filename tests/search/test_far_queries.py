@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from playscout.search.embedded import vectors as vec
-from playscout.search.embedded.far_queries import FAR_COSINE, FAR_GAPS, far_queries
+from playscout.search.embedded.far_queries import FAR_BANDS, FAR_COSINE, FAR_GAPS, far_queries
 from playscout.search.embedded.recall import AnnOptions, build_ann, lower_bound
 from playscout.search.embedded.vectors import VectorStore, VectorWriter
 from tests.search.mixture import CENTRE, DIM, ROWS, K, draw_rows, gap_queries
@@ -61,11 +61,16 @@ def test_far_queries_keep_part_of_their_row_and_sit_far_from_every_centre(
     mixture: np.ndarray,
 ) -> None:
     rows = mixture[:300]
-    far, gaps = far_queries(rows, np.random.default_rng(3))
-    assert gaps.tolist() == [i % FAR_GAPS for i in range(300)]
+    far, groups = far_queries(rows, np.random.default_rng(3))
     assert far.dtype == np.float32 and np.allclose(np.linalg.norm(far, axis=1), 1, atol=1e-5)
     cos = np.sum(far * rows, axis=1)
     assert (cos >= FAR_COSINE[0] - 1e-5).all() and (cos <= FAR_COSINE[1] + 1e-5).all()
+    # groups: one gap and one band of the cosines each, all of them taken, none empty
+    gaps, bands = groups % FAR_GAPS, groups // FAR_GAPS
+    assert gaps.tolist() == [i % FAR_GAPS for i in range(300)]
+    assert np.bincount(groups).min() >= 300 // (FAR_GAPS * FAR_BANDS)
+    width = (FAR_COSINE[1] - FAR_COSINE[0]) / FAR_BANDS
+    assert (np.abs(cos - (FAR_COSINE[0] + width * (bands + 0.5))) <= width / 2 + 1e-5).all()
     # farther from the data's centres than the rows they came from, for nearly every query
     best = lambda v: (v @ CENTRE.T).max(axis=1)  # noqa: E731
     assert np.mean(best(far) < best(rows)) > 0.95
@@ -132,3 +137,20 @@ def test_the_lower_bound_allows_for_the_spread_between_gaps() -> None:
     assert lower_bound(alike) - 0.01 <= lower_bound(alike, groups) <= lower_bound(alike)
     assert lower_bound(spread, groups) < lower_bound(spread) - 0.025
     assert lower_bound(spread, groups) == pytest.approx(0.96 - 2 * 0.02, abs=0.01)
+
+
+def test_the_far_queries_bound_is_for_one_distance_not_the_average_over_distances(
+    mixture: np.ndarray,
+) -> None:
+    """A kind of query sits at about one distance from the data, and how hard a distance is
+    varies: where the far queries nearest their rows get less (as on the wide mixture at
+    1.76M rows), the bound from the far queries' own groups is no more than what the nearest
+    third of them get."""
+    rows = mixture[:240]
+    far, groups = far_queries(rows, np.random.default_rng(4))
+    cos = np.sum(far * rows, axis=1)
+    nearest = cos >= np.quantile(cos, 2 / 3)
+    rng = np.random.default_rng(5)
+    per_query = 0.975 + rng.normal(0, 0.02, 240) - 0.06 * (cos - cos.mean()) / np.ptp(cos)
+    assert lower_bound(per_query, groups) <= float(per_query[nearest].mean())
+    assert lower_bound(per_query) > float(per_query[nearest].mean()) + 0.01
