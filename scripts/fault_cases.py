@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
 import json
 import os
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -37,6 +35,9 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from failure_cases import ANSI, BOX, ROOT, export  # this folder (scripts/ is no package)
+
+from tests.faults.test_full_disk_server import fill  # writes until ENOSPC
+from tests.serving.conftest import free_port
 
 MB = 1_000_000
 EVIL = "http://evil.example"
@@ -69,14 +70,11 @@ class Side:
         env.update({f"PLAYSCOUT_{k.upper()}": v for k, v in settings.items()})
         return env
 
-    def cli(
-        self, *args: str, timeout: float = 300, **settings: str
-    ) -> subprocess.CompletedProcess[str]:
+    def cli(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
         cmd = [sys.executable, "-m", "playscout", *args]
         return subprocess.run(
-            cmd, cwd=self.work, env=self.env(**settings), capture_output=True, text=True,
-            timeout=timeout,
-        )  # fmt: skip
+            cmd, cwd=self.work, env=self.env(), capture_output=True, text=True, timeout=timeout
+        )
 
     def eval_run(self, out: Path, *extra: str, corpus: Path | None = None) -> Any:
         return self.cli(
@@ -97,29 +95,24 @@ def line(text: str, limit: int = 150) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def said(proc: subprocess.CompletedProcess[str], pick: str = "error:") -> str:
+def said(proc: subprocess.CompletedProcess[str], pick: str = "error:", limit: int = 150) -> str:
     """Exit status and the line that says what happened (the first starting with `pick`, else
     the last line of output)."""
-    lines = [line(x) for x in (proc.stderr + "\n" + proc.stdout).splitlines() if x.strip()]
+    lines = [line(x, limit) for x in (proc.stderr + "\n" + proc.stdout).splitlines() if x.strip()]
     chosen = [x for x in lines if x.startswith(pick)] or lines[-1:] or ["(no output)"]
     return f"exit {proc.returncode}: `{chosen[0]}`"
 
 
 def answered(r: httpx.Response, limit: int = 110) -> str:
-    """Status and the error's code and message, or the size of what came back."""
+    """Status, and the error's code and message when the body is the API's error object."""
     try:
-        error = r.json().get("error")
+        body = r.json()
     except ValueError:
-        error = None
+        body = None
+    error = body.get("error") if isinstance(body, dict) else None
     if isinstance(error, dict):
         return f"{r.status_code} `{error.get('code')}`: {line(str(error.get('message')), limit)}"
     return f"{r.status_code}"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class ServeExited(RuntimeError):
@@ -219,7 +212,8 @@ def dns_rebinding(side: Side) -> str:
             out.append(f"POST /v1/ask {answered(c.post('/v1/ask', json=ask))}")
             run = {"task": "t9", "sport": "basketball", **WORKFLOW, "limit": 1}
             out.append(f"POST /v1/runs {answered(c.post('/v1/runs', json=run))}")
-        started = len(list((side.work / "runs").glob("*"))) if (side.work / "runs").exists() else 0
+        runs = side.work / "runs"
+        started = len([p for p in runs.iterdir() if p.is_dir()]) if runs.exists() else 0
         return "; ".join(_squeeze(out)) + f" (runs started: {started})"
 
 
@@ -279,11 +273,11 @@ def changed_questions(side: Side) -> str:
     edited["answer"] = "7"
     path.write_text(json.dumps([q for q in questions if q is not deleted]))
     resumed = side.eval_run(out, "--limit", "5", corpus=corpus)
-    told = said(resumed, pick="error:" if resumed.returncode else "ran ")
-    cell = f"{told}; {_changed_rows(out, edited, deleted['id'])}"
+    told = said(resumed, pick="error:" if resumed.returncode else "ran ", limit=230)
+    cell = f"{told}; then {_changed_rows(out, edited, deleted['id'])}"
     if resumed.returncode == 2:  # refused: what the option it names does
         again = side.eval_run(out, "--limit", "5", "--rerun-changed", corpus=corpus)
-        cell += f". With `--rerun-changed`: {said(again, pick='ran ')}; {_changed_rows(out, edited, deleted['id'])}"
+        cell += f". With `--rerun-changed`: {said(again, pick='ran ')}; then {_changed_rows(out, edited, deleted['id'])}"
     return cell
 
 
@@ -405,27 +399,6 @@ def tmpfs(point: Path, size: str) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(point)], capture_output=True)
 
 
-def fill(disk: Path) -> Path:
-    """One file written until the file system refuses (ENOSPC); delete it to free the disk."""
-    filler = disk / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
-    try:
-        for chunk in (65536, 1):
-            with contextlib.suppress(OSError):
-                while True:
-                    os.write(fd, b"\0" * chunk)
-    finally:
-        os.close(fd)
-    probe = disk / "probe"
-    try:
-        probe.write_bytes(b"\0" * 4096)
-    except OSError as e:
-        assert e.errno == errno.ENOSPC, e
-    else:
-        raise AssertionError("the disk still took 4 KB")
-    return filler
-
-
 def full_disk_ask(side: Side) -> str:
     if reason := can_mount():
         return reason
@@ -506,6 +479,8 @@ def corrupt_sessions(side: Side) -> str:
 
 def invisible_questions(side: Side) -> str:
     out = []
+    traj = side.work / "traj"
+    seen = set(traj.glob("*.jsonl"))
     invisible = (("ZWSP", "\u200b\u200b\u200b"), ("NUL", "\x00"), ("LRM+RLM", "\u200e\u200f"))
     with (
         serving(side, chat("<answer>42</answer>"), "invisible") as srv,
@@ -514,9 +489,9 @@ def invisible_questions(side: Side) -> str:
         for name, q in invisible:
             r = c.post("/v1/ask", json={"question": q, **WORKFLOW})
             out.append(f"/v1/ask {name}: {answered(r)}")
+    by_http = len(set(traj.glob("*.jsonl")) - seen)
     proc = side.cli("ask", "\u200b\u200b", "--index", str(side.index), "--policy", "workflow",
                     "--mode", "oracle", timeout=120)  # fmt: skip
-    traj = len(list((side.work / "traj").glob("*.jsonl")))
     ran = [
         line(x)
         for x in proc.stdout.splitlines()
@@ -528,7 +503,8 @@ def invisible_questions(side: Side) -> str:
         else f"exit {proc.returncode}: `{'`, `'.join(ran)}`"
     )
     return (
-        "; ".join(_squeeze(out)) + f" (trajectories written: {traj}); `playscout ask` ZWSP×2 {cli}"
+        "; ".join(_squeeze(out))
+        + f" ({by_http} trajectories written); `playscout ask` ZWSP×2 {cli}"
     )
 
 
