@@ -122,7 +122,8 @@ class QuerySet:
     kth: np.ndarray | None = None
     kth_filtered: np.ndarray | None = None  # the same among the rows of the filter measured
     # each query's group where the queries share something whose effect on recall varies
-    # from group to group (the far queries' gap directions): lower_bound allows for it
+    # from group to group (the far queries' gap direction and band of distance): lower_bound
+    # allows for it
     groups: np.ndarray | None = None
 
 
@@ -342,7 +343,7 @@ def _recall(
 
 def lower_bound(per_query: np.ndarray, groups: np.ndarray | None = None) -> float:
     """The mean recall less MARGIN_STDERR standard errors: what fresh queries will reach.
-    With `groups`, what fresh queries of one group not seen (a gap direction) will reach:
+    With `groups`, what fresh queries of one group not seen (one gap at one distance) reach:
     the mean less MARGIN_STDERR times the spread of a group's mean about it, the between-group
     variance (of the group means, less what their own sampling error explains) added to the
     mean's. On far queries at 600K near-duplicate rows under a 5% filter, 16 directions' means
