@@ -468,6 +468,9 @@ def _choose(
     started = time.perf_counter()
     filtered, filtered_ladders = _choose_filtered(store, ivf, sets, opts, chosen["nprobe"])
     measured["filtered_seconds"] = round(time.perf_counter() - started, 3)
+    # the query set that set the probe count: the one with the lowest lower bound
+    limited_by = min(sets, key=lambda qs: chosen[f"{qs.name}_low"])
+    least_low = chosen[f"{limited_by.name}_low"]
     return {
         "kind": "faiss-ivf-sq8",
         "rows": ivf.rows,
@@ -475,12 +478,11 @@ def _choose(
         # the estimate for queries the build did not see: each query set's mean on the
         # served path less its sampling error, the least over the sets (a kind of query
         # the rows flatter cannot lift it)
-        "recall": min(chosen[f"{qs.name}_low"] for qs in sets),
+        "recall": least_low,
         "recall_by_queries": {qs.name: chosen[qs.name] for qs in sets},
         "recall_p5": {qs.name: chosen[f"{qs.name}_p5"] for qs in sets},
-        "recall_lower_bound": min(chosen[f"{qs.name}_low"] for qs in sets),
-        # the query set that set the probe count: the one with the lowest lower bound
-        "limited_by": min(sets, key=lambda qs: chosen[f"{qs.name}_low"]).name,
+        "recall_lower_bound": least_low,
+        "limited_by": limited_by.name,
         "resident_bytes": ivf.resident_bytes(),
         "adaptive": _adaptive_entry(ivf, sets, chosen),
         "filtered": filtered,
@@ -590,21 +592,25 @@ def _step(
     for qs in sets:
         probes: list[int] = []
         per_query = _recall(store, ivf, qs, nprobe, opts.k, filtered, rule, probes)
+        low, tail = lower_bound(per_query, qs.groups), float(np.percentile(per_query, 5))
         step[qs.name] = round(float(np.mean(per_query)), 4)
-        step[f"{qs.name}_low"] = round(lower_bound(per_query, qs.groups), 4)
-        step[f"{qs.name}_p5"] = round(float(np.percentile(per_query, 5)), 4)
+        step[f"{qs.name}_low"] = round(low, 4)
+        step[f"{qs.name}_p5"] = round(tail, 4)
         if probes:
             step[f"{qs.name}_probes"] = int(np.median(probes))
             step[f"{qs.name}_probes_p90"] = int(np.quantile(probes, 0.9))
-        step["ok"] = step["ok"] and reaches(per_query, opts.target_recall, qs.groups)
+        step["ok"] = step["ok"] and _meets(low, tail, opts.target_recall)
     return step
 
 
 def reaches(per_query: np.ndarray, target: float, groups: np.ndarray | None = None) -> bool:
     """Whether a query set's recalls reach the target: their lower bound does, and their
     5th percentile is at most P5_BELOW_TARGET under it."""
-    tail = float(np.percentile(per_query, 5))
-    return lower_bound(per_query, groups) >= target and tail >= target - P5_BELOW_TARGET
+    return _meets(lower_bound(per_query, groups), float(np.percentile(per_query, 5)), target)
+
+
+def _meets(low: float, tail: float, target: float) -> bool:
+    return low >= target and tail >= target - P5_BELOW_TARGET
 
 
 def _choose_filtered(
@@ -660,11 +666,12 @@ def _choose_budget(
     if step is None:
         entry.update(budget_factor=0, reason=f"exact search: {why}")
     else:
+        least_low = min(step[f"{qs.name}_low"] for qs in sets)
         entry.update(
             budget_factor=step["budget_factor"],
-            recall=min(step[f"{qs.name}_low"] for qs in sets),  # as unfiltered (_choose)
+            recall=least_low,  # as unfiltered (_choose)
             recall_by_queries={qs.name: step[qs.name] for qs in sets},
-            recall_lower_bound=min(step[f"{qs.name}_low"] for qs in sets),
+            recall_lower_bound=least_low,
             ms=step["ms"],
         )
     return entry, ladder
