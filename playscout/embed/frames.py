@@ -111,9 +111,29 @@ class StagedBatch:
     ready: Any
 
 
+@dataclass(frozen=True)
+class FrameTarget:
+    """The (h, w) a tower's eval transform resizes a frame to before its centre crop, as
+    torchvision's Resize(int) computes it (`shortest`) or (size, size) (`squash`). Frames
+    decoded at this size (`media.sample_arrays(size=FrameTarget(...))`) skip the resize.
+    Plain data, so a decoding process can be handed it."""
+
+    size: int
+    resize_mode: str = "shortest"
+
+    def __call__(self, h: int, w: int) -> tuple[int, int]:
+        s = self.size
+        if self.resize_mode == "squash":
+            return s, s
+        if h <= w:
+            return s, int(s * w / h)
+        return int(s * h / w), s
+
+
 class FramePreprocessor:
     """open_clip's eval transform (resize mode `shortest` or `squash`, bicubic) as torch ops
-    over a batch, on `device`, giving `dtype` tensors (B, 3, S, S)."""
+    over a batch, on `device`, giving `dtype` tensors (B, 3, S, S). Frames already at
+    `target`'s size (decoded at it) are only cropped and normalised."""
 
     def __init__(
         self,
@@ -131,18 +151,10 @@ class FramePreprocessor:
                 f"frame pipeline: resize mode {resize_mode!r} is not one of {RESIZE_MODES}"
             )
         self.size, self.device, self.dtype, self.resize_mode = size, device, dtype, resize_mode
+        self.target = FrameTarget(size, resize_mode)
         self._copy_stream: Any = None  # created with the first CUDA upload
         self.mean = torch.tensor(mean, dtype=torch.float32, device=device).view(1, 3, 1, 1) * 255
         self.std = torch.tensor(std, dtype=torch.float32, device=device).view(1, 3, 1, 1) * 255
-
-    def target(self, h: int, w: int) -> tuple[int, int]:
-        """Resized (h, w) before the crop, as torchvision's Resize(int) computes it."""
-        s = self.size
-        if self.resize_mode == "squash":
-            return s, s
-        if h <= w:
-            return s, int(s * w / h)
-        return int(s * h / w), s
 
     def upload(self, batch: HostBatch) -> StagedBatch:
         """Start copying a stacked batch to the device: on CUDA on a copy stream of its own,

@@ -43,6 +43,7 @@ from playscout.embed.embedder import (
 from playscout.embed.frames import (
     RESIZE_MODES,
     FramePreprocessor,
+    FrameTarget,
     HostBatch,
     StagedBatch,
     as_frame,
@@ -313,18 +314,36 @@ class OpenClipEmbedder:
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self._text(texts, "open_clip embed_queries")
 
-    def preprocessor(self) -> FramePreprocessor | None:
-        """The batched torch version of this model's eval transform; None for a resize mode
-        it does not implement (those frames take open_clip's PIL transform)."""
+    def _batched_transform(self) -> tuple[int, str] | None:
+        """(size, resize mode) of this model's eval transform when the batched torch
+        pipeline implements it (square input, bicubic, a known resize mode), else None."""
         cfg = self._m.preprocess_cfg
         mode = str(cfg.get("resize_mode", "shortest"))
         size = cfg.get("size", 224)
         size = size if isinstance(size, int) else size[0] if size[0] == size[1] else None
         if size is None or mode not in RESIZE_MODES or cfg.get("interpolation") != "bicubic":
             return None
+        return int(size), mode
+
+    def preprocessor(self) -> FramePreprocessor | None:
+        """The batched torch version of this model's eval transform; None for a resize mode
+        it does not implement (those frames take open_clip's PIL transform)."""
+        transform = self._batched_transform()
+        if transform is None:
+            return None
+        cfg = self._m.preprocess_cfg
+        size, mode = transform
         return FramePreprocessor(
-            int(size), cfg["mean"], cfg["std"], self.device, self.placement.torch_dtype(), mode
+            size, cfg["mean"], cfg["std"], self.device, self.placement.torch_dtype(), mode
         )
+
+    def frame_size(self) -> FrameTarget | None:
+        """The size frames should be decoded at (`media.sample_arrays(size=)`): the one the
+        batched pipeline resizes to, so it only crops and normalises them, and each frame
+        copied on the host and to the card is ~10x smaller than a 1280x720 one. None where
+        frames take open_clip's PIL transform (decoded as they are)."""
+        transform = self._batched_transform()
+        return None if transform is None else FrameTarget(*transform)
 
     def embed_images(self, frames: Sequence[np.ndarray]) -> np.ndarray:
         """HxWx3 uint8 RGB frames (any size) -> (n, dim): resize shortest side, centre crop,

@@ -18,9 +18,14 @@ import numpy as np
 from playscout.media.errors import MediaError
 
 T = TypeVar("T")
+# (h, w) of a decoded frame -> the (h, w) to convert it to (e.g. FramePreprocessor.target)
+FrameSize = Callable[[int, int], tuple[int, int]]
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png"})
 # A target further ahead than this is reached by seeking rather than decoding every frame.
 _SEEK_AHEAD_S = 2.0
+# swscale's kernel for frames converted at a smaller size (`sample_arrays(size=)`): bicubic, as
+# the towers' own resize; swscale widens it when it shrinks, so it antialiases as PIL does.
+RESIZE_INTERPOLATION = "BICUBIC"
 
 
 def clip_duration(container: Any) -> float:
@@ -168,31 +173,80 @@ def sample_frames_timed(
 
 
 def sample_arrays(
-    path: Path | str, n: int = 8, window: tuple[float, float] | None = None
+    path: Path | str,
+    n: int = 8,
+    window: tuple[float, float] | None = None,
+    size: FrameSize | None = None,
+    one_thread: bool = False,
 ) -> list[np.ndarray]:
-    """The frames `sample_frames` picks, as decoded HxWx3 uint8 RGB arrays (no JPEG round
-    trip, no rescale): what an image tower's batched preprocessing takes (embed/frames.py)."""
+    """The frames `sample_frames` picks, as HxWx3 uint8 RGB arrays (no JPEG round trip):
+    what an image tower's batched preprocessing takes (embed/frames.py). As decoded, or, with
+    `size` (the frame's (h, w) -> the (h, w) wanted), converted straight to that size by
+    swscale (bicubic) in the calling thread, so a tower that only needs 224 pixels a side is
+    never handed, copied or uploaded a full-size frame. `one_thread` keeps the work in the
+    calling thread (no FFmpeg decoding or scaling threads): for callers that decode many
+    clips at once, a thread each, where FFmpeg's own threads per clip would oversubscribe
+    the cores (`indexer.video.visual.decoded`)."""
     if n < 1:
         raise ValueError("sample_arrays: need n >= 1")
     if window is not None and not 0 <= window[0] <= window[1]:
         raise ValueError(f"sample_arrays: window {window} needs 0 <= start <= end")
     path = Path(path)
     if path.suffix.lower() in IMAGE_SUFFIXES:
-        from PIL import Image, UnidentifiedImageError
+        return [_image_array(path, size)]
+    convert = _to_rgb(size, threads=1 if one_thread else 0)
+    return [a for _, a in _decode_sampled(path, n, window, convert, one_thread)]
 
-        try:
-            with Image.open(path) as img:
-                return [np.asarray(img.convert("RGB"), dtype=np.uint8)]
-        except (UnidentifiedImageError, OSError, ValueError) as e:
-            raise MediaError(f"{path.name}: cannot read image ({type(e).__name__}: {e})") from None
-    return [a for _, a in _decode_sampled(path, n, window, lambda f: f.to_ndarray(format="rgb24"))]
+
+def _image_array(path: Path, size: FrameSize | None) -> np.ndarray:
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as img:
+            rgb = img.convert("RGB")
+    except (UnidentifiedImageError, OSError, ValueError) as e:
+        raise MediaError(f"{path.name}: cannot read image ({type(e).__name__}: {e})") from None
+    if size is not None:
+        h, w = size(rgb.height, rgb.width)
+        if (h, w) != (rgb.height, rgb.width):
+            rgb = rgb.resize((w, h), Image.Resampling.BICUBIC)
+    return np.asarray(rgb, dtype=np.uint8)
+
+
+def _to_rgb(size: FrameSize | None, threads: int) -> Callable[[Any], np.ndarray]:
+    """A frame -> RGB array converter with one swscale context for the clip's frames (they
+    share a size), `threads` swscale threads (0: one per core); with `size`, bicubic."""
+    from av.video.reformatter import VideoReformatter
+
+    reformatter = VideoReformatter()
+
+    def convert(frame: Any) -> np.ndarray:
+        h, w = (frame.height, frame.width) if size is None else size(frame.height, frame.width)
+        if h < 1 or w < 1:
+            raise ValueError(f"frame size {(h, w)} for a {frame.height}x{frame.width} frame")
+        out = reformatter.reformat(
+            frame,
+            width=w,
+            height=h,
+            format="rgb24",
+            interpolation=RESIZE_INTERPOLATION if (h, w) != (frame.height, frame.width) else None,
+            threads=threads,
+        )
+        return out.to_ndarray()
+
+    return convert
 
 
 def _decode_sampled(
-    path: Path, n: int, window: tuple[float, float] | None, convert: Callable[[Any], T]
+    path: Path,
+    n: int,
+    window: tuple[float, float] | None,
+    convert: Callable[[Any], T],
+    one_thread: bool = False,
 ) -> list[tuple[float, T]]:
     """(time, convert(frame)) of n evenly spaced frames of a video file, converted while the
-    file is open."""
+    file is open; decoded by FFmpeg's threads (frame and slice), or by the calling thread
+    alone with `one_thread`."""
     if not path.is_file():
         raise MediaError(f"{path.name}: file not found")
     import av
@@ -202,7 +256,7 @@ def _decode_sampled(
             if not container.streams.video:
                 raise MediaError(f"{path.name}: no video stream")
             stream = container.streams.video[0]
-            stream.thread_type = "AUTO"
+            stream.thread_type = "NONE" if one_thread else "AUTO"
             targets = _targets(stream, container, n, window)
             frames = (
                 _by_time(container, stream, targets)

@@ -31,6 +31,7 @@ from playscout.embed.embedder import (
 )
 from playscout.embed.keyed import SPEC_FILE, write_spec
 from playscout.embed.precomputed import write_consolidated
+from playscout.media.frames import FrameSize
 
 Progress = Callable[[str, int, int | None], None]
 T = TypeVar("T")
@@ -154,13 +155,16 @@ def write_visual_vectors(
 FramesOf = Callable[[ClipRecord, Path | None], Sequence[np.ndarray]]
 
 
-def video_frames(path: Path | str, n: int = 8) -> list[np.ndarray]:
-    """n evenly spaced RGB frames of a clip video file, as decoded (media.sample_arrays: the
-    frames sample_frames picks, without its JPEG round trip; the tower's preprocessing
-    resizes them)."""
+def video_frames(
+    path: Path | str, n: int = 8, size: FrameSize | None = None, one_thread: bool = False
+) -> list[np.ndarray]:
+    """n evenly spaced RGB frames of a clip video file (media.sample_arrays: the frames
+    sample_frames picks, without its JPEG round trip): as decoded, or converted in the
+    decoding thread to `size` (an image embedder's `frame_size()`: the size its
+    preprocessing resizes to). `one_thread` where clips are decoded in parallel."""
     from playscout.media import sample_arrays
 
-    return sample_arrays(path, n=n)
+    return sample_arrays(path, n=n, size=size, one_thread=one_thread)
 
 
 Clips = Sequence[Sequence[np.ndarray]]
@@ -234,7 +238,9 @@ def embed_corpus_clips(
 
     Frames come from `frames_of(clip, video_path)` or, by default, `frames_per_clip` evenly
     spaced frames of the clip's video file (`clip_paths`), decoded by `decode_workers` threads
-    (default: the CPU count) while the tower embeds the batch before. A tower batch holds
+    (default: the CPU count; FFmpeg's own threads off when there are several) at the
+    embedder's `frame_size()` where it has one, while the tower embeds the batch before. A
+    tower batch holds
     `clips_per_batch` clips (default: the embedder's batch size in frames). A clip without a
     readable video is an error: the visual channel needs a vector for every clip."""
     from playscout.corpus import Corpus
@@ -244,6 +250,8 @@ def embed_corpus_clips(
     frames_batch = int(getattr(embedder, "batch_size", 32))
     per_batch = clips_per_batch or max(1, frames_batch // frames_per_clip)
     workers = decode_workers or os.cpu_count() or 1
+    size_of = getattr(embedder, "frame_size", None)
+    size: FrameSize | None = size_of() if size_of is not None else None
     for sport in list(sports or corpus.sports()):
 
         def read(clip: ClipRecord, sport: str = sport) -> tuple[str, Sequence[np.ndarray]]:
@@ -255,7 +263,7 @@ def embed_corpus_clips(
                     f"clip {clip.clip_id} ({sport}) has no video file in clip_paths; "
                     "every clip needs one for visual vectors"
                 )
-            return clip.clip_id, video_frames(path, frames_per_clip)
+            return clip.clip_id, video_frames(path, frames_per_clip, size, workers > 1)
 
         done = 0
         for ids, vectors in clip_vector_stream(
