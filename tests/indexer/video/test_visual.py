@@ -4,6 +4,7 @@ index visual channel -> default-mode clip search embedded by the recorded text t
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -35,7 +36,10 @@ from playscout.indexer.video.visual import (
 )
 from playscout.search import open_backend
 from playscout.search.backend_api import IndexOpenError, SearchError
+from playscout.synthetic.broadcast.clips import render_clip_files
 from playscout.tools import SEARCH_TOOLS, ToolContext, call_tool
+from tests.corpus.minicorpus import write_minicorpus
+from tests.embed.resizes import counting_resizes
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +101,34 @@ def test_frames_from_a_real_video(tmp_path: Path, clip: OpenClipEmbedder) -> Non
     assert len(frames) == 4 and all(f.shape == (64, 96, 3) and f.dtype == np.uint8 for f in frames)
     v = clip_vector(clip, frames)
     assert v.shape == (64,) and np.isfinite(v).all()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_corpus_clips_are_decoded_at_the_towers_size(
+    tmp_path: Path, clip: OpenClipEmbedder, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """`index embed --what clips` decodes each clip's frames at the size the tower's
+    preprocessing resizes to (in the decoding threads): the device never resizes, and the
+    vectors are those of frames decoded at that size, in the corpus's clip order."""
+    root = write_minicorpus(tmp_path / "c")
+    rendered = render_clip_files(tmp_path / "r", 2, seconds=1.0, size=(160, 96), fps=5)
+    files: dict[str, Path] = {}
+    for listed in (root / "data/basketball/clips").rglob("clip_paths.json"):
+        for i, (clip_id, name) in enumerate(json.loads(listed.read_text()).items()):
+            shutil.copyfile(rendered[i % 2], listed.parent / name)
+            files[clip_id] = listed.parent / name
+    calls = counting_resizes(monkeypatch)
+    out = embed_corpus_clips(
+        root, tmp_path / "vv", clip, frames_per_clip=3, clips_per_batch=4, decode_workers=workers
+    )
+    assert calls == []
+    stored = PrecomputedVectors(out)
+    ids = stored.ids("basketball")
+    assert sorted(ids) == sorted(files)
+    size = clip.frame_size()
+    assert size is not None
+    want = clip_vectors(clip, [video_frames(files[i], 3, size) for i in ids])
+    np.testing.assert_allclose(stored.vectors_for("basketball", ids), want, atol=1e-5)
 
 
 def test_written_directory_loads_as_vectors_plus_text_tower(
