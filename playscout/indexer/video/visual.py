@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import io
 import json
+import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -207,13 +209,23 @@ def _pool(per_frame: np.ndarray, counts: Sequence[int], dim: int) -> np.ndarray:
     return normalize_rows(pooled, dim, "clip_vectors")
 
 
-def decoded(items: Iterable[T], read: Callable[[T], U], workers: int) -> Iterator[U]:
-    """read(item) for each item in order, `workers` at a time in threads (PyAV decodes
-    without the GIL), at most 4 per worker ahead of the consumer."""
+def decoded(
+    items: Iterable[T], read: Callable[[T], U], workers: int, processes: bool = False
+) -> Iterator[U]:
+    """read(item) for each item in order, `workers` at a time, at most 4 per worker ahead of
+    the consumer: in threads (PyAV decodes and converts frames without the GIL), or with
+    `processes` in spawned processes (then `read` and the items must pickle: a module-level
+    function or a functools.partial of one), where what holds the GIL between frames (PyAV's
+    Python objects, the sampling loop) would stop threads from scaling over many cores."""
     if workers <= 1:
         yield from map(read, items)
         return
-    with ThreadPoolExecutor(workers, thread_name_prefix="playscout-decode") as pool:
+    pool: Executor = (
+        ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        if processes
+        else ThreadPoolExecutor(workers, thread_name_prefix="playscout-decode")
+    )
+    with pool:
         window: deque[Future[U]] = deque()
         for item in items:
             window.append(pool.submit(read, item))
@@ -221,6 +233,14 @@ def decoded(items: Iterable[T], read: Callable[[T], U], workers: int) -> Iterato
                 yield window.popleft().result()
         while window:
             yield window.popleft().result()
+
+
+def clip_file_frames(
+    clip: tuple[str, Path], n: int, size: FrameSize | None, one_thread: bool
+) -> tuple[str, list[np.ndarray]]:
+    """(clip id, video_frames of its file): what a decoding thread or process runs."""
+    clip_id, path = clip
+    return clip_id, video_frames(path, n, size, one_thread)
 
 
 def embed_corpus_clips(
@@ -233,14 +253,15 @@ def embed_corpus_clips(
     frames_of: FramesOf | None = None,
     progress: Progress | None = None,
     decode_workers: int | None = None,
+    decode_processes: bool = False,
 ) -> Path:
     """Visual vectors of every clip of a corpus into `out_dir` (with `embedder.json`).
 
-    Frames come from `frames_of(clip, video_path)` or, by default, `frames_per_clip` evenly
-    spaced frames of the clip's video file (`clip_paths`), decoded by `decode_workers` threads
-    (default: the CPU count; FFmpeg's own threads off when there are several) at the
-    embedder's `frame_size()` where it has one, while the tower embeds the batch before. A
-    tower batch holds
+    Frames come from `frames_of(clip, video_path)` (called in threads) or, by default,
+    `frames_per_clip` evenly spaced frames of the clip's video file (`clip_paths`), decoded
+    by `decode_workers` threads (processes with `decode_processes`; default: the CPU count;
+    FFmpeg's own threads off when there are several) at the embedder's `frame_size()` where
+    it has one, while the tower embeds the batch before. A tower batch holds
     `clips_per_batch` clips (default: the embedder's batch size in frames). A clip without a
     readable video is an error: the visual channel needs a vector for every clip."""
     from playscout.corpus import Corpus
@@ -252,23 +273,30 @@ def embed_corpus_clips(
     workers = decode_workers or os.cpu_count() or 1
     size_of = getattr(embedder, "frame_size", None)
     size: FrameSize | None = size_of() if size_of is not None else None
+    from_file = partial(clip_file_frames, n=frames_per_clip, size=size, one_thread=workers > 1)
     for sport in list(sports or corpus.sports()):
 
-        def read(clip: ClipRecord, sport: str = sport) -> tuple[str, Sequence[np.ndarray]]:
-            path = corpus.clip_path(sport, clip.clip_id)
-            if frames_of is not None:
-                return clip.clip_id, frames_of(clip, path)
-            if path is None:
-                raise EmbeddingError(
-                    f"clip {clip.clip_id} ({sport}) has no video file in clip_paths; "
-                    "every clip needs one for visual vectors"
-                )
-            return clip.clip_id, video_frames(path, frames_per_clip, size, workers > 1)
+        def located(sport: str = sport) -> Iterator[tuple[str, Path]]:
+            for clip in corpus.iter_clips(sport):
+                path = corpus.clip_path(sport, clip.clip_id)
+                if path is None:
+                    raise EmbeddingError(
+                        f"clip {clip.clip_id} ({sport}) has no video file in clip_paths; "
+                        "every clip needs one for visual vectors"
+                    )
+                yield clip.clip_id, path
 
+        def given(clip: ClipRecord, sport: str = sport) -> tuple[str, Sequence[np.ndarray]]:
+            assert frames_of is not None
+            return clip.clip_id, frames_of(clip, corpus.clip_path(sport, clip.clip_id))
+
+        clips: Iterator[tuple[str, Sequence[np.ndarray]]] = (
+            decoded(corpus.iter_clips(sport), given, workers)
+            if frames_of is not None
+            else decoded(located(), from_file, workers, decode_processes)
+        )
         done = 0
-        for ids, vectors in clip_vector_stream(
-            embedder, _groups(decoded(corpus.iter_clips(sport), read, workers), per_batch)
-        ):
+        for ids, vectors in clip_vector_stream(embedder, _groups(clips, per_batch)):
             writer.add(sport, ids, vectors)
             done += len(ids)
             if progress is not None:

@@ -103,13 +103,20 @@ def test_frames_from_a_real_video(tmp_path: Path, clip: OpenClipEmbedder) -> Non
     assert v.shape == (64,) and np.isfinite(v).all()
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize(
+    ("workers", "processes"), [(1, False), (2, False), (2, True)], ids=["1", "2-threads", "2-procs"]
+)
 def test_corpus_clips_are_decoded_at_the_towers_size(
-    tmp_path: Path, clip: OpenClipEmbedder, monkeypatch: pytest.MonkeyPatch, workers: int
+    tmp_path: Path,
+    clip: OpenClipEmbedder,
+    monkeypatch: pytest.MonkeyPatch,
+    workers: int,
+    processes: bool,
 ) -> None:
     """`index embed --what clips` decodes each clip's frames at the size the tower's
-    preprocessing resizes to (in the decoding threads): the device never resizes, and the
-    vectors are those of frames decoded at that size, in the corpus's clip order."""
+    preprocessing resizes to (in the decoding threads or processes): the device never
+    resizes, and the vectors are those of frames decoded at that size, in the corpus's clip
+    order."""
     root = write_minicorpus(tmp_path / "c")
     rendered = render_clip_files(tmp_path / "r", 2, seconds=1.0, size=(160, 96), fps=5)
     files: dict[str, Path] = {}
@@ -119,7 +126,13 @@ def test_corpus_clips_are_decoded_at_the_towers_size(
             files[clip_id] = listed.parent / name
     calls = counting_resizes(monkeypatch)
     out = embed_corpus_clips(
-        root, tmp_path / "vv", clip, frames_per_clip=3, clips_per_batch=4, decode_workers=workers
+        root,
+        tmp_path / "vv",
+        clip,
+        frames_per_clip=3,
+        clips_per_batch=4,
+        decode_workers=workers,
+        decode_processes=processes,
     )
     assert calls == []
     stored = PrecomputedVectors(out)
