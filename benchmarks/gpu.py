@@ -5,9 +5,14 @@
    (issue 36: their ~95 tokens ran at 0.50x of bare in the build's old 256-caption calls);
 2. frames/s from decoded frames held in memory: playscout's frame pipeline (uint8 frames ->
    device resize/crop/normalise -> fp16 tower) vs the bare tower fed the same frames already
-   preprocessed on the device, and open_clip's own PIL path for reference;
+   preprocessed on the device, with frames as decoded (full size) and decoded at the tower's
+   size (the device then only crops and normalises), each with its host stacking and device
+   preprocessing alone; how far the smaller frames move the clip vectors (min cosine); and
+   open_clip's own PIL path for reference;
 3. end-to-end clips/s from MP4 clip files it renders (decode + sampling of 8 frames a clip
-   included), with decode alone measured to name the bound;
+   included), before (full-size frames, FFmpeg's threads in each decoding thread) and now
+   (at the tower's size, one thread a clip), decode alone over 1 and all cores in threads and
+   in processes, the stage table and the bound;
 4. exact top-100 search p50, single and batched, on the device vs the CPU exact path on the
    same vectors, every result compared, and vs bare torch over the same rows on the card
    (one product + topk, results to the host: the floor issue 36 holds the core to);
@@ -19,6 +24,7 @@ smallest run (the tiny model), what the test suite runs. On a GPU the default pr
 takes under 5 minutes.
 
     .venv/bin/python benchmarks/gpu.py [--profile auto|gpu|cpu|smoke] [--work DIR]
+        [--parts captions,frames,e2e,search]
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ import numpy as np
 
 T9_CLIPS = 1_760_230
 FRAMES_PER_CLIP = 8
+PARTS = ("captions", "frames", "e2e", "search")
 
 
 @dataclass(frozen=True)
@@ -239,51 +246,50 @@ def have_pyav() -> bool:
     return True
 
 
-def drawn_frames(p: Profile, n: int) -> list[np.ndarray]:
-    """n frames of the profile's size drawn at random (no PyAV): the frame pipeline's speed
-    does not depend on the pixels."""
+def drawn_frames(p: Profile, n: int, size: tuple[int, int] | None = None) -> list[np.ndarray]:
+    """n frames of the profile's size (or `size`, (h, w)) drawn at random (no PyAV): the
+    frame pipeline's speed does not depend on the pixels."""
     w, h = p.frame_size
+    shape = size or (h, w)
     rng = np.random.default_rng(0)
-    distinct = [rng.integers(0, 256, (h, w, 3), dtype=np.uint8) for _ in range(16)]
+    distinct = [rng.integers(0, 256, (*shape, 3), dtype=np.uint8) for _ in range(16)]
     return [distinct[i % len(distinct)] for i in range(n)]
 
 
-def decoded_frames(paths: list[Path], n: int) -> list[np.ndarray]:
-    """n decoded frames of the rendered clips (8 a clip, cycling through the files)."""
+def decoded_frames(paths: list[Path], n: int, size: Any = None) -> list[np.ndarray]:
+    """n decoded frames of the rendered clips (8 a clip, cycling through the files), as
+    decoded or at `size` (the tower's: `frame_size()`)."""
     from playscout.media import sample_arrays
 
     frames: list[np.ndarray] = []
     for path in paths:
-        frames.extend(sample_arrays(path, n=FRAMES_PER_CLIP))
+        frames.extend(sample_arrays(path, n=FRAMES_PER_CLIP, size=size))
     return [frames[i % len(frames)] for i in range(n)]
 
 
-def bench_frames(emb: Any, frames: list[np.ndarray]) -> float:
+@dataclass(frozen=True)
+class Stages:
+    """frames/s of the pipeline over frames in memory and of its host and device stages."""
+
+    pipeline: float
+    stacking: float
+    preprocessing: float
+
+
+def frame_stages(emb: Any, frames: list[np.ndarray]) -> Stages:
+    """The pipeline (embed_images) over `frames`, then its stages alone: stacking on the host
+    (pinned on CUDA) and preprocessing stacked batches on the device."""
     import torch
 
-    n = len(frames)
-    prep = emb.preprocessor()
+    from playscout.embed.frames import stack_frames
+
+    n, prep, pin = len(frames), emb.preprocessor(), emb.placement.is_cuda
+    batches = [frames[i : i + emb.batch_size] for i in range(0, n, emb.batch_size)]
     # warm-up on every batch: the pinned host blocks a run keeps in flight are allocated
     # (and first touched) once, as in a long indexing run; one warm batch left the timed run
     # paying for three fresh 177 MB blocks on an H200 machine
     emb.embed_images(frames)
     t_ours = timed(lambda: emb.embed_images(frames), repeat=2)
-    # bare: the fp16 tower on the same frames, already preprocessed and on the device
-    from playscout.embed.frames import stack_frames
-
-    batches = [frames[i : i + emb.batch_size] for i in range(0, n, emb.batch_size)]
-    pixels = [prep(stack_frames(batch, False, "bench")) for batch in batches]
-
-    def bare() -> None:
-        with torch.inference_mode():
-            for x in pixels:
-                emb._m.model.encode_image(x, normalize=True)
-
-    bare()
-    t_bare = timed(bare)
-    # where the pipeline's time goes: stacking on the host alone, and the device's
-    # preprocessing of stacked batches alone
-    pin = emb.placement.is_cuda
 
     def stack_all() -> None:  # each batch dropped before the next, as the pipeline does
         for batch in batches:
@@ -293,24 +299,61 @@ def bench_frames(emb: Any, frames: list[np.ndarray]) -> float:
     t_stack = timed(stack_all, repeat=2)
     stacked = [stack_frames(batch, pin, "bench") for batch in batches]
     with torch.inference_mode():
+        [prep(b) for b in stacked]
         t_prep = timed(lambda: [prep(b) for b in stacked])
-    sub = frames[: min(n, 4 * emb.batch_size if emb.placement.is_cuda else 32)]
-    emb.embed_images_pil(sub[: emb.batch_size])
+    return Stages(n / t_ours, n / t_stack, n / t_prep)
+
+
+def bare_tower(emb: Any, frames: list[np.ndarray]) -> float:
+    """frames/s of the tower alone (the placement's dtype) on the frames already
+    preprocessed and on the device: the bound the pipeline is held to."""
+    import torch
+
+    from playscout.embed.frames import stack_frames
+
+    prep = emb.preprocessor()
+    step = emb.batch_size
+    pixels = [
+        prep(stack_frames(frames[i : i + step], False, "bench"))
+        for i in range(0, len(frames), step)
+    ]
+
+    def bare() -> None:
+        with torch.inference_mode():
+            for x in pixels:
+                emb._m.model.encode_image(x, normalize=True)
+
+    bare()
+    return len(frames) / timed(bare)
+
+
+def bench_frames(
+    emb: Any, full: list[np.ndarray], at_size: list[np.ndarray]
+) -> tuple[Stages, Stages, float]:
+    """The pipeline against the bare tower on full-size frames and on the same frames decoded
+    at the tower's size (the device then only crops and normalises), with each one's host
+    and device stages; open_clip's PIL path for reference."""
+    bare_fps = bare_tower(emb, at_size)
+    dtype, batch = emb.placement.dtype, emb.batch_size
+    stages = {}
+    for label, frames in (("full size", full), ("at size", at_size)):
+        st = frame_stages(emb, frames)
+        stages[label] = st
+        w, h = frames[0].shape[1], frames[0].shape[0]
+        row(
+            f"frames/s in memory, {label}",
+            st.pipeline,
+            bare_fps,
+            "frames/s",
+            f"{w}x{h} frames, {dtype}, batch {batch}; bare = tower on preprocessed device tensors",
+        )
+        row("  stacking alone (host)", st.stacking, None, "frames/s")
+        row("  preprocessing alone (device)", st.preprocessing, None, "frames/s")
+    sub = full[: min(len(full), 4 * batch if emb.placement.is_cuda else 32)]
+    emb.embed_images_pil(sub[:batch])
     t_pil = timed(lambda: emb.embed_images_pil(sub))
-    ours_fps, bare_fps = n / t_ours, n / t_bare
     a, b = emb.embed_images(sub), emb.embed_images_pil(sub)
     cos = float(np.min(np.sum(a * b, axis=1)))
-    w, h = frames[0].shape[1], frames[0].shape[0]
-    row(
-        "frames/s, frames in memory",
-        ours_fps,
-        bare_fps,
-        "frames/s",
-        f"{w}x{h} frames, {emb.placement.dtype}, batch {emb.batch_size}; bare = tower on "
-        "preprocessed device tensors",
-    )
-    row("  stacking alone (host)", n / t_stack, None, "frames/s")
-    row("  preprocessing alone (device)", n / t_prep, None, "frames/s")
     row(
         "frames/s, open_clip PIL path (before)",
         len(sub) / t_pil,
@@ -318,7 +361,22 @@ def bench_frames(emb: Any, frames: list[np.ndarray]) -> float:
         "frames/s",
         f"pipeline vs PIL vectors: min cosine {cos:.6f}",
     )
-    return ours_fps
+    return stages["full size"], stages["at size"], bare_fps
+
+
+def size_cosine(emb: Any, paths: list[Path]) -> None:
+    """How far decoding at the tower's size moves the clip vectors: each clip's vector from
+    frames decoded at that size against the one from full-size frames (resized on the
+    device), on the rendered clips."""
+    from playscout.indexer.video.visual import clip_vectors, video_frames
+
+    full = [video_frames(p, FRAMES_PER_CLIP) for p in paths]
+    at = [video_frames(p, FRAMES_PER_CLIP, emb.frame_size()) for p in paths]
+    cos = np.sum(clip_vectors(emb, at) * clip_vectors(emb, full), axis=1)
+    print(
+        f"  clip vectors at the tower's size vs full size: min cosine {cos.min():.6f}, "
+        f"mean {cos.mean():.6f} ({len(paths)} rendered clips)"
+    )
 
 
 # -- 3. end to end from MP4 ------------------------------------------------------------------
@@ -341,37 +399,85 @@ def clip_files(p: Profile, work: Path) -> list[Path]:
     return paths
 
 
-def bench_end_to_end(emb: Any, paths: list[Path], frames_fps: float) -> float:
-    from playscout.indexer.video.visual import _groups, clip_vector_stream, decoded, video_frames
+def decode_in_processes(items: list[Any], read: Any, workers: int) -> float:
+    """clips/s of `read` over `items` in `workers` spawned processes, started and warmed
+    (one clip each) before the clock starts: a corpus run pays the start once."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        list(pool.map(read, items[:workers]))
+        t = time.perf_counter()
+        n = sum(1 for _ in pool.map(read, items))
+        return n / (time.perf_counter() - t)
+
+
+def bench_end_to_end(emb: Any, paths: list[Path], full: Stages, at: Stages, bare: float) -> float:
+    """clips/s from MP4 files to clip vectors, before (full-size frames, FFmpeg's threads in
+    each decoding thread) and now (frames decoded at the tower's size, one thread a clip), with
+    decode alone over 1 and N workers (threads, and processes) and the stage table."""
+    from functools import partial
+
+    from playscout.indexer.video.visual import (
+        _groups,
+        clip_file_frames,
+        clip_vector_stream,
+        decoded,
+    )
 
     workers = os.cpu_count() or 1
     per_batch = max(1, emb.batch_size // FRAMES_PER_CLIP)
+    items = [(p.stem, p) for p in paths]
+    one = items[: max(8, len(items) // workers)]  # one worker: a share of the clips
+    size = emb.frame_size()
+    before = partial(clip_file_frames, n=FRAMES_PER_CLIP, size=None, one_thread=False)
+    full_1 = partial(clip_file_frames, n=FRAMES_PER_CLIP, size=None, one_thread=True)
+    now = partial(clip_file_frames, n=FRAMES_PER_CLIP, size=size, one_thread=workers > 1)
+    now_1 = partial(clip_file_frames, n=FRAMES_PER_CLIP, size=size, one_thread=True)
 
-    def read(path: Path) -> tuple[str, list[np.ndarray]]:
-        return path.stem, video_frames(path, FRAMES_PER_CLIP)
+    def e2e(read: Any) -> float:
+        def run() -> int:
+            stream = clip_vector_stream(emb, _groups(decoded(items, read, workers), per_batch))
+            return sum(len(ids) for ids, _ in stream)
 
-    def run() -> int:
-        stream = clip_vector_stream(emb, _groups(decoded(paths, read, workers), per_batch))
-        return sum(len(ids) for ids, _ in stream)
+        list(clip_vector_stream(emb, _groups(decoded(items[:per_batch], read, 1), per_batch)))
+        return len(items) / timed(run)
 
-    run_warm = paths[: max(1, len(paths) // 8)]
-    list(clip_vector_stream(emb, _groups(decoded(run_warm, read, workers), per_batch)))
-    t_e2e = timed(run)
-    t_decode = timed(lambda: sum(1 for _ in decoded(paths, read, workers)))
-    e2e, decode = len(paths) / t_e2e, len(paths) / t_decode
-    tower = frames_fps / FRAMES_PER_CLIP
-    bound = "decode + sampling (CPU)" if decode < tower else "the frame pipeline / tower"
-    row(
-        "clips/s end to end from MP4",
-        e2e,
-        None,
-        "clips/s",
-        f"{FRAMES_PER_CLIP} frames a clip, {workers} decode threads",
-    )
-    row("  decode + sampling alone", decode, None, "clips/s")
-    row("  pipeline alone (frames/s / 8)", tower, None, "clips/s")
-    print(f"  bound: {bound} ({min(decode, tower) / max(decode, tower):.2f} of the other)")
-    return e2e
+    def decode(read: Any, subset: list[Any], n_workers: int) -> float:
+        return len(subset) / timed(lambda: sum(1 for _ in decoded(subset, read, n_workers)))
+
+    t_before, t_now = e2e(before), e2e(now)
+    d_before = decode(before, items, workers)
+    d_full_1, d_full_n = decode(full_1, one, 1), decode(full_1, items, workers)
+    d_now_1, d_now_n = decode(now_1, one, 1), decode(now, items, workers)
+    d_now_procs = decode_in_processes(items, now_1, workers) if workers > 1 else d_now_1
+    k = FRAMES_PER_CLIP
+    n = f"{workers} threads"
+    row("clips/s from MP4, before", t_before, None, "clips/s",
+        f"full-size frames, FFmpeg's threads in each of {n}")  # fmt: skip
+    row("clips/s from MP4, now", t_now, t_before, "clips/s",
+        f"frames at the tower's size, {n}, one thread a clip; vs before")  # fmt: skip
+    row(f"  decode, before, {n}", d_before, None, "clips/s", "full size, FFmpeg's threads on")
+    row("  decode, full size, 1 thread", d_full_1, None, "clips/s")
+    row(f"  decode, full size, {n}", d_full_n, d_full_1, "clips/s", "vs 1 thread")
+    row("  decode, at size, 1 thread", d_now_1, d_full_1, "clips/s", "vs full size")
+    row(f"  decode, at size, {n}", d_now_n, d_now_1, "clips/s", "vs 1 thread")
+    row(f"  decode, at size, {workers} processes", d_now_procs, d_now_1, "clips/s",
+        "spawned, started before the clock; vs 1 thread")  # fmt: skip
+    print(f"  stage table, clips/s ({k} frames a clip): full size -> at the tower's size")
+    for name, a, b in (
+        (f"decode + sampling, {n}", d_before, d_now_n),
+        ("host stacking", full.stacking / k, at.stacking / k),
+        ("preprocessing (device)", full.preprocessing / k, at.preprocessing / k),
+        ("tower alone (bare)", bare / k, bare / k),
+        ("pipeline, frames in memory", full.pipeline / k, at.pipeline / k),
+        ("end to end from MP4", t_before, t_now),
+    ):
+        print(f"    {name:<32}{a:>10,.1f} ->{b:>10,.1f}")
+    tower = at.pipeline / k
+    bound = "decode + sampling (CPU)" if d_now_n < tower else "the frame pipeline / tower"
+    print(f"  bound: {bound} ({min(d_now_n, tower) / max(d_now_n, tower):.2f} of the other)")
+    return t_now
 
 
 # -- 4. exact search -------------------------------------------------------------------------
@@ -486,6 +592,29 @@ def bare_vector_core(rows: Any, single: np.ndarray, batch: np.ndarray) -> tuple[
     return statistics.median(times) * 1e3, timed(many, repeat=5) / len(batch) * 1e3
 
 
+def bench_video(p: Profile, work: Path, end_to_end: bool) -> tuple[float, float]:
+    """Sections 2 and 3: the frame pipeline from memory at both frame sizes, and end to end
+    from MP4 (with PyAV); returns the pipeline's frames/s at the tower's size and the end to
+    end clips/s (0 without PyAV or `end_to_end`)."""
+    emb = clip_embedder(p, work, "auto")
+    size = emb.frame_size()
+    if have_pyav():
+        paths = clip_files(p, work)
+        rendered = paths[: p.rendered_clips]
+        full, at_size = decoded_frames(rendered, p.frames), decoded_frames(rendered, p.frames, size)
+    else:
+        print("  PyAV is not installed: frames drawn at random, the MP4 part skipped")
+        w, h = p.frame_size
+        full, at_size = drawn_frames(p, p.frames), drawn_frames(p, p.frames, size(h, w))
+    st_full, st_at, bare = bench_frames(emb, full, at_size)
+    if not have_pyav():
+        return st_at.pipeline, 0.0
+    size_cosine(emb, rendered)
+    if not end_to_end:
+        return st_at.pipeline, 0.0
+    return st_at.pipeline, bench_end_to_end(emb, paths, st_full, st_at, bare)
+
+
 # -- main ----------------------------------------------------------------------------------
 
 
@@ -493,7 +622,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--profile", choices=["auto", *PROFILES], default="auto")
     ap.add_argument("--work", type=Path, default=None, help="scratch dir (default: a temp dir)")
+    ap.add_argument(
+        "--parts",
+        default=",".join(PARTS),
+        help=f"comma-separated, of {','.join(PARTS)} (default: all)",
+    )
     args = ap.parse_args(argv)
+    parts = set(args.parts.split(","))
+    if not parts <= set(PARTS):
+        ap.error(f"--parts: unknown {sorted(parts - set(PARTS))}; known: {', '.join(PARTS)}")
     import torch
 
     from playscout.embed.device import resolve_device
@@ -507,19 +644,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"benchmarks/gpu.py profile={name} device={device} ({card}) torch {torch.__version__}")
     t_all = time.perf_counter()
     print(f"  {'':<34}{'playscout':>12}{'bare':>12}  {'ratio':>7}")
-    bench_captions(p, "auto")
-    bench_build_captions(p, "auto", work)
-    emb = clip_embedder(p, work, "auto")
-    video = have_pyav()
-    if video:
-        paths = clip_files(p, work)
-        frames = decoded_frames(paths[: p.rendered_clips], p.frames)
-    else:
-        print("  PyAV is not installed: frames drawn at random, the MP4 part skipped")
-        frames = drawn_frames(p, p.frames)
-    fps = bench_frames(emb, frames)
-    e2e = bench_end_to_end(emb, paths, fps) if video else 0.0
-    bench_search(p, work, device)
+    if "captions" in parts:
+        bench_captions(p, "auto")
+        bench_build_captions(p, "auto", work)
+    fps = e2e = 0.0
+    if "frames" in parts or "e2e" in parts:
+        fps, e2e = bench_video(p, work, "e2e" in parts)
+    if "search" in parts:
+        bench_search(p, work, device)
+    if not fps:
+        print(f"  total {time.perf_counter() - t_all:.0f} s")
+        return 0
     frames_total = T9_CLIPS * FRAMES_PER_CLIP
     print(
         f"  projected for {T9_CLIPS:,} clips x {FRAMES_PER_CLIP} frames: "

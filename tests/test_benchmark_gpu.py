@@ -30,11 +30,20 @@ def test_gpu_benchmark_smoke_profile_runs_on_the_cpu(
         monkeypatch.setattr(module, "have_pyav", lambda: False)
     assert module.main(["--profile", "smoke", "--work", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    video = ("clips/s end to end from MP4", "bound:", "h end to end from MP4")
+    video = (
+        "clips/s from MP4, before",
+        "clips/s from MP4, now",
+        "processes",
+        "stage table",
+        "bound:",
+        "h end to end from MP4",
+        "clip vectors at the tower's size vs full size",
+    )
     for section in (
         "captions/s (MiniLM)",
         "captions/s, build calls",
-        "frames/s, frames in memory",
+        "frames/s in memory, full size",
+        "frames/s in memory, at size",
         "search p50, single query",
         "core vs bare torch, single",
         "projected for 1,760,230 clips x 8 frames",
@@ -47,3 +56,5 @@ def test_gpu_benchmark_smoke_profile_runs_on_the_cpu(
     assert equal is not None and equal.group(1) == equal.group(2) and int(equal.group(2)) > 0
     cosine = re.search(r"pipeline vs PIL vectors: min cosine ([0-9.]+)", out)
     assert cosine is not None and float(cosine.group(1)) >= 0.99
+    moved = re.search(r"tower's size vs full size: min cosine ([0-9.]+)", out)
+    assert (moved is not None and float(moved.group(1)) >= 0.9995) if pyav else moved is None

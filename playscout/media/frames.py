@@ -23,9 +23,12 @@ FrameSize = Callable[[int, int], tuple[int, int]]
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png"})
 # A target further ahead than this is reached by seeking rather than decoding every frame.
 _SEEK_AHEAD_S = 2.0
-# swscale's kernel for frames converted at a smaller size (`sample_arrays(size=)`): bicubic, as
-# the towers' own resize; swscale widens it when it shrinks, so it antialiases as PIL does.
-RESIZE_INTERPOLATION = "BICUBIC"
+# swscale's kernel for frames converted at a smaller size (`sample_arrays(size=)`); swscale
+# widens it when it shrinks, so it antialiases. Bilinear, not the towers' bicubic: on 640x360
+# and 1280x720 H.264 clips bicubic cost 22% / 15% of a clip's decoding, bilinear 16% / 3%,
+# and ViT-B-32 clip vectors moved as little (min cosine to the full-size path 0.99976 vs
+# 0.99965; docs/install.md, "Frames at the tower's size").
+RESIZE_INTERPOLATION = "BILINEAR"
 
 
 def clip_duration(container: Any) -> float:
@@ -182,7 +185,7 @@ def sample_arrays(
     """The frames `sample_frames` picks, as HxWx3 uint8 RGB arrays (no JPEG round trip):
     what an image tower's batched preprocessing takes (embed/frames.py). As decoded, or, with
     `size` (the frame's (h, w) -> the (h, w) wanted), converted straight to that size by
-    swscale (bicubic) in the calling thread, so a tower that only needs 224 pixels a side is
+    swscale (RESIZE_INTERPOLATION) in the calling thread, so a tower that only needs 224 pixels a side is
     never handed, copied or uploaded a full-size frame. `one_thread` keeps the work in the
     calling thread (no FFmpeg decoding or scaling threads): for callers that decode many
     clips at once, a thread each, where FFmpeg's own threads per clip would oversubscribe
@@ -209,13 +212,13 @@ def _image_array(path: Path, size: FrameSize | None) -> np.ndarray:
     if size is not None:
         h, w = size(rgb.height, rgb.width)
         if (h, w) != (rgb.height, rgb.width):
-            rgb = rgb.resize((w, h), Image.Resampling.BICUBIC)
+            rgb = rgb.resize((w, h), Image.Resampling.BILINEAR)
     return np.asarray(rgb, dtype=np.uint8)
 
 
 def _to_rgb(size: FrameSize | None, threads: int) -> Callable[[Any], np.ndarray]:
     """A frame -> RGB array converter with one swscale context for the clip's frames (they
-    share a size), `threads` swscale threads (0: one per core); with `size`, bicubic."""
+    share a size), `threads` swscale threads (0: one per core)."""
     from av.video.reformatter import VideoReformatter
 
     reformatter = VideoReformatter()

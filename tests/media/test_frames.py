@@ -120,3 +120,28 @@ def test_audio_only_file_has_no_video_stream(tmp_path: Path) -> None:
 def test_bad_arguments(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         sample_frames(tmp_path / "x.mp4", n=0)
+
+
+def test_arrays_at_a_given_size_and_in_one_thread(tmp_path: Path) -> None:
+    """`size` converts each frame (video and image) to the (h, w) it gives for the frame's own
+    (h, w), as one smooth downscale (a flat frame stays flat at its level); `one_thread`
+    decodes the very same pixels as FFmpeg's threads do."""
+    from playscout.media import sample_arrays
+
+    def half(h: int, w: int) -> tuple[int, int]:
+        return h // 2, w // 2
+
+    path = tmp_path / "clip.mp4"
+    write_video(path, seconds=1.0, fps=10, size=(320, 180), codec="libx264")
+    full = sample_arrays(path, n=4)
+    for small, big in zip(sample_arrays(path, n=4, size=half), full, strict=True):
+        assert small.shape == (90, 160, 3) and small.dtype == np.uint8
+        assert abs(float(small.mean()) - float(big.mean())) < 2.0
+    threaded = sample_arrays(path, n=4)
+    for a, b in zip(sample_arrays(path, n=4, one_thread=True), threaded, strict=True):
+        np.testing.assert_array_equal(a, b)
+    png = tmp_path / "still.png"
+    Image.new("RGB", (320, 180), (200, 40, 10)).save(png)
+    (image,) = sample_arrays(png, size=half)
+    assert image.shape == (90, 160, 3) and tuple(image[45, 80]) == (200, 40, 10)
+    assert sample_arrays(png, size=lambda h, w: (h, w))[0].shape == (180, 320, 3)
