@@ -3,7 +3,9 @@
 # exists (a session's device time can end mid-way): the gpu-marked tests, benchmarks/gpu.py
 # (captions in the build's calls vs bare, the vector core vs bare torch), a GAMES-game build on
 # the card with its stage table and GPU busy share (before and after when BEFORE names main's
-# tree), and search p50 with the query embedded on the card.
+# tree), search p50 with the query embedded on the card, and last benchmarks/gpu.py's frame
+# parts (item 6: the frame pipeline vs the bare tower on full-size frames and on frames decoded
+# at the tower's size, and clips/s from MP4 with the decode over all cores, when PyAV is there).
 #
 # Sized for one call of the device tool: every step's timeout comes out of one BUDGET (default
 # 540 s, under the 600 s a call may run), a step that no longer fits is skipped and says so,
@@ -46,7 +48,8 @@ run() {  # name, most seconds, command...: runs if at least 30 s of the budget a
 } >>"$OUT/summary.txt" 2>&1
 run tests-gpu 90 "$PY" -m pytest -q -p no:cacheprovider -m gpu tests/embed/test_warm_queries.py \
   tests/search/test_device_search.py tests/embed/test_device.py
-run gpu-bench 120 "$PY" benchmarks/gpu.py --profile "$PROFILE" --work "$WORK/gpu"
+run gpu-bench 120 "$PY" benchmarks/gpu.py --profile "$PROFILE" --work "$WORK/gpu" \
+  --parts captions,search
 trees=()
 if [ -n "${BEFORE:-}" ]; then trees=(--tree "before=$BEFORE"); fi
 run build 240 "$PY" benchmarks/build.py --games "$GAMES" --device "$DEVICE" "${trees[@]}" \
@@ -56,4 +59,5 @@ if [ -n "$index" ]; then
   run query-encoder 90 "$PY" benchmarks/query_encoder.py --index "$index" \
     --search-device "$DEVICE" --queries 200
 fi
+run frames 120 "$PY" benchmarks/gpu.py --profile "$PROFILE" --work "$WORK/gpu" --parts frames,e2e
 echo "done after $((SECONDS - START))s; files: $(ls "$OUT" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
