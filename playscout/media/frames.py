@@ -185,9 +185,9 @@ def sample_arrays(
     """The frames `sample_frames` picks, as HxWx3 uint8 RGB arrays (no JPEG round trip):
     what an image tower's batched preprocessing takes (embed/frames.py). As decoded, or, with
     `size` (the frame's (h, w) -> the (h, w) wanted), converted straight to that size by
-    swscale (RESIZE_INTERPOLATION) in the calling thread, so a tower that only needs 224 pixels a side is
-    never handed, copied or uploaded a full-size frame. `one_thread` keeps the work in the
-    calling thread (no FFmpeg decoding or scaling threads): for callers that decode many
+    swscale (RESIZE_INTERPOLATION) while decoding, so a tower that needs 224 pixels a side
+    is never handed, copied or uploaded a full-size frame. `one_thread` keeps the work in
+    the calling thread (no FFmpeg decoding or scaling threads): for callers that decode many
     clips at once, a thread each, where FFmpeg's own threads per clip would oversubscribe
     the cores (`indexer.video.visual.decoded`)."""
     if n < 1:
@@ -219,20 +219,22 @@ def _image_array(path: Path, size: FrameSize | None) -> np.ndarray:
 def _to_rgb(size: FrameSize | None, threads: int) -> Callable[[Any], np.ndarray]:
     """A frame -> RGB array converter with one swscale context for the clip's frames (they
     share a size), `threads` swscale threads (0: one per core)."""
-    from av.video.reformatter import VideoReformatter
-
-    reformatter = VideoReformatter()
+    reformatter: Any = None
 
     def convert(frame: Any) -> np.ndarray:
+        nonlocal reformatter
+        if reformatter is None:  # PyAV is imported once a file is open, as _decode_sampled does
+            from av.video.reformatter import VideoReformatter
+
+            reformatter = VideoReformatter()
         h, w = (frame.height, frame.width) if size is None else size(frame.height, frame.width)
-        if h < 1 or w < 1:
-            raise ValueError(f"frame size {(h, w)} for a {frame.height}x{frame.width} frame")
+        resized = (h, w) != (frame.height, frame.width)
         out = reformatter.reformat(
             frame,
             width=w,
             height=h,
             format="rgb24",
-            interpolation=RESIZE_INTERPOLATION if (h, w) != (frame.height, frame.width) else None,
+            interpolation=RESIZE_INTERPOLATION if resized else None,
             threads=threads,
         )
         return out.to_ndarray()
