@@ -31,7 +31,7 @@ import faiss
 import numpy as np
 from search_data import SPORT, Mixture, NearDuplicates
 
-from playscout.search.embedded.recall import TIE_EPS, QuerySet, _kth_exact
+from playscout.search.embedded.recall import TIE_EPS, QuerySet, _exact_top
 
 ROOT = Path(__file__).resolve().parents[1]
 K = 100
@@ -91,7 +91,7 @@ def main() -> None:
         else Mixture({"mixture": 0.9, "medium": 1.3, "wide": 2.0}[args.dist], name=args.dist)
     )
     sets = data.query_sets(args.queries)
-    kth = {name: _kth_exact(matrix, QuerySet(name, q, None), K) for name, q in sets.items()}
+    kth = {name: _exact_top(matrix, QuerySet(name, q, None), K)[0] for name, q in sets.items()}
     n, dim = matrix.shape
     print(f"# {args.dist}, {n:,} x {dim}, {args.queries} queries a set, one thread")
     print("| index, setting | " + " | ".join(f"{s}: recall mean / p5, p50 / p99" for s in sets))

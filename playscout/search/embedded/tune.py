@@ -31,7 +31,7 @@ from playscout.search.embedded.recall import (
     AnnOptions,
     QuerySet,
     _choose,
-    _kth_exact,
+    _exact_top,
     _query_sets,
 )
 from playscout.search.embedded.vectors import META_FILE, MappedMatrix, VectorStore
@@ -81,7 +81,7 @@ def tune_channel(
     if unmeasured and previous.get("nprobe"):
         opts = dataclasses.replace(opts, min_nprobe=int(previous["nprobe"]))
     for qs in sets:
-        qs.kth = _kth_exact(matrix.rows, qs, opts.k)
+        qs.kth, qs.top = _exact_top(matrix.rows, qs, opts.k)
     store = VectorStore(matrix, ivf, nprobe=1)
     setting = _choose(store, ivf, sets, opts)
     setting["tuning_seconds"] = round(time.perf_counter() - started, 3)
