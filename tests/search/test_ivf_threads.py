@@ -1,0 +1,60 @@
+"""How an IVF search spreads over the cores (ann.py, parallel_mode): a single query splits its
+lists over the threads, a batch its queries, on every path (fixed lists, the per-query rule,
+a filter), and the candidates are those of faiss's default (one thread a query)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from playscout.search.embedded import ann
+from playscout.search.embedded.ann import IvfIndex
+from playscout.search.embedded.vectors import Selection
+
+ROWS, DIM, WANT = 20_000, 32, 40
+
+
+@pytest.fixture(scope="module")
+def ivf() -> IvfIndex:
+    x = np.random.default_rng(0).standard_normal((ROWS, DIM)).astype(np.float32)
+    return IvfIndex.train(x / np.linalg.norm(x, axis=1, keepdims=True))
+
+
+def _paths(ivf: IvfIndex, queries: np.ndarray) -> dict[str, Any]:
+    sel = Selection(ivf, np.arange(0, ROWS, 7), ROWS)
+    return {
+        "fixed": lambda: ivf.batch_candidates(queries, WANT, 8),
+        "rule": lambda: ivf.adaptive_candidates(queries, WANT, 200, 4, 64)[0],
+        "filter": lambda: ivf.filtered_candidates(queries, WANT, 8, sel.counts, sel.selector, 1.0),
+    }
+
+
+@pytest.mark.parametrize("n, mode", [(1, ann.ONE_QUERY), (12, None)])
+def test_a_search_spreads_by_its_size_and_finds_the_default_candidates(
+    ivf: IvfIndex, n: int, mode: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    q = np.random.default_rng(n).standard_normal((n, DIM)).astype(np.float32)
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    batch = {
+        "fixed": ann.QUERY_BATCH,
+        "rule": ann.PREASSIGNED_BATCH,
+        "filter": ann.PREASSIGNED_BATCH,
+    }
+    spread = {}
+    for name, search in _paths(ivf, q).items():
+        spread[name] = search()
+        assert ivf.ivf.parallel_mode == (batch[name] if mode is None else mode), name
+    assert spread["fixed"].shape == (n, WANT)
+    # faiss's default: every search on one thread a query
+    for name in ("ONE_QUERY", "QUERY_BATCH", "PREASSIGNED_BATCH"):
+        monkeypatch.setattr(ann, name, 0)
+    for name, search in _paths(ivf, q).items():
+        default = search()
+        assert ivf.ivf.parallel_mode == 0
+        assert all(
+            set(a.tolist()) == set(b.tolist()) for a, b in zip(spread[name], default, strict=True)
+        ), name
+    single = ivf.candidates(q[0], WANT, 8)
+    assert ivf.ivf.parallel_mode == 0 and set(single.tolist()) == set(spread["fixed"][0].tolist())
