@@ -380,9 +380,12 @@ def measure_sets(
 ) -> dict[str, Any]:
     """Per query set, on the vector core: recall@k (ties at the k-th exact score count) mean
     and p5, p50/p99 ms and median lists probed on the served path, the same with the fixed
-    probe count, and an exact scan's p50. The three run in turn for each query, so a shared
-    machine's changing load falls on all of them alike. Then, per share in `shares`, the same
-    sets under a random filter of that share (measure_filtered)."""
+    probe count, and an exact scan's p50. The two IVF paths run in turn for each query, so a
+    shared machine's changing load falls on both alike; the exact scans run in a pass of
+    their own after them, because OpenBLAS's threads spin for ~0.1 s after a two-thread scan
+    and an IVF search split over the cores (ann.py) right after one ran at one thread's speed
+    (13.7 vs 7.2 ms at 1.76M rows). Then, per share in `shares`, the same sets under a random
+    filter of that share (measure_filtered)."""
     from playscout.search.embedded.vectors import VectorStore
 
     store = VectorStore.open(base / SPORT / "clips" / "visual" / "dense")
@@ -397,12 +400,14 @@ def measure_sets(
         times: dict[str, list[float]] = {p: [] for p in paths}
         probes: dict[str, list[int]] = {p: [] for p in paths}
         found: dict[str, list[Any]] = {p: [] for p in paths}
-        for q in queries:
-            for label, kw in paths.items():
-                t = time.perf_counter()
-                found[label].append(store.search(q, k, **kw))
-                times[label].append(time.perf_counter() - t)
-                probes[label].append(store.last_probes)
+        ivf_paths = [label for label in paths if label != "exact"]
+        for labels in (ivf_paths, ["exact"]):
+            for q in queries:
+                for label in labels:
+                    t = time.perf_counter()
+                    found[label].append(store.search(q, k, **paths[label]))
+                    times[label].append(time.perf_counter() - t)
+                    probes[label].append(store.last_probes)
         row: dict[str, Any] = {"exact_p50": pct(times["exact"], 50)}
         for label in paths:
             if label == "exact":

@@ -1,17 +1,20 @@
-"""How an IVF search spreads over the cores (ann.py, parallel_mode): a single query splits its
-lists over the threads, a batch its queries, on every path (fixed lists, the per-query rule,
-a filter), and the candidates are those of faiss's default (one thread a query)."""
+"""How a search spreads over the cores: an IVF search (ann.py, parallel_mode) splits a single
+query's lists over the threads, a batch its queries, on every path (fixed lists, the per-query
+rule, a filter), and finds faiss's default candidates (one thread a query); a small exact scan
+(vectors.py) runs on one BLAS thread."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 from playscout.search.embedded import ann
+from playscout.search.embedded import vectors as vec
 from playscout.search.embedded.ann import IvfIndex
-from playscout.search.embedded.vectors import Selection
+from playscout.search.embedded.vectors import RowRange, Selection, VectorStore, VectorWriter
 
 ROWS, DIM, WANT = 20_000, 32, 40
 
@@ -58,3 +61,36 @@ def test_a_search_spreads_by_its_size_and_finds_the_default_candidates(
         ), name
     single = ivf.candidates(q[0], WANT, 8)
     assert ivf.ivf.parallel_mode == 0 and set(single.tolist()) == set(spread["fixed"][0].tolist())
+
+
+def test_small_exact_scans_run_on_one_blas_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenBLAS's threads spin after a call and slow the split IVF search that follows, so a
+    scan small enough that the second thread saves little runs on one; a large one keeps the
+    library's count."""
+    x = np.random.default_rng(1).standard_normal((ROWS, DIM)).astype(np.float32)
+    w = VectorWriter(tmp_path / "vectors.npy", DIM)
+    w.append(x)
+    w.close()
+    store = VectorStore.open(tmp_path)
+
+    def blas_threads() -> int:
+        return max(i["num_threads"] for i in vec._blas().info() if i["user_api"] == "blas")
+
+    own = blas_threads()
+    seen: list[int] = []
+    scan = VectorStore._scan
+
+    def spy(self: VectorStore, *args: Any, **kwargs: Any) -> np.ndarray:
+        seen.append(blas_threads())
+        return scan(self, *args, **kwargs)
+
+    monkeypatch.setattr(VectorStore, "_scan", spy)
+    monkeypatch.setattr(vec, "ONE_BLAS_THREAD_ROWS", ROWS // 2)
+    q = x[3] / np.linalg.norm(x[3])
+    small = store.search(q, 10, RowRange(0, ROWS // 4), exact=True)
+    assert seen == [1] and blas_threads() == own  # restored after the scan
+    store.search(q, 10, exact=True)
+    assert seen[-1] == own
+    assert small[0][0] == 3  # the row itself, found on one thread

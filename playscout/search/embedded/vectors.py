@@ -14,10 +14,12 @@ overlap instead of faulting in one after another (MappedMatrix.gather).
 from __future__ import annotations
 
 import bisect
+import contextlib
+import functools
 import json
 import mmap
 import resource
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -165,6 +167,33 @@ def in_place_spans(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     if int((stops - starts).sum()) > SPAN_SCAN_RATIO * len(rows):
         return None
     return starts, stops
+
+
+# Exact scans of fewer rows than this score on one BLAS thread. OpenBLAS's threads spin for
+# about 0.1 s after a call, and an IVF search that splits its lists over the cores (ann.py)
+# right after a two-thread scan ran at one thread's speed: at 1.76M rows on 2 cores, 13.7 ms
+# where it took 7.2 ms alone, 7.9 ms after a one-thread scan. Below this size the second
+# thread saves little (a 40,000-row filter scanned in 17.6 ms on two threads, 19.0 on one);
+# larger scans keep both (all 1.76M rows: 106 ms on two, 198 ms on one).
+ONE_BLAS_THREAD_ROWS = 65_536
+
+
+@functools.cache
+def _blas() -> Any:
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()  # found once: it lists the process's loaded libraries
+
+
+@contextlib.contextmanager
+def blas_threads_for(rows: int) -> Iterator[None]:
+    """One BLAS thread while scanning `rows` rows where that is fewer than
+    ONE_BLAS_THREAD_ROWS, the library's own count otherwise."""
+    if rows >= ONE_BLAS_THREAD_ROWS:
+        yield
+        return
+    with _blas().limit(limits=1, user_api="blas"):
+        yield
 
 
 def top_k(rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -380,15 +409,16 @@ class VectorStore:
         """Every allowed row scored in bulk (BLAS), then the finalists scored again row by row
         (row_scores), so the reported scores and the order of ties are every path's."""
         self.last_path = "exact"
-        if rows is None:
-            ids = np.arange(self.n, dtype=np.int64)
-            scores = self._scan(0, self.n, q)
-        elif isinstance(rows, RowRange):
-            ids = np.arange(rows.start, rows.stop, dtype=np.int64)
-            scores = self._scan(rows.start, rows.stop, q)
-        else:
-            ids = np.asarray(rows, dtype=np.int64)
-            scores = self._scan_rows(ids, q)
+        with blas_threads_for(rowset_size(rows, self.n)):
+            if rows is None:
+                ids = np.arange(self.n, dtype=np.int64)
+                scores = self._scan(0, self.n, q)
+            elif isinstance(rows, RowRange):
+                ids = np.arange(rows.start, rows.stop, dtype=np.int64)
+                scores = self._scan(rows.start, rows.stop, q)
+            else:
+                ids = np.asarray(rows, dtype=np.int64)
+                scores = self._scan_rows(ids, q)
         ids = ids[finalists(scores, k)]
         return top_k(ids, row_scores(self.matrix[ids], q), k)
 
