@@ -332,8 +332,7 @@ def _recall(
     to `probes`)."""
     kth = qs.kth if filtered is None else qs.kth_filtered
     assert kth is not None
-    extra = 0 if qs.own is None else 1
-    want = k * OVERSAMPLE + extra
+    want = _wanted(qs, k)
     if adaptive is not None:
         found, probed = ivf.adaptive_candidates(qs.vectors, want, *adaptive)
         if probes is not None:
@@ -353,6 +352,12 @@ def _recall(
     return np.asarray(hits, dtype=np.float64) / k
 
 
+def _wanted(qs: QuerySet, k: int) -> int:
+    """Candidates a tuning query asks the IVF path for: the served path's, and one more where
+    its own row is dropped from them."""
+    return k * OVERSAMPLE + (0 if qs.own is None else 1)
+
+
 def _predicted(
     ivf: IvfIndex,
     qs: QuerySet,
@@ -370,8 +375,7 @@ def _predicted(
         qs.ranks = list_ranks(ivf, qs.vectors)
     if filtered is not None:
         sel, factor = filtered
-        want = k * OVERSAMPLE + (0 if qs.own is None else 1)
-        lists = ivf.filtered_probes(qs.vectors, nprobe, sel.counts, factor, want)[0]
+        lists = ivf.filtered_probes(qs.vectors, nprobe, sel.counts, factor, _wanted(qs, k))[0]
         return covered_recall(ivf, qs.ranks, top, lists)
     if adaptive is not None:
         counts = np.count_nonzero(ivf.adaptive_probes(qs.vectors, *adaptive)[0] >= 0, axis=1)
