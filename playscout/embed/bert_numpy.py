@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from playscout.embed.blas import one_blas_thread
 from playscout.embed.embedder import EmbeddingError
 from playscout.errors import install_hint
 
@@ -235,12 +236,7 @@ class NumpyBert:
         out = np.zeros((len(items), self.layout.dim), dtype=np.float32)
         if not items:
             return out
-        try:
-            from threadpoolctl import threadpool_limits
-        except ImportError as e:
-            raise EmbeddingError(f"threadpoolctl is not installed: {install_hint('embed')}") from e
-
-        with _blas_lock, threadpool_limits(limits=1, user_api="blas"):
+        with _blas_lock, one_blas_thread():
             return self._encode(items, out)
 
     def _encode(self, items: list[str], out: np.ndarray) -> np.ndarray:

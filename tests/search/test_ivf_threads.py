@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from playscout.embed.blas import blas_controller
 from playscout.search.embedded import ann
 from playscout.search.embedded import vectors as vec
 from playscout.search.embedded.ann import IvfIndex
@@ -76,7 +77,7 @@ def test_small_exact_scans_run_on_one_blas_thread(
     store = VectorStore.open(tmp_path)
 
     def blas_threads() -> int:
-        return max(i["num_threads"] for i in vec._blas().info() if i["user_api"] == "blas")
+        return max(i["num_threads"] for i in blas_controller().info() if i["user_api"] == "blas")
 
     own = blas_threads()
     seen: list[int] = []

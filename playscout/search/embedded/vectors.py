@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import functools
 import json
 import mmap
 import resource
@@ -25,6 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
+
+from playscout.embed.blas import one_blas_thread
 
 if TYPE_CHECKING:  # faiss loads with the first IVF channel: an exact index never needs it
     import faiss
@@ -178,13 +179,6 @@ def in_place_spans(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 ONE_BLAS_THREAD_ROWS = 65_536
 
 
-@functools.cache
-def _blas() -> Any:
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()  # found once: it lists the process's loaded libraries
-
-
 @contextlib.contextmanager
 def blas_threads_for(rows: int) -> Iterator[None]:
     """One BLAS thread while scanning `rows` rows where that is fewer than
@@ -192,7 +186,7 @@ def blas_threads_for(rows: int) -> Iterator[None]:
     if rows >= ONE_BLAS_THREAD_ROWS:
         yield
         return
-    with _blas().limit(limits=1, user_api="blas"):
+    with one_blas_thread():
         yield
 
 
