@@ -150,8 +150,8 @@ class FramePreprocessor:
             raise EmbeddingError(
                 f"frame pipeline: resize mode {resize_mode!r} is not one of {RESIZE_MODES}"
             )
-        self.size, self.device, self.dtype, self.resize_mode = size, device, dtype, resize_mode
-        self.target = FrameTarget(size, resize_mode)
+        self.device, self.dtype = device, dtype
+        self.target = FrameTarget(size, resize_mode)  # the (h, w) resized to before the crop
         self._copy_stream: Any = None  # created with the first CUDA upload
         self.mean = torch.tensor(mean, dtype=torch.float32, device=device).view(1, 3, 1, 1) * 255
         self.std = torch.tensor(std, dtype=torch.float32, device=device).view(1, 3, 1, 1) * 255
@@ -183,7 +183,7 @@ class FramePreprocessor:
             compute.wait_event(staged.ready)
             for _, t in staged.groups:
                 t.record_stream(compute)
-        s = self.size
+        s = self.target.size
         out = torch.empty((staged.size, 3, s, s), dtype=self.dtype, device=self.device)
         for positions, frames in staged.groups:
             x = frames.permute(0, 3, 1, 2).float()
